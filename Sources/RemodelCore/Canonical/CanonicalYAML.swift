@@ -1,0 +1,153 @@
+/// Writes a schema in Remodel's canonical form: a YAML document with a fixed layout and key
+/// order, so that the same schema always gives the same bytes.
+///
+/// The canonical form is what `Migrations/snapshots/vN.yaml` holds, what a store records, and
+/// what the schema hash is computed from. It is itself a valid schema file.
+public enum CanonicalYAML {
+    /// The first line of every canonical document.
+    public static let header = "# Remodel schema snapshot, canonical form. Written by the remodel tool: do not edit."
+
+    /// The canonical YAML text of `schema`.
+    public static func text(of schema: Schema) -> String {
+        var out = Writer()
+        out.line(0, header)
+        if !schema.enums.isEmpty {
+            out.line(0, "enums:")
+            for enumType in schema.enums { write(enumType, to: &out) }
+        }
+        if !schema.objects.isEmpty {
+            out.line(0, "objects:")
+            for object in schema.objects { write(object, to: &out) }
+        }
+        if !schema.projections.isEmpty {
+            out.line(0, "projections:")
+            for projection in schema.projections { write(projection, to: &out) }
+        }
+        return out.text
+    }
+
+    private static func write(_ enumType: EnumType, to out: inout Writer) {
+        out.line(1, "\(key(enumType.name)):")
+        out.line(2, "type: \(enumType.rawType.rawValue)")
+        if let renamedFrom = enumType.renamedFrom { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
+        if let doc = enumType.doc { out.line(2, "doc: \(scalar(doc))") }
+        out.line(2, "cases:")
+        for enumCase in enumType.cases {
+            let raw: String = switch enumCase.rawValue {
+            case .string(let value): scalar(value)
+            case .int(let value): String(value)
+            }
+            out.line(3, "\(key(enumCase.name)): \(raw)")
+        }
+    }
+
+    private static func write(_ object: ObjectType, to out: inout Writer) {
+        out.line(1, "\(key(object.name)):")
+        if let primaryKey = object.primaryKey { out.line(2, "primaryKey: \(scalar(primaryKey))") }
+        if object.isEmbedded { out.line(2, "embedded: true") }
+        if let renamedFrom = object.renamedFrom { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
+        if let doc = object.doc { out.line(2, "doc: \(scalar(doc))") }
+        out.line(2, "properties:")
+        for property in object.properties {
+            out.line(3, "\(key(property.name)):")
+            switch property.kind {
+            case .stored(let type): out.line(4, "type: \(scalar(type.description))")
+            case .inverse(let type, let origin): out.line(4, "inverse: \(scalar("\(type).\(origin)"))")
+            }
+            if let value = property.defaultValue { out.line(4, "default: \(literal(value))") }
+            if property.isIndexed { out.line(4, "indexed: true") }
+            if let renamedFrom = property.renamedFrom { out.line(4, "renamedFrom: \(scalar(renamedFrom))") }
+            if let doc = property.doc { out.line(4, "doc: \(scalar(doc))") }
+        }
+    }
+
+    private static func write(_ projection: Projection, to out: inout Writer) {
+        out.line(1, "\(key(projection.name)):")
+        out.line(2, "of: \(scalar(projection.of))")
+        if let doc = projection.doc { out.line(2, "doc: \(scalar(doc))") }
+        out.line(2, "properties:")
+        for property in projection.properties {
+            out.line(3, "\(key(property.name)):")
+            out.line(4, "keyPath: \(scalar(property.keyPath))")
+            if let type = property.type { out.line(4, "type: \(scalar(type))") }
+            if let doc = property.doc { out.line(4, "doc: \(scalar(doc))") }
+        }
+    }
+
+    /// A default value as the schema language writes it.
+    public static func literal(_ value: DefaultValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .int(let number): String(number)
+        case .double(let number): double(number)
+        case .string(let text): quoted(text)
+        case .enumCase(let name): scalar(name)
+        case .generated(let generated): generated.rawValue
+        }
+    }
+
+    /// A double in the shortest form that reads back as the same value.
+    public static func double(_ number: Double) -> String {
+        if number.isNaN { return ".nan" }
+        if number.isInfinite { return number < 0 ? "-.inf" : ".inf" }
+        let text = "\(number)"
+        return text.contains(".") || text.contains("e") ? text : text + ".0"
+    }
+
+    /// A mapping key: plain when it is an identifier, quoted otherwise.
+    static func key(_ text: String) -> String { scalar(text) }
+
+    /// A string scalar, plain only when it cannot be read as anything but that string.
+    public static func scalar(_ text: String) -> String {
+        isPlainSafe(text) ? text : quoted(text)
+    }
+
+    /// Words that YAML 1.1 resolves to booleans or null when written plain.
+    static let reservedPlainWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"]
+
+    static func isPlainSafe(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        guard first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        guard !reservedPlainWords.contains(text.lowercased()) else { return false }
+        return text.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+
+    /// A YAML double-quoted scalar that reads back as exactly `text`.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\0": out += "\\0"
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0x7f || (0x80...0x9f).contains(v) {
+                    out += "\\x" + hex(v, width: 2)
+                } else if v == 0x2028 || v == 0x2029 || v == 0xfeff || v == 0x85 {
+                    out += "\\u" + hex(v, width: 4)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func hex(_ value: UInt32, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    private struct Writer {
+        var text = ""
+
+        mutating func line(_ depth: Int, _ content: String) {
+            text += String(repeating: "  ", count: depth) + content + "\n"
+        }
+    }
+}

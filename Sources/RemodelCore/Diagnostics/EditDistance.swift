@@ -1,0 +1,37 @@
+/// Suggestions for misspelt names ("did you mean …?").
+public enum Suggestion {
+    /// The candidate closest to `name` by edit distance, when it is close enough to be a
+    /// plausible typo (case differences count as small).
+    public static func closest<S: Sequence>(to name: String, in candidates: S) -> String? where S.Element == String {
+        let lowered = name.lowercased()
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates where candidate != name {
+            let distance = editDistance(lowered, candidate.lowercased())
+            let limit = max(1, min(3, max(name.count, candidate.count) / 3))
+            guard distance <= limit else { continue }
+            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.candidate) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.candidate
+    }
+
+    /// Levenshtein distance between two strings, by Unicode scalar.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,51 @@
+/// An enumeration persisted as its raw value (a string, or an integer with `type: int`).
+public struct EnumType: Hashable, Sendable {
+    /// How the enum's cases are persisted.
+    public enum RawType: String, Hashable, Sendable, CaseIterable {
+        case string
+        case int
+    }
+
+    /// One case: its Swift name and the raw value stored for it.
+    public struct Case: Hashable, Sendable {
+        public var name: String
+        public var rawValue: RawValue
+
+        public init(name: String, rawValue: RawValue) {
+            self.name = name
+            self.rawValue = rawValue
+        }
+    }
+
+    /// A persisted raw value.
+    public enum RawValue: Hashable, Sendable, CustomStringConvertible {
+        case string(String)
+        case int(Int64)
+
+        public var description: String {
+            switch self {
+            case .string(let value): value
+            case .int(let value): String(value)
+            }
+        }
+    }
+
+    public var name: String
+    public var rawType: RawType
+    public var cases: [Case]
+    public var renamedFrom: String?
+    public var doc: String?
+
+    public init(name: String, rawType: RawType = .string, cases: [Case], renamedFrom: String? = nil, doc: String? = nil) {
+        self.name = name
+        self.rawType = rawType
+        self.cases = cases
+        self.renamedFrom = renamedFrom
+        self.doc = doc
+    }
+
+    /// The case named `name`, if any.
+    public func enumCase(named name: String) -> Case? {
+        cases.first { $0.name == name }
+    }
+}
