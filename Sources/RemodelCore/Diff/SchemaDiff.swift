@@ -1,0 +1,197 @@
+/// The typed differences between two versions of a schema.
+///
+/// Renames come from `renamedFrom` in the new schema and from explicit renames (a migration's
+/// `renameType` / `renameProperty` steps); everything else is matched by name.
+public struct SchemaDiff: Hashable, Sendable {
+    /// Renames stated outside the schemas, by migration steps.
+    public struct Renames: Hashable, Sendable {
+        /// Old object or enum type name → new name.
+        public var types: [String: String]
+        /// New type name → (old property name → new property name).
+        public var properties: [String: [String: String]]
+
+        public init(types: [String: String] = [:], properties: [String: [String: String]] = [:]) {
+            self.types = types
+            self.properties = properties
+        }
+    }
+
+    public var changes: [SchemaChange]
+    /// New object type name → the old type it continues (itself unless renamed); types added
+    /// in the new schema are absent.
+    public var objectOrigins: [String: String]
+    /// New type name → (new property name → old property name), for properties that existed
+    /// before.
+    public var propertyOrigins: [String: [String: String]]
+
+    /// The most severe impact of any change; `nil` when the schemas store the same data.
+    public var impact: SchemaChange.Impact? { changes.map(\.impact).max() }
+
+    public init(from old: Schema, to new: Schema, renames: Renames = Renames()) {
+        var changes: [SchemaChange] = []
+        var objectOrigins: [String: String] = [:]
+        var propertyOrigins: [String: [String: String]] = [:]
+
+        // Enums.
+        let enumOrigins = SchemaDiff.origins(
+            old: old.enums.map(\.name), new: new.enums.map { ($0.name, $0.renamedFrom) }, explicit: renames.types
+        )
+        for newEnum in new.enums {
+            guard let originName = enumOrigins[newEnum.name], let oldEnum = old.enumType(named: originName) else {
+                changes.append(SchemaChange(.enumAdded(newEnum.name), impact: .additive))
+                continue
+            }
+            if originName != newEnum.name {
+                changes.append(SchemaChange(.enumRenamed(from: originName, to: newEnum.name), impact: .additive))
+            }
+            if oldEnum.rawType != newEnum.rawType {
+                changes.append(SchemaChange(.enumRawTypeChanged(enum: newEnum.name, from: oldEnum.rawType, to: newEnum.rawType), impact: .dataDependent))
+            }
+            for newCase in newEnum.cases {
+                if let oldCase = oldEnum.enumCase(named: newCase.name) {
+                    if oldCase.rawValue != newCase.rawValue {
+                        changes.append(SchemaChange(.enumCaseRawValueChanged(enum: newEnum.name, case: newCase.name, from: oldCase.rawValue, to: newCase.rawValue), impact: .dataDependent))
+                    }
+                } else {
+                    changes.append(SchemaChange(.enumCaseAdded(enum: newEnum.name, case: newCase.name), impact: .additive))
+                }
+            }
+            for oldCase in oldEnum.cases where newEnum.enumCase(named: oldCase.name) == nil {
+                changes.append(SchemaChange(.enumCaseRemoved(enum: newEnum.name, case: oldCase.name), impact: .dataDependent))
+            }
+        }
+        let continuedEnums = Set(enumOrigins.values)
+        for oldEnum in old.enums where !continuedEnums.contains(oldEnum.name) {
+            changes.append(SchemaChange(.enumRemoved(oldEnum.name), impact: .destructive))
+        }
+
+        // Object types.
+        let typeOrigins = SchemaDiff.origins(
+            old: old.objects.map(\.name), new: new.objects.map { ($0.name, $0.renamedFrom) }, explicit: renames.types
+        )
+        let renamedTypeNames = typeOrigins.merging(enumOrigins) { first, _ in first }
+        for newObject in new.objects {
+            guard let originName = typeOrigins[newObject.name], let oldObject = old.objectType(named: originName) else {
+                changes.append(SchemaChange(.objectAdded(newObject.name), impact: .additive))
+                continue
+            }
+            objectOrigins[newObject.name] = originName
+            if originName != newObject.name {
+                changes.append(SchemaChange(.objectRenamed(from: originName, to: newObject.name), impact: .additive))
+            }
+            if oldObject.isEmbedded != newObject.isEmbedded {
+                changes.append(SchemaChange(.embeddedChanged(type: newObject.name, isEmbedded: newObject.isEmbedded), impact: .dataDependent))
+            }
+            let origins = SchemaDiff.origins(
+                old: oldObject.properties.map(\.name),
+                new: newObject.properties.map { ($0.name, $0.renamedFrom) },
+                explicit: renames.properties[newObject.name] ?? [:]
+            )
+            propertyOrigins[newObject.name] = origins
+            let newPrimaryKeyOrigin = newObject.primaryKey.flatMap { origins[$0] }
+            if newPrimaryKeyOrigin != oldObject.primaryKey || (newObject.primaryKey == nil) != (oldObject.primaryKey == nil) {
+                changes.append(SchemaChange(.primaryKeyChanged(type: newObject.name, from: oldObject.primaryKey, to: newObject.primaryKey), impact: .dataDependent))
+            }
+            for newProperty in newObject.properties {
+                guard let originName = origins[newProperty.name], let oldProperty = oldObject.property(named: originName) else {
+                    let needsValue = newProperty.storedType.map { !$0.isOptional && $0.collection == nil && newProperty.defaultValue == nil } ?? false
+                    changes.append(SchemaChange(.propertyAdded(type: newObject.name, property: newProperty.name), impact: needsValue ? .dataDependent : .additive))
+                    continue
+                }
+                if originName != newProperty.name {
+                    changes.append(SchemaChange(.propertyRenamed(type: newObject.name, from: originName, to: newProperty.name), impact: .additive))
+                }
+                changes += SchemaDiff.propertyChanges(type: newObject.name, old: oldProperty, new: newProperty, renamedTypes: renamedTypeNames)
+            }
+            let continued = Set(origins.values)
+            for oldProperty in oldObject.properties where !continued.contains(oldProperty.name) {
+                let impact: SchemaChange.Impact = oldProperty.storedType == nil ? .additive : .destructive
+                changes.append(SchemaChange(.propertyRemoved(type: newObject.name, property: oldProperty.name), impact: impact))
+            }
+        }
+        let continuedTypes = Set(typeOrigins.values)
+        for oldObject in old.objects where !continuedTypes.contains(oldObject.name) {
+            changes.append(SchemaChange(.objectRemoved(oldObject.name), impact: .destructive))
+        }
+
+        self.changes = changes
+        self.objectOrigins = objectOrigins
+        self.propertyOrigins = propertyOrigins
+    }
+
+    /// Matches new names to old ones: explicit renames first, then `renamedFrom` when the old
+    /// name exists and is not itself kept, then same names.
+    private static func origins(old: [String], new: [(name: String, renamedFrom: String?)], explicit: [String: String]) -> [String: String] {
+        let oldNames = Set(old)
+        let newNames = Set(new.map(\.name))
+        var result: [String: String] = [:]
+        var claimed = Set<String>()
+        for (oldName, newName) in explicit where oldNames.contains(oldName) && newNames.contains(newName) {
+            result[newName] = oldName
+            claimed.insert(oldName)
+        }
+        for entry in new where result[entry.name] == nil {
+            if let from = entry.renamedFrom, oldNames.contains(from), !newNames.contains(from), !claimed.contains(from) {
+                result[entry.name] = from
+                claimed.insert(from)
+            }
+        }
+        for entry in new where result[entry.name] == nil && oldNames.contains(entry.name) && !claimed.contains(entry.name) {
+            result[entry.name] = entry.name
+            claimed.insert(entry.name)
+        }
+        return result
+    }
+
+    private static func propertyChanges(type: String, old: Property, new: Property, renamedTypes: [String: String]) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        switch (old.kind, new.kind) {
+        case (.stored(let oldType), .stored(let newType)):
+            // A link or enum whose target was renamed is the same type.
+            var comparableOld = oldType
+            if case .object(let name) = newType.base, renamedTypes[name] == oldType.objectName { comparableOld.base = .object(name) }
+            if case .enumeration(let name) = newType.base, renamedTypes[name] == oldType.enumName { comparableOld.base = .enumeration(name) }
+            if comparableOld.base != newType.base || comparableOld.collection != newType.collection {
+                changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: oldType, to: newType), impact: retypeImpact(from: comparableOld, to: newType)))
+            } else if comparableOld.isOptional != newType.isOptional {
+                changes.append(newType.isOptional
+                    ? SchemaChange(.propertyMadeOptional(type: type, property: new.name), impact: .additive)
+                    : SchemaChange(.propertyMadeRequired(type: type, property: new.name), impact: .dataDependent))
+            }
+            if old.isIndexed != new.isIndexed {
+                changes.append(SchemaChange(new.isIndexed ? .indexAdded(type: type, property: new.name) : .indexRemoved(type: type, property: new.name), impact: .additive))
+            }
+            if old.defaultValue != new.defaultValue {
+                changes.append(SchemaChange(.defaultChanged(type: type, property: new.name), impact: .additive))
+            }
+        case (.inverse(let oldType, let oldOrigin), .inverse(let newType, let newOrigin)):
+            if (renamedTypes[newType] ?? newType) != oldType || oldOrigin != newOrigin {
+                changes.append(SchemaChange(.inverseChanged(type: type, property: new.name), impact: .additive))
+            }
+        case (.inverse, .stored):
+            changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: PropertyType(.object(old.inverseOrigin!.type), collection: .set), to: new.storedType!), impact: .dataDependent))
+        case (.stored(let oldType), .inverse):
+            changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: oldType, to: PropertyType(.object(new.inverseOrigin!.type), collection: .set)), impact: .destructive))
+        }
+        return changes
+    }
+
+    /// Retypes that keep every value exactly are additive; the rest depend on the data.
+    static func retypeImpact(from old: PropertyType, to new: PropertyType) -> SchemaChange.Impact {
+        guard old.collection == new.collection, !(old.isOptional && !new.isOptional) else { return .dataDependent }
+        switch (old.base, new.base) {
+        case (.scalar(let from), .scalar(let to)):
+            if let fromRange = from.integerRange, let toRange = to.integerRange {
+                return toRange.lowerBound <= fromRange.lowerBound && toRange.upperBound >= fromRange.upperBound ? .additive : .dataDependent
+            }
+            if from == .float && to == .double { return .additive }
+            if [.int8, .int16, .int32].contains(from) && to == .double { return .additive }
+            if to == .string && from != .data { return .additive }
+            return .dataDependent
+        case (.enumeration, .scalar(.string)), (.enumeration, .scalar(.int)):
+            return .additive
+        default:
+            return .dataDependent
+        }
+    }
+}
