@@ -1,1 +1,46 @@
-print("benchmarks")
+import Foundation
+
+// `remodel-benchmarks <name> [arguments]`: runs one benchmark, release build only:
+//
+//     swift run -c release remodel-benchmarks schema
+//
+// Each benchmark lives in its own file as a function taking its extra arguments. Add one by
+// adding a line to `benchmarks` below.
+
+let benchmarks: [(name: String, abstract: String, run: ([String]) throws -> Void)] = [
+    ("schema", "load and validate a generated 1,000-object × 20-property schema", runSchemaBenchmark),
+]
+
+/// Runs `body` `iterations` times after one warm-up run and prints the median, minimum and
+/// maximum wall-clock time in milliseconds; returns the median.
+@discardableResult
+func measure(_ label: String, iterations: Int, _ body: () throws -> Void) rethrows -> Double {
+    try body()
+    var times: [Double] = []
+    for _ in 0..<iterations {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+    }
+    times.sort()
+    let median = times[times.count / 2]
+    print(String(format: "%@: median %.1f ms, min %.1f ms, max %.1f ms (%d runs)", label, median, times.first!, times.last!, iterations))
+    return median
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, name != "--help", name != "-h",
+      let benchmark = benchmarks.first(where: { $0.name == name })
+else {
+    print("USAGE: remodel-benchmarks <name> [arguments]\n\nBENCHMARKS:")
+    for benchmark in benchmarks {
+        print("  " + benchmark.name.padding(toLength: 12, withPad: " ", startingAt: 0) + benchmark.abstract)
+    }
+    exit(arguments.isEmpty || arguments.first == "--help" || arguments.first == "-h" ? 0 : 64)
+}
+do {
+    try benchmark.run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

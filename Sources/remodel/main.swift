@@ -1,1 +1,3 @@
-print("remodel")
+import Foundation
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,84 @@
+import Foundation
+import RemodelCore
+
+/// Runs `remodel`: picks the subcommand, answers `help`, `-h/--help` and `--version`, parses
+/// the arguments and turns errors into messages and exit statuses.
+enum CommandLineTool {
+    /// Runs the tool on `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        var path: [any Command] = [RootCommand()]
+        var words = arguments[...]
+        do {
+            if words.first == "help" {
+                path = try resolve(Array(words.dropFirst()), from: path, strict: true).path
+                Console.write(HelpRenderer(path: path).help)
+                return ExitStatus.success
+            }
+            let resolved = try resolve(Array(words), from: path, strict: false)
+            path = resolved.path
+            words = resolved.rest[...]
+            let beforeSeparator = words.prefix { $0 != "--" }
+            if beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
+                Console.write(HelpRenderer(path: path).help)
+                return ExitStatus.success
+            }
+            if path.count == 1 {
+                if beforeSeparator.contains("--version") {
+                    Console.write(RemodelVersion.current + "\n")
+                    return ExitStatus.success
+                }
+                if words.isEmpty {
+                    Console.write(HelpRenderer(path: path).help)
+                    return ExitStatus.success
+                }
+            }
+            let parsed = try ArgumentParser(command: path.last!).parse(Array(words))
+            return try path.last!.run(parsed)
+        } catch let error as UsageError {
+            let renderer = HelpRenderer(path: path)
+            Console.writeError("""
+                Error: \(error.message)
+                Usage: \(renderer.usage)
+                  See '\(renderer.commandName) --help' for more information.
+
+                """)
+            return ExitStatus.usage
+        } catch let error as ExitError {
+            return error.status
+        } catch {
+            Console.writeError("Error: \(message(for: error))\n")
+            return ExitStatus.failure
+        }
+    }
+
+    /// Follows subcommand names from the start of `words`. With `strict`, every word must
+    /// name a subcommand (as after `help`); otherwise the first word that is not one stops
+    /// the walk, unless the command has subcommands and nothing else to do.
+    private static func resolve(_ words: [String], from start: [any Command], strict: Bool) throws -> (path: [any Command], rest: [String]) {
+        var path = start
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            let current = path.last!
+            if let next = current.subcommands.first(where: { $0.name == word }) {
+                path.append(next)
+                index += 1
+                continue
+            }
+            if strict || (!current.subcommands.isEmpty && !word.hasPrefix("-")) {
+                var message = "unknown command '\(word)'"
+                if let suggestion = Suggestion.closest(to: word, in: current.subcommands.map(\.name)) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                throw UsageError(message)
+            }
+            break
+        }
+        return (path, Array(words[index...]))
+    }
+
+    private static func message(for error: any Error) -> String {
+        if let description = (error as? any LocalizedError)?.errorDescription { return description }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RemodelSchema
+
+/// Options several commands share, declared once so that their names, defaults and help
+/// read the same everywhere.
+enum CommonOptions {
+    /// `--schemas DIR`: the schema folder (or one file), default `Schemas`.
+    static let schemas = OptionSpec.option(
+        "schemas", value: "DIR", default: "Schemas",
+        help: "The schema folder (every *.yaml below it) or a single schema file."
+    )
+
+    /// `--migrations DIR`: the migration history folder, default `Migrations`.
+    static let migrations = OptionSpec.option(
+        "migrations", value: "DIR", default: "Migrations",
+        help: "The migrations folder (NNNN-name.yaml steps and snapshots/)."
+    )
+
+    /// `--format text|json|github`: how diagnostics are printed.
+    static let format = OptionSpec.option(
+        "format", value: "FORMAT", default: DiagnosticFormat.text.rawValue,
+        allowed: DiagnosticFormat.allCases.map(\.rawValue),
+        help: "How to print diagnostics: compiler-style text, a JSON array, or GitHub annotations."
+    )
+}
+
+extension ParsedArguments {
+    /// The `--schemas` path as the user wrote it (relative paths stay relative, so that
+    /// diagnostics name files the way the user does).
+    var schemasPath: String { value(CommonOptions.schemas) ?? "Schemas" }
+
+    /// The `--migrations` path as the user wrote it.
+    var migrationsPath: String { value(CommonOptions.migrations) ?? "Migrations" }
+
+    /// The `--format` value.
+    var diagnosticFormat: DiagnosticFormat {
+        value(CommonOptions.format).flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
+    }
+}
+
+/// Turns paths given on the command line into file URLs, relative to the current directory.
+enum Paths {
+    /// The file URL of `path`, resolved against the current directory when relative.
+    static func url(_ path: String) -> URL {
+        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
+    }
+
+    /// Whether `path` exists and is a directory.
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url(path).path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

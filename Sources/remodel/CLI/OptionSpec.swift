@@ -1,0 +1,64 @@
+/// An option (`--schemas DIR`) or flag (`--check`) a command accepts.
+struct OptionSpec: Sendable {
+    /// The long name, kebab-case, without dashes: `schemas` for `--schemas`.
+    var name: String
+    /// An optional one-letter alias: `o` for `-o`.
+    var short: Character?
+    /// The placeholder for the value (`DIR`, `FILE`); `nil` for a flag, which takes none.
+    var valueName: String?
+    /// The value used when the option is absent, shown in help.
+    var defaultValue: String?
+    /// The only values accepted, when the set is closed (`text`, `json`, `github`).
+    var allowedValues: [String]?
+    /// What the option does, one sentence.
+    var help: String
+
+    /// An option that takes a value.
+    static func option(
+        _ name: String,
+        short: Character? = nil,
+        value valueName: String,
+        default defaultValue: String? = nil,
+        allowed allowedValues: [String]? = nil,
+        help: String
+    ) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, defaultValue: defaultValue, allowedValues: allowedValues, help: help)
+    }
+
+    /// A flag: present or absent, no value.
+    static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, defaultValue: nil, allowedValues: nil, help: help)
+    }
+
+    var isFlag: Bool { valueName == nil }
+
+    /// How the option is written in a usage line: `--schemas DIR`, `--format text|json|github`.
+    var usage: String {
+        guard let valueName else { return "--\(name)" }
+        if let allowedValues { return "--\(name) \(allowedValues.joined(separator: "|"))" }
+        return "--\(name) \(valueName)"
+    }
+}
+
+/// A positional argument of a command.
+struct ArgumentSpec: Sendable {
+    /// The placeholder shown in usage and help: `NAME`, `DATA.json`.
+    var name: String
+    var help: String
+    /// Whether the argument may be left out.
+    var isOptional: Bool = false
+    /// Whether the argument takes every remaining positional (only the last one may).
+    var isRepeated: Bool = false
+
+    init(_ name: String, help: String, optional isOptional: Bool = false, repeated isRepeated: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = isOptional
+        self.isRepeated = isRepeated
+    }
+
+    var usage: String {
+        let text = isRepeated ? "\(name) ..." : name
+        return isOptional ? "[\(text)]" : text
+    }
+}
