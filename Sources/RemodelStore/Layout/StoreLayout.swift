@@ -1,0 +1,219 @@
+import RemodelCore
+
+/// The tables, columns, side tables and indexes that store a schema: the one place that maps
+/// a `Schema` to SQL. The migration engine derives its target layout from here too.
+///
+/// - One table per non-embedded object type, named as the type; one column per stored,
+///   non-collection property, in declaration order; the primary key declared
+///   `PRIMARY KEY NOT NULL`.
+/// - One side table per list, set or map property, named `Type.property`, with `owner`
+///   (the owner's key, cascading deletes), `position` (lists) or `key` (maps), and `value`.
+/// - Links hold the target's primary key, with deferred foreign keys: to-one links
+///   `ON DELETE SET NULL`, list and set elements `ON DELETE CASCADE`.
+package struct StoreLayout: Sendable {
+    package let schema: Schema
+    /// Tables in schema order.
+    package let tables: [TableLayout]
+    private let tableIndex: [String: Int]
+
+    /// Derives the layout of `schema`; throws `StoreError.unsupportedSchema` for what the
+    /// store cannot hold (a collection on a type without primary key, a link to a type
+    /// without one).
+    package init(schema: Schema) throws {
+        self.schema = schema
+        var tables: [TableLayout] = []
+        for object in schema.objects where !object.isEmbedded {
+            tables.append(try TableLayout(object: object, schema: schema))
+        }
+        self.tables = tables
+        tableIndex = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The table of object type `name`.
+    package func table(named name: String) -> TableLayout? {
+        tableIndex[name].map { tables[$0] }
+    }
+
+    /// Every statement that creates the layout in an empty database, in order.
+    package var createStatements: [String] {
+        tables.flatMap(\.createStatements)
+    }
+}
+
+/// The storage of one object type.
+package struct TableLayout: Sendable {
+    package let name: String
+    package let object: ObjectType
+    /// Column properties, in declaration order.
+    package let columns: [ColumnLayout]
+    /// Collection properties, in declaration order.
+    package let sideTables: [SideTableLayout]
+    /// The index of the primary-key column in `columns`, if the type has a key.
+    package let primaryKeyIndex: Int?
+
+    init(object: ObjectType, schema: Schema) throws {
+        name = object.name
+        self.object = object
+        var columns: [ColumnLayout] = []
+        var sideTables: [SideTableLayout] = []
+        for property in object.properties {
+            guard let type = property.storedType else { continue }
+            if type.collection != nil {
+                sideTables.append(try SideTableLayout(owner: object, property: property, type: type, schema: schema))
+            } else {
+                columns.append(try ColumnLayout(owner: object, property: property, type: type, schema: schema))
+            }
+        }
+        self.columns = columns
+        self.sideTables = sideTables
+        primaryKeyIndex = object.primaryKey.flatMap { key in columns.firstIndex { $0.name == key } }
+        if primaryKeyIndex == nil, let first = sideTables.first {
+            throw StoreError.unsupportedSchema(
+                "object type '\(object.name)' has no primary key, so its collection property '\(first.property)' has nothing to attach to; give '\(object.name)' a primaryKey"
+            )
+        }
+    }
+
+    /// The primary-key column, if any.
+    package var primaryKey: ColumnLayout? { primaryKeyIndex.map { columns[$0] } }
+
+    /// Column names, in declaration order.
+    package var columnNames: [String] { columns.map(\.name) }
+
+    /// The side table of property `name`, if it is a collection.
+    package func sideTable(property name: String) -> SideTableLayout? {
+        sideTables.first { $0.property == name }
+    }
+
+    /// The column of property `name`, if it is one.
+    package func column(named name: String) -> ColumnLayout? {
+        columns.first { $0.name == name }
+    }
+
+    /// `CREATE TABLE` for the object table alone.
+    package var createTableStatement: String {
+        var definitions = columns.map(\.definition)
+        definitions += columns.compactMap(\.foreignKeyClause)
+        return "CREATE TABLE \(SQL.quote(name)) (\n  " + definitions.joined(separator: ",\n  ") + "\n)"
+    }
+
+    /// `CREATE INDEX` for indexed properties and link columns.
+    package var createIndexStatements: [String] {
+        columns.filter { ($0.isIndexed || $0.link != nil) && $0.name != primaryKey?.name }.map { column in
+            "CREATE INDEX \(SQL.quote("\(name).\(column.name).index")) ON \(SQL.quote(name)) (\(SQL.quote(column.name)))"
+        }
+    }
+
+    /// Everything that creates this type's storage.
+    package var createStatements: [String] {
+        [createTableStatement] + createIndexStatements + sideTables.flatMap(\.createStatements)
+    }
+}
+
+/// One column of an object table.
+package struct ColumnLayout: Sendable {
+    package let name: String
+    package let type: PropertyType
+    /// `INTEGER`, `REAL`, `TEXT` or `BLOB`.
+    package let sqlType: String
+    package let isPrimaryKey: Bool
+    package let isIndexed: Bool
+    /// The linked object type and its primary-key column, for links.
+    package let link: (table: String, column: String)?
+
+    init(owner: ObjectType, property: Property, type: PropertyType, schema: Schema) throws {
+        name = property.name
+        self.type = type
+        isPrimaryKey = owner.primaryKey == property.name
+        isIndexed = property.isIndexed
+        (sqlType, link) = try StoreTypeMapping.columnType(of: type.element, in: schema, context: "\(owner.name).\(property.name)")
+    }
+
+    /// The column definition in `CREATE TABLE`.
+    package var definition: String {
+        var text = "\(SQL.quote(name)) \(sqlType)"
+        if isPrimaryKey { text += " PRIMARY KEY NOT NULL" } else if !type.isOptional { text += " NOT NULL" }
+        return text
+    }
+
+    /// The table constraint of a link column.
+    package var foreignKeyClause: String? {
+        guard let link else { return nil }
+        return "FOREIGN KEY (\(SQL.quote(name))) REFERENCES \(SQL.quote(link.table)) (\(SQL.quote(link.column))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
+    }
+}
+
+/// The side table of one list, set or map property.
+package struct SideTableLayout: Sendable {
+    /// `Type.property`.
+    package let name: String
+    package let owner: String
+    package let ownerKey: (column: String, sqlType: String)
+    package let property: String
+    package let type: PropertyType
+    package let valueSQLType: String
+    package let link: (table: String, column: String)?
+
+    init(owner object: ObjectType, property: Property, type: PropertyType, schema: Schema) throws {
+        name = "\(object.name).\(property.name)"
+        owner = object.name
+        self.property = property.name
+        self.type = type
+        if let key = object.primaryKeyProperty, let keyType = key.storedType {
+            ownerKey = (key.name, try StoreTypeMapping.columnType(of: keyType, in: schema, context: "\(object.name).\(key.name)").sqlType)
+        } else {
+            ownerKey = ("rowid", "INTEGER")
+        }
+        (valueSQLType, link) = try StoreTypeMapping.columnType(of: type.element, in: schema, context: name)
+    }
+
+    package var kind: CollectionKind { type.collection ?? .list }
+
+    /// The query reading one owner's elements: `value` first, then `key` for maps.
+    package var selectStatement: String {
+        switch kind {
+        case .list: "SELECT \"value\" FROM \(SQL.quote(name)) WHERE \"owner\" = ? ORDER BY \"position\""
+        case .set: "SELECT \"value\" FROM \(SQL.quote(name)) WHERE \"owner\" = ?"
+        case .map: "SELECT \"value\", \"key\" FROM \(SQL.quote(name)) WHERE \"owner\" = ? ORDER BY \"key\""
+        }
+    }
+
+    /// The statement inserting one element: owner, position or key (not for sets), value.
+    package var insertStatement: String {
+        switch kind {
+        case .list: "INSERT INTO \(SQL.quote(name)) (\"owner\", \"position\", \"value\") VALUES (?, ?, ?)"
+        case .set: "INSERT OR IGNORE INTO \(SQL.quote(name)) (\"owner\", \"value\") VALUES (?, ?)"
+        case .map: "INSERT INTO \(SQL.quote(name)) (\"owner\", \"key\", \"value\") VALUES (?, ?, ?)"
+        }
+    }
+
+    /// The statement removing one owner's elements.
+    package var deleteStatement: String {
+        "DELETE FROM \(SQL.quote(name)) WHERE \"owner\" = ?"
+    }
+
+    package var createStatements: [String] {
+        let cascade = "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
+        var columns = ["\"owner\" \(ownerKey.sqlType) NOT NULL"]
+        switch kind {
+        case .list: columns.append("\"position\" INTEGER NOT NULL")
+        case .map: columns.append("\"key\" TEXT NOT NULL")
+        case .set: break
+        }
+        columns.append("\"value\" \(valueSQLType)" + (type.isOptional ? "" : " NOT NULL"))
+        switch kind {
+        case .list: columns.append("PRIMARY KEY (\"owner\", \"position\")")
+        case .map: columns.append("PRIMARY KEY (\"owner\", \"key\")")
+        case .set: columns.append("UNIQUE (\"owner\", \"value\")")
+        }
+        columns.append("FOREIGN KEY (\"owner\") REFERENCES \(SQL.quote(owner)) (\(SQL.quote(ownerKey.column))) \(cascade)")
+        if let link {
+            columns.append("FOREIGN KEY (\"value\") REFERENCES \(SQL.quote(link.table)) (\(SQL.quote(link.column))) \(cascade)")
+        }
+        var statements = ["CREATE TABLE \(SQL.quote(name)) (\n  " + columns.joined(separator: ",\n  ") + "\n)"]
+        if link != nil {
+            statements.append("CREATE INDEX \(SQL.quote("\(name).value")) ON \(SQL.quote(name)) (\"value\")")
+        }
+        return statements
+    }
+}

@@ -1,0 +1,140 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection, used by one thread at a time (the store serialises access): the
+/// handle, a statement cache and the per-model coding contexts.
+package final class Connection {
+    package let pointer: OpaquePointer
+    package let path: String
+    private var statements: [String: Statement] = [:]
+    /// Per-model prepared state, keyed by the model type.
+    var contexts: [ObjectIdentifier: RowCodingContext] = [:]
+    /// Side-table statements, keyed by side-table name.
+    var sideStatements: [String: SideTableStatements] = [:]
+    /// Tables changed since the last `takeChangedTables()`, filled by SQLite's update hook.
+    private let changes = ChangeRecorder()
+
+    /// Opens (without creating, unless `create`) the database at `path`.
+    package init(path: String, readOnly: Bool = false, create: Bool = false) throws {
+        var pointer: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard code == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(pointer)
+            throw SQLiteError(code: code, extendedCode: code, message: message, sql: nil)
+        }
+        self.pointer = pointer
+        self.path = path
+        sqlite3_extended_result_codes(pointer, 1)
+        sqlite3_update_hook(pointer, { context, _, _, table, _ in
+            guard let context, let table else { return }
+            Unmanaged<ChangeRecorder>.fromOpaque(context).takeUnretainedValue().record(table)
+        }, Unmanaged.passUnretained(changes).toOpaque())
+    }
+
+    deinit {
+        sqlite3_update_hook(pointer, nil, nil)
+        contexts.removeAll()
+        sideStatements.removeAll()
+        statements.removeAll()
+        sqlite3_close_v2(pointer)
+    }
+
+    /// The error for result `code`, with the connection's current message.
+    package func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: String(cString: sqlite3_errmsg(pointer)), sql: sql)
+    }
+
+    /// Runs one or more statements with no arguments.
+    package func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(pointer, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(pointer))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: text, sql: sql)
+        }
+    }
+
+    /// Runs one statement with arguments.
+    package func execute(_ sql: String, _ arguments: [StoreValue]) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        try statement.run()
+    }
+
+    /// The rows of a query.
+    package func query(_ sql: String, _ arguments: [StoreValue] = []) throws -> [[StoreValue]] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        return try statement.rows()
+    }
+
+    /// The first column of the first row of a query.
+    package func scalar(_ sql: String, _ arguments: [StoreValue] = []) throws -> StoreValue {
+        try query(sql, arguments).first?.first ?? .null
+    }
+
+    /// A prepared statement for `sql`, reused across calls.
+    package func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A statement used once.
+    package func statement(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Rows changed by the last statement.
+    package var changeCount: Int { Int(sqlite3_changes64(pointer)) }
+
+    /// Whether a transaction is open.
+    package var isInTransaction: Bool { sqlite3_get_autocommit(pointer) == 0 }
+
+    /// Sets how long a statement waits for another connection's lock before SQLITE_BUSY.
+    package func setBusyTimeout(_ seconds: Double) {
+        sqlite3_busy_timeout(pointer, Int32((seconds * 1000).rounded()))
+    }
+
+    /// The names of tables written since the last call, then forgets them.
+    package func takeChangedTables() -> Set<String> {
+        changes.take()
+    }
+
+    /// Drops prepared state (after a schema change).
+    package func clearCaches() {
+        contexts.removeAll()
+        sideStatements.removeAll()
+        statements.removeAll()
+    }
+}
+
+/// Collects table names from SQLite's update hook. Comparing the C string pointer with the
+/// previous one keeps the per-row cost of bulk writes to a pointer comparison.
+final class ChangeRecorder {
+    private var last: UnsafePointer<CChar>?
+    private var tables: Set<String> = []
+
+    func record(_ table: UnsafePointer<CChar>) {
+        if table == last { return }
+        last = table
+        tables.insert(String(cString: table))
+    }
+
+    func take() -> Set<String> {
+        defer {
+            tables = []
+            last = nil
+        }
+        return tables
+    }
+}

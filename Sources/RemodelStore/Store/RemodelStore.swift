@@ -1,0 +1,187 @@
+import CSQLite
+import Foundation
+import RemodelCore
+
+/// An object store in an SQLite file, laid out from a schema (see `StoreLayout`).
+///
+/// ```swift
+/// let store = try RemodelStore(path: "notes.db", manifest: RemodelSchemaManifest.self)
+/// try store.write { tx in try tx.upsert(note) }
+/// let notes = try store.read { db in try db.objects(Note.self).fetchAll() }
+/// ```
+///
+/// The store is `Sendable`. Writes are serialised on one writer connection; reads run
+/// concurrently on a small pool of reader connections (WAL mode), each in its own snapshot.
+/// Another process writing the same file is waited for up to `OpenOptions.busyTimeout`,
+/// then reported as `StoreError.locked`.
+public final class RemodelStore: @unchecked Sendable {
+    /// The store file.
+    public let path: String
+    /// The schema the store is opened with.
+    public let schema: Schema
+    /// The schema version the store is at.
+    public let version: Int
+    /// The options it was opened with.
+    public let options: OpenOptions
+
+    package let layout: StoreLayout
+    private let writer: Connection
+    private let writerLock = NSLock()
+    private let readers: ReaderPool
+    private let notifier = ChangeNotifier()
+
+    /// Opens (or creates) the store at `path` for the models of `manifest`.
+    ///
+    /// A new file is created at the manifest's version. An existing store must be a Remodel
+    /// store at the same version with the same schema hash; an older one is migrated when
+    /// `options.migrator` is set. Throws `StoreError` saying what is wrong and how to fix it.
+    public convenience init<Manifest: SchemaManifest>(path: String, manifest: Manifest.Type, options: OpenOptions = OpenOptions()) throws {
+        let hash = manifest.schema.storageHash
+        guard hash == manifest.schemaHash else {
+            throw StoreError.unsupportedSchema(
+                "\(Manifest.self).schemaHash (\(manifest.schemaHash)) is not the hash of \(Manifest.self).schema (\(hash)); the generated code is inconsistent: regenerate it"
+            )
+        }
+        try self.init(path: path, target: StoreTarget(schema: manifest.schema, version: manifest.version, hash: hash, history: manifest.history), options: options)
+        for model in manifest.models where layout.table(named: model.schemaName) == nil {
+            throw StoreError.unknownType(model.schemaName)
+        }
+    }
+
+    /// Opens (or creates) the store at `path` with a schema known only at run time — no
+    /// generated code. Objects are then read and written as `DynamicObject`s; this is what
+    /// the `remodel` tool's `init`, `import`, `export` and `status` use.
+    public convenience init(path: String, schema: Schema, version: Int, options: OpenOptions = OpenOptions()) throws {
+        try self.init(path: path, target: StoreTarget(schema: schema, version: version, hash: schema.storageHash, history: nil), options: options)
+    }
+
+    init(path: String, target: StoreTarget, options: OpenOptions) throws {
+        let layout = try StoreLayout(schema: target.schema)
+        self.path = path
+        self.schema = target.schema
+        self.version = target.version
+        self.options = options
+        self.layout = layout
+        writer = try StoreOpener.open(path: path, target: target, layout: layout, options: options)
+        readers = ReaderPool(maximum: options.maximumReaderCount) {
+            let connection = try Connection(path: path, readOnly: options.readOnly)
+            connection.setBusyTimeout(options.busyTimeout)
+            try connection.execute(StoreOpener.connectionPragmas + " PRAGMA query_only = ON;")
+            return connection
+        }
+    }
+
+    deinit {
+        notifier.finishAll()
+    }
+
+    // MARK: - Reading and writing
+
+    /// Runs `body` in a read transaction (one consistent snapshot) and returns its result.
+    /// Reads run concurrently with each other and with the writer.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try readers.withConnection { connection in
+            try run(connection, begin: "BEGIN DEFERRED") { try body(Database(connection: connection, layout: layout, path: path)) }
+        }
+    }
+
+    /// Runs `body` in a write transaction and returns its result. If `body` throws, every
+    /// change is rolled back and the error rethrown. Writes are serialised.
+    ///
+    /// At commit, links are checked: a link to an object that does not exist fails the
+    /// commit with `StoreError.danglingLink` naming both ends, and nothing is written.
+    public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        if options.readOnly { throw StoreError.readOnly(path: path, reason: "it was opened with OpenOptions(readOnly: true)") }
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        _ = writer.takeChangedTables()
+        let result = try run(writer, begin: "BEGIN IMMEDIATE") { try body(Transaction(connection: writer, layout: layout, path: path)) }
+        notifier.committed(tables: writer.takeChangedTables())
+        return result
+    }
+
+    /// Changes to objects of `type`, one element per commit that inserted, updated or
+    /// deleted any (including through cascades). The stream ends when the store is released.
+    public func changes<Model: PersistentModel>(to type: Model.Type) -> AsyncStream<StoreChange> {
+        notifier.stream(for: Model.schemaName)
+    }
+
+    /// Changes to objects of the type named `typeName`.
+    public func changes(toType typeName: String) -> AsyncStream<StoreChange> {
+        notifier.stream(for: typeName)
+    }
+
+    private func run<T>(_ connection: Connection, begin: String, _ body: () throws -> T) throws -> T {
+        do {
+            try connection.execute(begin)
+        } catch let error as SQLiteError {
+            throw StoreOpener.classify(error, path: path, options: options)
+        }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            throw mapped(error)
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch let error as SQLiteError {
+            // A deferred foreign key failing: name both ends, then give up the transaction.
+            var failure: any Error = StoreOpener.classify(error, path: path, options: options)
+            if error.extendedCode == SQLiteCode.constraintForeignKey, let violation = try? ForeignKeyCheck.firstViolation(connection, layout: layout) {
+                failure = violation
+            }
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            throw failure
+        }
+        return result
+    }
+
+    private func mapped(_ error: any Error) -> any Error {
+        if let error = error as? SQLiteError { return StoreOpener.classify(error, path: path, options: options) }
+        return error
+    }
+
+    // MARK: - Information
+
+    /// The metadata entries of the store (`_remodel_metadata`).
+    public func metadata() throws -> [String: StoreValue] {
+        try read { db in
+            var result: [String: StoreValue] = [:]
+            for row in try db.connection.query("SELECT \"key\", \"value\" FROM \"_remodel_metadata\"") {
+                if case .text(let key) = row[0] { result[key] = row[1] }
+            }
+            return result
+        }
+    }
+
+    /// The migrations recorded in `_remodel_migrations`, oldest first.
+    public func appliedMigrations() throws -> [AppliedMigration] {
+        try read { db in
+            try db.connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\" FROM \"_remodel_migrations\" ORDER BY \"version\"").map { row in
+                AppliedMigration(
+                    version: Int(try Int64(storeValue: row[0])), name: try String(storeValue: row[1]), checksum: try String(storeValue: row[2]),
+                    appliedAt: try String(storeValue: row[3]), durationMilliseconds: Int(try Int64(storeValue: row[4]))
+                )
+            }
+        }
+    }
+
+    /// Folds the write-ahead log into the main file (for copying the store as one file).
+    public func checkpoint() throws {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        _ = try writer.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
+/// One row of `_remodel_migrations`.
+public struct AppliedMigration: Hashable, Sendable {
+    public var version: Int
+    public var name: String
+    public var checksum: String
+    /// ISO 8601.
+    public var appliedAt: String
+    public var durationMilliseconds: Int
+}

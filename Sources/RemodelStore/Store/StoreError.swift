@@ -1,0 +1,93 @@
+/// Everything that can go wrong with a store. Each message says what happened, where, and
+/// how to fix it; errors from SQLite keep SQLite's code, message and statement.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The file is an SQLite database, but not a Remodel store.
+    case notARemodelStore(path: String, applicationID: Int32)
+    /// The file is not an SQLite database at all.
+    case notSQLite(path: String)
+    /// The store was written by newer code (a higher schema version) than the code opening it.
+    case superseded(path: String, storeVersion: Int, codeVersion: Int)
+    /// The store is at an older schema version and in-app migration is not enabled.
+    case migrationNeeded(path: String, storeVersion: Int, codeVersion: Int)
+    /// The store is at the code's version but was written with another schema.
+    case schemaMismatch(path: String, version: Int, storeHash: String, codeHash: String)
+    /// SQLite reports the file as damaged.
+    case corrupted(path: String, underlying: SQLiteError)
+    /// Another connection or process holds the lock for longer than the busy timeout.
+    case locked(path: String, timeout: Double, underlying: SQLiteError)
+    /// The store cannot be written: its file or folder is read-only, or it was opened read-only.
+    case readOnly(path: String, reason: String)
+    /// The file or its folder cannot be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// The schema holds something the store cannot lay out.
+    case unsupportedSchema(String)
+    /// A model type that is not part of the store's schema.
+    case unknownType(String)
+    /// A property name that the object type does not have.
+    case unknownProperty(type: String, property: String)
+    /// An insert found an object with the same primary key.
+    case duplicateKey(type: String, key: StoreValue)
+    /// An update or lookup found no object with that primary key.
+    case notFound(type: String, key: StoreValue)
+    /// A link to an object that does not exist (checked at commit).
+    case danglingLink(from: String, property: String, fromKey: StoreValue, to: String, toKey: StoreValue)
+    /// A stored value that does not fit the property's Swift type.
+    case invalidValue(type: String, property: String, value: StoreValue, reason: String)
+    /// A value given to the dynamic API or to `import` that does not fit the property.
+    case invalidInput(String)
+    /// A write attempted from a read.
+    case notWritable(String)
+    /// A migration step failed; the store is unchanged.
+    case migrationFailed(path: String, reason: String)
+    /// Any other SQLite error.
+    case sqlite(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .notARemodelStore(let path, let id):
+            return "'\(path)' is an SQLite database but not a Remodel store (its application_id is \(id), a Remodel store's is \(StoreFormat.applicationID)); open the right file, or create a store at a new path"
+        case .notSQLite(let path):
+            return "'\(path)' is not an SQLite database (its header is not 'SQLite format 3'); open the right file, or choose a new path for the store"
+        case .superseded(let path, let storeVersion, let codeVersion):
+            return "the store '\(path)' is at schema version \(storeVersion), newer than this code's version \(codeVersion) (superseded); it will not be downgraded: run code generated from schema version \(storeVersion) or later"
+        case .migrationNeeded(let path, let storeVersion, let codeVersion):
+            return "the store '\(path)' is at schema version \(storeVersion) and this code needs version \(codeVersion); migrate it first (`remodel migrate --store \(path)`) or open it with OpenOptions.migrator set"
+        case .schemaMismatch(let path, let version, let storeHash, let codeHash):
+            return "the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), code hash \(codeHash)); the schema changed without a new version: add a migration (`remodel migration new NAME`) and regenerate"
+        case .corrupted(let path, let underlying):
+            return "the store '\(path)' is corrupted (\(underlying.message)); restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
+        case .locked(let path, let timeout, let underlying):
+            return "the store '\(path)' is locked by another connection or process (waited \(formatSeconds(timeout)) s: \(underlying.message)); close the other writer or retry later, or raise OpenOptions.busyTimeout"
+        case .readOnly(let path, let reason):
+            return "the store '\(path)' cannot be written: \(reason)"
+        case .cannotOpen(let path, let reason):
+            return "cannot open the store '\(path)': \(reason)"
+        case .unsupportedSchema(let message):
+            return "unsupported schema: \(message)"
+        case .unknownType(let name):
+            return "'\(name)' is not an object type of the store's schema; check the type name, or regenerate the models from the store's schema"
+        case .unknownProperty(let type, let property):
+            return "'\(type)' has no property '\(property)'"
+        case .duplicateKey(let type, let key):
+            return "a \(type) with primary key \(key) already exists; use upsert to replace it"
+        case .notFound(let type, let key):
+            return "no \(type) with primary key \(key) exists"
+        case .danglingLink(let from, let property, let fromKey, let to, let toKey):
+            return "\(from) \(fromKey) links through '\(property)' to \(to) \(toKey), which does not exist; add that \(to) in the same transaction or remove the link"
+        case .invalidValue(let type, let property, let value, let reason):
+            return "\(type).\(property) holds \(value), which is not valid: \(reason)"
+        case .invalidInput(let message):
+            return message
+        case .notWritable(let message):
+            return message
+        case .migrationFailed(let path, let reason):
+            return "migrating the store '\(path)' failed and was rolled back: \(reason)"
+        case .sqlite(let error):
+            return error.description
+        }
+    }
+}
+
+private func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,184 @@
+import CSQLite
+import Foundation
+import RemodelCore
+
+/// What opening a store needs to know about the code's schema.
+struct StoreTarget {
+    var schema: Schema
+    var version: Int
+    var hash: String
+    var history: MigrationHistory?
+}
+
+/// Opens, checks, creates and (through the migrator hook) upgrades a store file. Checks
+/// run before anything is written, so a refused file is left byte for byte as it was.
+enum StoreOpener {
+    /// Pragmas of every connection. The benchmark's C baseline uses the same.
+    static let connectionPragmas = "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
+
+    /// Opens the writer connection of the store at `path`, creating or checking the store.
+    static func open(path: String, target: StoreTarget, layout: StoreLayout, options: OpenOptions) throws -> Connection {
+        let exists = try checkFile(path: path, options: options)
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, readOnly: options.readOnly, create: !exists)
+        } catch let error as SQLiteError {
+            throw classify(error, path: path, options: options)
+        }
+        connection.setBusyTimeout(options.busyTimeout)
+        do {
+            try connect(connection, path: path, target: target, layout: layout, options: options)
+        } catch let error as SQLiteError {
+            throw classify(error, path: path, options: options)
+        }
+        return connection
+    }
+
+    /// Checks the file and its folder before SQLite touches them; returns whether it exists.
+    private static func checkFile(path: String, options: OpenOptions) throws -> Bool {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if options.readOnly { throw StoreError.cannotOpen(path: path, reason: "the file does not exist; check the path") }
+            var folderIsDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: folder, isDirectory: &folderIsDirectory), folderIsDirectory.boolValue else {
+                throw StoreError.cannotOpen(path: path, reason: "the folder '\(folder)' does not exist; create it first")
+            }
+            guard manager.isWritableFile(atPath: folder) else {
+                throw StoreError.readOnly(path: path, reason: "its folder '\(folder)' is read-only, so the store cannot be created there; choose a writable location")
+            }
+            return false
+        }
+        if isDirectory.boolValue { throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file; give the path of the store file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.cannotOpen(path: path, reason: "the file cannot be read (permissions); make it readable")
+        }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        if !header.isEmpty, header != Data("SQLite format 3\0".utf8) { throw StoreError.notSQLite(path: path) }
+        if !options.readOnly {
+            guard manager.isWritableFile(atPath: path) else {
+                throw StoreError.readOnly(path: path, reason: "the file is read-only; make it writable (chmod u+w) or open it with OpenOptions(readOnly: true)")
+            }
+            guard manager.isWritableFile(atPath: folder) else {
+                throw StoreError.readOnly(path: path, reason: "its folder '\(folder)' is read-only, and SQLite needs to write its journal beside the store; move the store to a writable folder or open it with OpenOptions(readOnly: true)")
+            }
+        }
+        return !header.isEmpty
+    }
+
+    /// Maps SQLite's failures while opening to the store's typed errors.
+    static func classify(_ error: SQLiteError, path: String, options: OpenOptions) -> StoreError {
+        switch error.code {
+        case SQLITE_NOTADB: .notSQLite(path: path)
+        case SQLITE_CORRUPT: .corrupted(path: path, underlying: error)
+        case SQLITE_BUSY, SQLITE_LOCKED: .locked(path: path, timeout: options.busyTimeout, underlying: error)
+        case SQLITE_READONLY: .readOnly(path: path, reason: "SQLite refused to write (\(error.message)); check the file's and folder's permissions")
+        case SQLITE_CANTOPEN: .cannotOpen(path: path, reason: error.message)
+        default: .sqlite(error)
+        }
+    }
+
+    private static func connect(_ connection: Connection, path: String, target: StoreTarget, layout: StoreLayout, options: OpenOptions) throws {
+        let applicationID = Int32(truncatingIfNeeded: try integer(connection, "PRAGMA application_id"))
+        let version = Int(try integer(connection, "PRAGMA user_version"))
+        let objectCount = try integer(connection, "SELECT count(*) FROM sqlite_schema")
+        if applicationID == 0 && objectCount == 0 && version == 0 {
+            if options.readOnly { throw StoreError.readOnly(path: path, reason: "the file is empty and the store was opened read-only, so it cannot be created") }
+            try create(connection, target: target, layout: layout)
+            return
+        }
+        guard applicationID == StoreFormat.applicationID else {
+            throw StoreError.notARemodelStore(path: path, applicationID: applicationID)
+        }
+        if version > target.version {
+            throw StoreError.superseded(path: path, storeVersion: version, codeVersion: target.version)
+        }
+        if version < target.version {
+            guard let migrator = options.migrator, !options.readOnly else {
+                throw StoreError.migrationNeeded(path: path, storeVersion: version, codeVersion: target.version)
+            }
+            try migrate(connection, path: path, from: version, target: target, layout: layout, migrator: migrator)
+        } else {
+            let storedHash = try metadata(connection, StoreFormat.Key.schemaHash) ?? "(none)"
+            if storedHash != target.hash {
+                throw StoreError.schemaMismatch(path: path, version: version, storeHash: storedHash, codeHash: target.hash)
+            }
+        }
+        try configure(connection, readOnly: options.readOnly)
+    }
+
+    /// Sets the per-connection pragmas (and WAL, which is persistent, for writers).
+    static func configure(_ connection: Connection, readOnly: Bool) throws {
+        if !readOnly { _ = try connection.query("PRAGMA journal_mode = WAL") }
+        try connection.execute(connectionPragmas)
+        if readOnly { try connection.execute("PRAGMA query_only = ON") }
+    }
+
+    private static func create(_ connection: Connection, target: StoreTarget, layout: StoreLayout) throws {
+        _ = try connection.query("PRAGMA journal_mode = WAL")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for statement in StoreFormat.createMetadataStatements + layout.createStatements {
+                try connection.execute(statement)
+            }
+            try writeMetadata(connection, target: target)
+            try connection.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        try configure(connection, readOnly: false)
+    }
+
+    /// Writes the schema metadata and `user_version` of `target`.
+    static func writeMetadata(_ connection: Connection, target: StoreTarget) throws {
+        let upsert = "INSERT INTO \"_remodel_metadata\" (\"key\", \"value\") VALUES (?, ?) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
+        try connection.execute(upsert, [.text(StoreFormat.Key.schema), .text(CanonicalYAML.text(of: target.schema))])
+        try connection.execute(upsert, [.text(StoreFormat.Key.schemaHash), .text(target.hash)])
+        try connection.execute(upsert, [.text(StoreFormat.Key.formatVersion), .integer(Int64(StoreFormat.formatVersion))])
+        try connection.execute("PRAGMA user_version = \(target.version)")
+    }
+
+    private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator) throws {
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let migration = StoreMigration(
+                path: path, storeVersion: version, storedSchemaText: try metadata(connection, StoreFormat.Key.schema) ?? "",
+                targetVersion: target.version, targetSchema: target.schema, history: target.history, targetLayout: layout, connection: connection
+            )
+            do {
+                try migrator.migrate(migration)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError.migrationFailed(path: path, reason: "\(error)")
+            }
+            if let problem = try ForeignKeyCheck.firstViolation(connection, layout: layout) { throw problem }
+            try writeMetadata(connection, target: target)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            try? connection.execute("PRAGMA foreign_keys = ON")
+            throw error
+        }
+        connection.clearCaches()
+    }
+
+    private static func integer(_ connection: Connection, _ sql: String) throws -> Int64 {
+        if case .integer(let value) = try connection.scalar(sql) { return value }
+        return 0
+    }
+
+    static func metadata(_ connection: Connection, _ key: String) throws -> String? {
+        let value = try connection.scalar("SELECT \"value\" FROM \"_remodel_metadata\" WHERE \"key\" = ?", [.text(key)])
+        switch value {
+        case .text(let text): return text
+        case .integer(let number): return String(number)
+        default: return nil
+        }
+    }
+}
