@@ -1,0 +1,76 @@
+import RemodelCore
+
+/// The declarations of the schema files as written, with their locations, before names are
+/// resolved and rules checked. The validator turns it into a `Schema`.
+struct SchemaSyntax {
+    var enums: [EnumDeclaration] = []
+    var objects: [ObjectDeclaration] = []
+    var projections: [ProjectionDeclaration] = []
+
+    mutating func append(_ other: SchemaSyntax) {
+        enums += other.enums
+        objects += other.objects
+        projections += other.projections
+    }
+}
+
+struct EnumDeclaration {
+    struct Case {
+        var name: Located<String>
+        /// The raw value as written; `nil` when the cases are a list of names.
+        var raw: YAMLNode?
+    }
+
+    var name: Located<String>
+    /// `type:` as written; `nil` means `string`.
+    var rawType: Located<String>?
+    var cases: [Case]
+    var casesLocation: SourceLocation
+    var renamedFrom: Located<String>?
+    var doc: String?
+}
+
+struct ObjectDeclaration {
+    var name: Located<String>
+    var primaryKey: Located<String>?
+    var embedded: Located<Bool>?
+    var properties: [PropertyDeclaration]
+    var renamedFrom: Located<String>?
+    var doc: String?
+
+    var isEmbedded: Bool { embedded?.value ?? false }
+}
+
+struct PropertyDeclaration {
+    enum Kind {
+        /// A stored property; the node is the type scalar (`list<Dog>`).
+        case stored(YAMLNode)
+        /// An inverse relationship; the node is the origin scalar (`Person.dogs`).
+        case inverse(YAMLNode)
+        /// Neither a type nor an inverse was given (already reported).
+        case missing
+    }
+
+    var name: Located<String>
+    var kind: Kind
+    var defaultValue: YAMLNode?
+    var isPrimaryKey: Located<Bool>?
+    var indexed: Located<Bool>?
+    var renamedFrom: Located<String>?
+    var doc: String?
+}
+
+struct ProjectionDeclaration {
+    struct Property {
+        var name: Located<String>
+        /// The key-path scalar (`lastName.localizedCapitalized.first`).
+        var keyPath: YAMLNode
+        var type: Located<String>?
+        var doc: String?
+    }
+
+    var name: Located<String>
+    var of: Located<String>?
+    var properties: [Property]
+    var doc: String?
+}

@@ -1,0 +1,148 @@
+import RemodelCore
+
+/// Names: Swift identifiers, keywords, names reserved by Remodel or generated code, and
+/// duplicates across files.
+extension SchemaValidator {
+    /// Type names that generated Swift (or the schema language) already uses: declaring one
+    /// would shadow it. Swift keywords are refused as type names too.
+    static let reservedTypeNames: Set<String> = [
+        "Any", "Array", "Bool", "Character", "Codable", "Data", "Date", "Decimal", "Dictionary", "Double", "Error",
+        "Float", "Hashable", "Identifiable", "Int", "Int8", "Int16", "Int32", "Int64", "Never", "ObjectID", "Optional",
+        "Schema", "Sendable", "Set", "String", "URL", "UUID", "Void",
+    ]
+
+    /// Property names that collide with members every generated model has: `id`
+    /// (Identifiable, unless it is the primary key), `ID`, `hashValue`, `primaryKey`,
+    /// `CodingKeys`, and the member keywords `init`, `self`, `Type`, `Protocol`.
+    static let generatedPropertyNames: Set<String> = ["id", "ID", "hashValue", "primaryKey", "CodingKeys", "init", "self", "Type", "Protocol"]
+
+    /// Enum case names that collide with members of every generated enum.
+    static let generatedCaseNames: Set<String> = ["allCases", "rawValue", "init", "self", "Type", "Protocol"]
+
+    /// The prefix of the store's own tables and columns.
+    static let reservedPrefix = "_remodel"
+
+    enum NameKind: String {
+        case type
+        case enumCase = "case"
+        case property
+    }
+
+    /// Checks one name; returns whether it is usable at all (a valid identifier).
+    @discardableResult
+    func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false) -> Bool {
+        let text = name.value
+        guard SwiftNames.isIdentifier(text) else {
+            log.error(
+                "invalid-name", "\(noun) name '\(text)' is not a valid identifier", at: name.location,
+                hint: "use ASCII letters, digits and '_', not starting with a digit\(Self.identifierSuggestion(for: text).map { ", e.g. '\($0)'" } ?? "")"
+            )
+            return false
+        }
+        if text.lowercased().hasPrefix(Self.reservedPrefix) {
+            log.error(
+                "reserved-name", "\(noun) name '\(text)' starts with '\(Self.reservedPrefix)', which is reserved for the store's own tables", at: name.location,
+                hint: "rename it so that it does not start with '\(Self.reservedPrefix)'"
+            )
+            return true
+        }
+        switch kind {
+        case .type:
+            if Self.reservedTypeNames.contains(text) || SwiftNames.needsEscaping(text) || ScalarType(rawValue: text) != nil {
+                log.error(
+                    "reserved-type-name", "\(noun) name '\(text)' is already a type in Swift or the schema language", at: name.location,
+                    hint: "rename it, e.g. 'App\(text.prefix(1).uppercased() + text.dropFirst())'"
+                )
+                return true
+            }
+        case .property where Self.generatedPropertyNames.contains(text) && !(text == "id" && isPrimaryKey):
+            log.error(
+                "generated-name-collision", "\(noun) name '\(text)' collides with a member of the generated Swift type", at: name.location,
+                hint: text == "id" ? "make 'id' the primary key, or rename it (e.g. 'identifier')" : "rename it; generated models already have '\(text)'"
+            )
+            return true
+        case .enumCase where Self.generatedCaseNames.contains(text):
+            log.error(
+                "generated-name-collision", "\(noun) name '\(text)' collides with a member of the generated Swift enum", at: name.location,
+                hint: "rename the case; generated enums already have '\(text)'"
+            )
+            return true
+        default:
+            break
+        }
+        if SwiftNames.needsEscaping(text) {
+            log.warning(
+                "swift-keyword", "\(noun) name '\(text)' is a Swift keyword", at: name.location,
+                hint: "generated Swift will write it as `\(text)`; rename it to avoid the backticks"
+            )
+        }
+        return true
+    }
+
+    /// `first-name` → `firstName`, `2fa` → `_2fa`: a close identifier, if one is easy to make.
+    static func identifierSuggestion(for text: String) -> String? {
+        var out = ""
+        var upperNext = false
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" {
+                out.unicodeScalars.append(contentsOf: upperNext ? String(scalar).uppercased().unicodeScalars : String(scalar).unicodeScalars)
+                upperNext = false
+            } else if !out.isEmpty {
+                upperNext = true
+            }
+        }
+        if let first = out.unicodeScalars.first, ("0"..."9").contains(first) { out = "_" + out }
+        return SwiftNames.isIdentifier(out) ? out : nil
+    }
+
+    /// Records every enum, object and projection name, reporting names declared twice (in
+    /// any files) and names that cannot be used.
+    func registerDeclarations() {
+        func register(_ name: Located<String>, noun: String) -> Bool {
+            checkName(name, kind: .type, noun: noun)
+            if let first = declaredNames[name.value] {
+                log.error(
+                    "duplicate-type", "'\(name.value)' is declared more than once", at: name.location,
+                    hint: "rename or remove one of them; enums, objects and projections share one namespace",
+                    notes: [.init("'\(name.value)' first declared here", at: first)]
+                )
+                return false
+            }
+            declaredNames[name.value] = name.location
+            return true
+        }
+        for declaration in syntax.enums where register(declaration.name, noun: "enum") {
+            enumDeclarations[declaration.name.value] = declaration
+        }
+        for declaration in syntax.objects where register(declaration.name, noun: "object") {
+            objectDeclarations[declaration.name.value] = declaration
+        }
+        for declaration in syntax.projections {
+            _ = register(declaration.name, noun: "projection")
+        }
+        for declaration in syntax.objects where declaration.name.value.hasPrefix("Realm") {
+            let modelName = String(declaration.name.value.dropFirst("Realm".count))
+            if objectDeclarations[modelName] != nil {
+                log.error(
+                    "generated-name-collision", "object name '\(declaration.name.value)' collides with the Realm bridge generated for '\(modelName)'", at: declaration.name.location,
+                    hint: "rename '\(declaration.name.value)'; Remodel generates 'Realm\(modelName)' for '\(modelName)'"
+                )
+            }
+        }
+    }
+
+    /// Checks a `renamedFrom` value: an identifier that no longer names anything current.
+    func checkRenamedFrom(_ renamedFrom: Located<String>?, noun: String, owner: String, currentNames: Set<String>) {
+        guard let renamedFrom else { return }
+        guard SwiftNames.isIdentifier(renamedFrom.value) else {
+            log.error("invalid-name", "'renamedFrom' of \(noun) '\(owner)' is not a valid identifier: '\(renamedFrom.value)'", at: renamedFrom.location, hint: "write the old name exactly as it was declared")
+            return
+        }
+        if currentNames.contains(renamedFrom.value) {
+            log.error(
+                "renamed-from-conflict", "\(noun) '\(owner)' is renamed from '\(renamedFrom.value)', which still exists", at: renamedFrom.location,
+                hint: "remove 'renamedFrom', or remove or rename the current '\(renamedFrom.value)'"
+            )
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import RemodelCore
+
+/// Objects and their properties: names, types, primary keys, defaults and indexes.
+extension SchemaValidator {
+    /// Common spellings from other languages, mapped to the schema language's type names.
+    static let typeAliases: [String: String] = [
+        "integer": "int", "Integer": "int", "long": "int64", "boolean": "bool", "Boolean": "bool", "text": "string",
+        "str": "string", "datetime": "date", "timestamp": "date", "decimal": "decimal128", "Decimal": "decimal128",
+        "binary": "data", "blob": "data", "ObjectId": "objectId", "ObjectID": "objectId", "objectid": "objectId",
+    ]
+
+    func resolveObjects() {
+        let currentNames = Set(declaredNames.keys)
+        for declaration in syntax.objects {
+            let objectName = declaration.name.value
+            guard objectDeclarations[objectName]?.name.location == declaration.name.location else { continue }
+            let primaryKey = primaryKeyName(of: declaration)
+            var properties: [Property] = []
+            var propertyNames: [String: SourceLocation] = [:]
+            for property in declaration.properties {
+                let name = property.name.value
+                let isPrimaryKey = name == primaryKey?.value
+                guard checkName(property.name, kind: .property, noun: "property", isPrimaryKey: isPrimaryKey) else { continue }
+                if let first = propertyNames[name] {
+                    log.error(
+                        "duplicate-property", "object '\(objectName)' has property '\(name)' more than once", at: property.name.location,
+                        hint: "remove or rename one of them", notes: [.init("'\(name)' first declared here", at: first)]
+                    )
+                    continue
+                }
+                propertyNames[name] = property.name.location
+                if let resolved = resolve(property, in: declaration) { properties.append(resolved) }
+            }
+            let names = Set(declaration.properties.map(\.name.value))
+            for property in declaration.properties {
+                checkRenamedFrom(property.renamedFrom, noun: "property", owner: "\(objectName).\(property.name.value)", currentNames: names)
+            }
+            checkRenamedFrom(declaration.renamedFrom, noun: "object", owner: objectName, currentNames: currentNames)
+            if declaration.properties.isEmpty {
+                log.error("empty-declaration", "object '\(objectName)' has no properties", at: declaration.name.location, hint: "add at least one property under 'properties:'")
+            }
+            checkPrimaryKey(primaryKey, of: declaration, properties: properties)
+            let object = ObjectType(
+                name: objectName,
+                primaryKey: primaryKey?.value,
+                isEmbedded: declaration.isEmbedded,
+                properties: properties,
+                renamedFrom: declaration.renamedFrom?.value,
+                doc: declaration.doc
+            )
+            objects.append(object)
+            objectsByName[objectName] = object
+        }
+    }
+
+    /// The property the object names as its key, either with `primaryKey: name` on the object
+    /// or `primaryKey: true` on the property; reports conflicting declarations.
+    private func primaryKeyName(of declaration: ObjectDeclaration) -> Located<String>? {
+        let marked = declaration.properties.filter { $0.isPrimaryKey?.value == true }
+        for extra in marked.dropFirst() {
+            log.error(
+                "primary-key-conflict", "object '\(declaration.name.value)' marks more than one primary key", at: extra.isPrimaryKey!.location,
+                hint: "an object has one primary key: keep 'primaryKey: true' on one property",
+                notes: [.init("'\(marked[0].name.value)' is already the primary key", at: marked[0].name.location)]
+            )
+        }
+        if let objectLevel = declaration.primaryKey {
+            if let first = marked.first, first.name.value != objectLevel.value {
+                log.error(
+                    "primary-key-conflict", "object '\(declaration.name.value)' names primary key '\(objectLevel.value)' but marks '\(first.name.value)' with 'primaryKey: true'", at: first.isPrimaryKey!.location,
+                    hint: "keep one of the two declarations", notes: [.init("primary key named here", at: objectLevel.location)]
+                )
+            }
+            return objectLevel
+        }
+        return marked.first.map { Located($0.name.value, at: $0.isPrimaryKey!.location) }
+    }
+
+    private func checkPrimaryKey(_ primaryKey: Located<String>?, of declaration: ObjectDeclaration, properties: [Property]) {
+        guard let primaryKey else { return }
+        let objectName = declaration.name.value
+        if declaration.isEmbedded {
+            log.error(
+                "primary-key-embedded", "embedded object '\(objectName)' cannot have a primary key", at: primaryKey.location,
+                hint: "embedded objects live inside their owner and have no identity: remove the primary key, or remove 'embedded: true'"
+            )
+            return
+        }
+        guard let property = declaration.properties.first(where: { $0.name.value == primaryKey.value }) else {
+            let hint = Suggestion.closest(to: primaryKey.value, in: declaration.properties.map(\.name.value)).map { "did you mean '\($0)'?" }
+                ?? "add a property '\(primaryKey.value)' (e.g. '\(primaryKey.value): { type: uuid, default: $uuid }'), or name an existing one"
+            log.error("primary-key-unknown", "primary key '\(primaryKey.value)' is not a property of '\(objectName)'", at: primaryKey.location, hint: hint)
+            return
+        }
+        guard let resolved = properties.first(where: { $0.name == primaryKey.value }) else { return }
+        let allowed = "string, int, int8, int16, int32, int64, objectId or uuid"
+        guard let type = resolved.storedType, type.collection == nil, let scalar = type.scalar, scalar.canBePrimaryKey else {
+            let location = typeNodes["\(objectName).\(primaryKey.value)"]?.location ?? property.name.location
+            let written = resolved.storedType.map { "'\($0)'" } ?? "an inverse relationship"
+            log.error(
+                "primary-key-type", "primary key '\(objectName).\(primaryKey.value)' has type \(written)", at: location,
+                hint: "a primary key is \(allowed); e.g. '{ type: uuid, default: $uuid }'"
+            )
+            return
+        }
+        if type.isOptional {
+            let node = typeNodes["\(objectName).\(primaryKey.value)"]
+            log.error(
+                "primary-key-optional", "primary key '\(objectName).\(primaryKey.value)' cannot be optional", at: node?.location ?? property.name.location,
+                hint: "every object needs a key: write '\(scalar.rawValue)' without '?'"
+            )
+        }
+    }
+
+    /// Resolves one property's type, default and flags; `nil` when its type is unusable.
+    private func resolve(_ property: PropertyDeclaration, in object: ObjectDeclaration) -> Property? {
+        let what = "'\(object.name.value).\(property.name.value)'"
+        let key = "\(object.name.value).\(property.name.value)"
+        switch property.kind {
+        case .missing:
+            return nil
+        case .inverse(let node):
+            typeNodes[key] = node
+            guard let origin = parseInverse(node, what: what) else { return nil }
+            return Property(name: property.name.value, kind: .inverse(type: origin.type, property: origin.property), doc: property.doc)
+        case .stored(let node):
+            typeNodes[key] = node
+            guard let type = resolveType(node, what: what) else { return nil }
+            var defaultValue: DefaultValue?
+            if let defaultNode = property.defaultValue {
+                defaultValue = DefaultValueResolver(log: log).resolve(defaultNode, for: type, enumType: type.enumName.flatMap { enumsByName[$0] }, what: "property \(what)")
+            }
+            if let indexed = property.indexed, indexed.value {
+                checkIndex(type, at: indexed.location, what: what)
+            }
+            return Property(
+                name: property.name.value,
+                kind: .stored(type),
+                defaultValue: defaultValue,
+                isIndexed: property.indexed?.value ?? false,
+                renamedFrom: property.renamedFrom?.value,
+                doc: property.doc
+            )
+        }
+    }
+
+    /// Resolves a type written in `node` (`list<Dog>`, `url?`), reporting syntax errors and
+    /// unknown names at the exact character.
+    func resolveType(_ node: YAMLNode, what: String) -> PropertyType? {
+        guard let text = node.scalar?.text else { return nil }
+        let expression: TypeExpression
+        switch TypeExpression.parse(text) {
+        case .success(let parsed):
+            expression = parsed
+        case .failure(let problem):
+            log.error(problem.rule, "\(problem.message) (property \(what))", at: location(in: node, offset: problem.offset), hint: problem.hint)
+            return nil
+        }
+        let base: BaseType
+        if let scalar = ScalarType(rawValue: expression.name) {
+            base = .scalar(scalar)
+        } else if enumDeclarations[expression.name] != nil {
+            base = .enumeration(expression.name)
+        } else if objectDeclarations[expression.name] != nil {
+            base = .object(expression.name)
+        } else {
+            let suggestion = Self.typeAliases[expression.name] ?? Suggestion.closest(to: expression.name, in: typeNames)
+            let hint = suggestion.map { "did you mean '\($0)'?" }
+                ?? "use a scalar type (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) or an enum or object declared in the schema"
+            log.error("unknown-type", "unknown type '\(expression.name)' for property \(what)", at: location(in: node, offset: expression.nameOffset), hint: hint)
+            return nil
+        }
+        let type = PropertyType(base, optional: expression.isOptional, collection: expression.collection)
+        if let collection = expression.collection, collection != .map, expression.isOptional, case .object = base {
+            log.error(
+                "optional-object-in-collection", "a \(collection.rawValue) cannot hold optional objects: '\(text)' (property \(what))", at: location(in: node, offset: expression.nameOffset),
+                hint: "write '\(collection.rawValue)<\(expression.name)>': deleted objects are removed from the \(collection.rawValue)"
+            )
+            return nil
+        }
+        return type
+    }
+
+    private func checkIndex(_ type: PropertyType, at location: SourceLocation, what: String) {
+        var reason: String?
+        if type.collection != nil {
+            reason = "collections cannot be indexed"
+        } else if case .object = type.base {
+            reason = "links and embedded objects cannot be indexed"
+        } else if let scalar = type.scalar, [.data, .float, .double, .decimal128].contains(scalar) {
+            reason = "\(scalar.rawValue) properties cannot be indexed"
+        }
+        if let reason {
+            log.error("index-unsupported", "property \(what) of type '\(type)' cannot be indexed: \(reason)", at: location, hint: "remove 'indexed: true'")
+        }
+    }
+}
