@@ -74,7 +74,7 @@ struct SchemaFileReader {
                 }
             }
         } else {
-            reader.require("cases", hint: "add 'cases:' with a list of case names, or a mapping of names to raw values")
+            reader.require("cases", hint: "add 'cases:' with a list of case names, or a mapping of names to raw values", blame: entry.keyLocation)
         }
         return EnumDeclaration(
             name: Located(entry.key, at: entry.keyLocation),
@@ -95,7 +95,7 @@ struct SchemaFileReader {
         if let node = reader.node("properties") {
             properties = named(node, what: "'properties' of \(what)", noun: "property").compactMap { readProperty($0, of: entry.key) }
         } else {
-            reader.require("properties", hint: "add 'properties:' with one 'name: type' line per property")
+            reader.require("properties", hint: "add 'properties:' with one 'name: type' line per property", blame: entry.keyLocation)
         }
         return ObjectDeclaration(
             name: Located(entry.key, at: entry.keyLocation),
@@ -134,7 +134,7 @@ struct SchemaFileReader {
         } else if let type = reader.node("type") {
             kind = .stored(type)
         } else {
-            reader.require("type", hint: "add 'type: string' (or another type), or 'inverse: Type.property' for an inverse relationship")
+            reader.require("type", hint: "add 'type: string' (or another type), or 'inverse: Type.property' for an inverse relationship", blame: entry.keyLocation)
         }
         if case .stored(let node) = kind, node.scalar == nil || node.isNull {
             log.error(
@@ -166,14 +166,14 @@ struct SchemaFileReader {
     private func readProjection(_ entry: YAMLMapping.Entry) -> ProjectionDeclaration? {
         let what = "projection '\(entry.key)'"
         guard let reader = YAMLMappingReader(entry.value, what: what, knownKeys: Self.projectionKeys, log: log) else { return nil }
-        reader.require("of", hint: "add 'of: Person' naming the object type it projects")
+        reader.require("of", hint: "add 'of: Person' naming the object type it projects", blame: entry.keyLocation)
         var properties: [ProjectionDeclaration.Property] = []
         if let node = reader.node("properties") {
             for property in named(node, what: "'properties' of \(what)", noun: "property") {
                 if let declaration = readProjectionProperty(property, of: entry.key) { properties.append(declaration) }
             }
         } else {
-            reader.require("properties", hint: "add 'properties:' with one 'name: keyPath' line per property")
+            reader.require("properties", hint: "add 'properties:' with one 'name: keyPath' line per property", blame: entry.keyLocation)
         }
         return ProjectionDeclaration(
             name: Located(entry.key, at: entry.keyLocation),
@@ -194,7 +194,7 @@ struct SchemaFileReader {
             return ProjectionDeclaration.Property(name: name, keyPath: entry.value)
         }
         guard let reader = YAMLMappingReader(entry.value, what: what, knownKeys: Self.projectionPropertyKeys, log: log) else { return nil }
-        guard reader.require("keyPath", hint: "add 'keyPath: property' naming the model property it reads"),
+        guard reader.require("keyPath", hint: "add 'keyPath: property' naming the model property it reads", blame: entry.keyLocation),
               let keyPath = reader.node("keyPath")
         else { return nil }
         guard let scalar = keyPath.scalar, !scalar.isNull else {

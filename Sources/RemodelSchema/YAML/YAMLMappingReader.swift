@@ -98,11 +98,12 @@ package struct YAMLMappingReader {
         return Located(flag, at: entry.value.location)
     }
 
-    /// Reports `missing-key` for `key` when it is absent; returns whether it is present.
+    /// Reports `missing-key` for `key` when it is absent, at `blame` (e.g. the key naming the
+    /// mapping) or else the mapping itself; returns whether it is present.
     @discardableResult
-    package func require(_ key: String, hint: String) -> Bool {
+    package func require(_ key: String, hint: String, blame: SourceLocation? = nil) -> Bool {
         guard mapping[key] == nil else { return true }
-        log.error("missing-key", "\(what) has no '\(key)'", at: location, hint: hint)
+        log.error("missing-key", "\(what) has no '\(key)'", at: blame ?? location, hint: hint)
         return false
     }
 }
