@@ -16,12 +16,13 @@ enum SchemaFiles {
             ))
         }
         guard isDirectory.boolValue else { return .success([path]) }
-        let root = URL(fileURLWithPath: path, isDirectory: true)
+        let root = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else {
             return .failure(.error("file-unreadable", "cannot list the folder '\(path)'", at: nil, hint: "check that it exists and can be read"))
         }
         var relative: [String] = []
         let rootPath = root.standardizedFileURL.path
+        // Paths below the root are reported relative to it, joined to the path the user gave.
         for case let url as URL in enumerator where extensions.contains(url.pathExtension) {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             var full = url.standardizedFileURL.path

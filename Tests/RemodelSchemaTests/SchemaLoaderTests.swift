@@ -1,0 +1,142 @@
+import Foundation
+import RemodelCore
+import RemodelSchema
+import XCTest
+
+/// Loading from disk: finding and ordering files, merging them, and naming files in
+/// diagnostics the way the user wrote the path.
+final class SchemaLoaderTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-loader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func write(_ text: String, to name: String) throws {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    func testFilesAreMergedInPathOrderAndNamedAsGiven() throws {
+        try write("objects:\n  B:\n    properties:\n      name: string\n", to: "b.yml")
+        try write("objects:\n  A:\n    properties:\n      name: string\n", to: "a.yaml")
+        try write("objects:\n  C:\n    properties:\n      name: string\n", to: "nested/c.yaml")
+        try write("not: [valid", to: ".hidden.yaml")
+        try write("ignored", to: "notes.txt")
+        let result = SchemaLoader.load(path: folder.path + "/")
+        XCTAssertEqual(result.diagnostics, [])
+        XCTAssertEqual(result.files, [folder.path + "/a.yaml", folder.path + "/b.yml", folder.path + "/nested/c.yaml"])
+        XCTAssertEqual(result.schema?.objects.map(\.name), ["A", "B", "C"])
+    }
+
+    func testDuplicateTypesAcrossFilesShowBothPlaces() throws {
+        try write("objects:\n  Dog:\n    properties:\n      name: string\n", to: "a.yaml")
+        try write("enums:\n  Dog:\n    cases: [small]\n", to: "b.yaml")
+        let result = SchemaLoader.load(path: folder.path)
+        XCTAssertNil(result.schema)
+        XCTAssertEqual(result.diagnostics.count, 1)
+        let diagnostic = try XCTUnwrap(result.diagnostics.first)
+        XCTAssertEqual(diagnostic.rule, "duplicate-type")
+        // Enums are registered first, so the object in a.yaml is the second declaration.
+        XCTAssertEqual(diagnostic.location, SourceLocation(file: folder.path + "/a.yaml", line: 2, column: 3))
+        XCTAssertEqual(diagnostic.notes.first?.location, SourceLocation(file: folder.path + "/b.yaml", line: 2, column: 3))
+        XCTAssertEqual(diagnostic.notes.first?.message, "'Dog' first declared here")
+    }
+
+    func testLinksResolveAcrossFiles() throws {
+        try write("objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: uuid\n      dogs: list<Dog>\n", to: "a.yaml")
+        try write("objects:\n  Dog:\n    primaryKey: id\n    properties:\n      id: uuid\n      owners: { inverse: Person.dogs }\n", to: "b.yaml")
+        let result = SchemaLoader.load(path: folder.path)
+        XCTAssertEqual(result.diagnostics, [])
+        XCTAssertEqual(result.schema?.objectType(named: "Dog")?.property(named: "owners")?.kind, .inverse(type: "Person", property: "dogs"))
+    }
+
+    func testMissingPathIsReported() {
+        let result = SchemaLoader.load(path: folder.path + "/Nope")
+        XCTAssertEqual(result.diagnostics.map(\.rule), ["file-unreadable"])
+        XCTAssertTrue(result.diagnostics[0].message.contains("does not exist"))
+        XCTAssertTrue(result.diagnostics[0].hint?.contains("--schemas") ?? false)
+    }
+
+    func testFolderWithoutSchemaFilesIsReported() throws {
+        try write("hello", to: "README.md")
+        XCTAssertEqual(SchemaLoader.load(path: folder.path).diagnostics.map(\.rule), ["no-schema-files"])
+    }
+
+    func testRelativePathsStayRelativeInDiagnostics() throws {
+        try write("objects:\n  Dog:\n    properties:\n      name: strin\n", to: "Schemas/Dog.yaml")
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let result = SchemaLoader.load(path: "Schemas")
+        XCTAssertEqual(result.diagnostics.first?.location, SourceLocation(file: "Schemas/Dog.yaml", line: 4, column: 13))
+        XCTAssertEqual(result.diagnostics.first?.hint, "did you mean 'string'?")
+    }
+
+    func testEveryProblemIsReportedInOneRun() {
+        let yaml = """
+            objects:
+              Person:
+                primaryKey: id
+                properties:
+                  id: uuid?
+                  age: integr
+                  dog: Dog
+              Dog:
+                properties:
+                  name: { type: string, defualt: x }
+            """
+        let rules = loadSchema(yaml: yaml, file: "p.yaml").diagnostics.map(\.rule)
+        XCTAssertEqual(rules, ["primary-key-optional", "unknown-type", "primary-key-missing", "link-not-optional", "unknown-key"])
+    }
+
+    func testWarningsDoNotFailTheLoad() {
+        let yaml = "objects:\n  Thing:\n    properties:\n      default: string\n"
+        let result = loadSchema(yaml: yaml, file: "w.yaml")
+        XCTAssertNotNil(result.schema)
+        XCTAssertEqual(result.diagnostics.map(\.rule), ["swift-keyword"])
+        XCTAssertEqual(result.diagnostics.first?.severity, .warning)
+    }
+
+    func testPropertyLevelPrimaryKeyAndIdAsPrimaryKey() {
+        let yaml = "objects:\n  Thing:\n    properties:\n      id: { type: int, primaryKey: true }\n"
+        let result = loadSchema(yaml: yaml, file: "pk.yaml")
+        XCTAssertEqual(result.diagnostics, [])
+        XCTAssertEqual(result.schema?.objects.first?.primaryKey, "id")
+    }
+
+    func testDefaultsResolveAgainstTheirPropertyType() throws {
+        let yaml = """
+            enums:
+              Size: { type: int, cases: { small: 1, large: 2 } }
+            objects:
+              Thing:
+                properties:
+                  a: { type: string, default: 123 }
+                  b: { type: string, default: "$uuid" }
+                  c: { type: string, default: $uuid }
+                  d: { type: string?, default: ~ }
+                  e: { type: double, default: 3 }
+                  f: { type: decimal128, default: 1.25 }
+                  g: { type: Size, default: large }
+                  h: { type: bool, default: false }
+                  i: { type: int8, default: -128 }
+                  j: { type: int, default: 0x1F }
+                  k: { type: date, default: 2024-05-01 }
+                  l: { type: string, default: true }
+            """
+        let result = loadSchema(yaml: yaml, file: "d.yaml")
+        XCTAssertEqual(result.diagnostics, [])
+        let defaults = try XCTUnwrap(result.schema?.objects.first?.properties.map(\.defaultValue))
+        XCTAssertEqual(defaults, [
+            .string("123"), .string("$uuid"), .generated(.uuid), .null, .double(3), .string("1.25"), .enumCase("large"),
+            .bool(false), .int(-128), .int(31), .string("2024-05-01"), .string("true"),
+        ])
+    }
+}
