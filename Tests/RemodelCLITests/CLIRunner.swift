@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// Runs the real `remodel` executable built next to the test bundle and captures what it
+/// prints.
+struct CLIRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built `remodel` executable: in the products folder that holds the test bundle.
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent()) }
+        for folder in candidates {
+            let url = folder.appendingPathComponent("remodel")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue { return url }
+        }
+        throw XCTSkip("the remodel executable is not built next to the tests (looked in \(candidates.map(\.path))); run 'swift build' first")
+    }
+
+    /// Runs `remodel arguments…` in `directory` and returns its exit status and output.
+    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var processEnvironment = ProcessInfo.processInfo.environment
+        processEnvironment.merge(environment) { $1 }
+        process.environment = processEnvironment
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout")
+        let errURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Output(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8)
+        )
+    }
+}

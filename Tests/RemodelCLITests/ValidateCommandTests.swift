@@ -1,0 +1,147 @@
+import Foundation
+import XCTest
+
+/// `remodel validate`, `--help`, `--version` and usage errors, through the real binary.
+final class ValidateCommandTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func writeSchema(_ text: String, name: String = "Person.yaml") throws {
+        try text.write(to: folder.appendingPathComponent("Schemas").appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    static let broken = """
+        objects:
+          Person:
+            primaryKey: _id
+            properties:
+              _id: objectId
+              dogs: list<Dgo>
+              age: { type: int8, default: 300 }
+
+        """
+
+    func testExampleSchemaIsValid() throws {
+        let output = try CLIRunner.run(["validate"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(output.stdout, "Schemas: valid (3 objects, 1 enum, 1 projection in 3 files)\n")
+        XCTAssertEqual(output.stderr, "")
+    }
+
+    func testBrokenSchemaListsEveryErrorWithLocationRuleAndHint() throws {
+        try writeSchema(Self.broken)
+        let output = try CLIRunner.run(["validate"], in: folder)
+        XCTAssertEqual(output.status, 1)
+        XCTAssertEqual(output.stdout, "")
+        XCTAssertEqual(output.stderr, """
+            Schemas/Person.yaml:6:18: error: unknown type 'Dgo' for property 'Person.dogs' [unknown-type]
+            Schemas/Person.yaml:6:18: note: use a scalar type (bool, int, int8, int16, int32, int64, float, double, string, data, date, decimal128, objectId, uuid, url) or an enum or object declared in the schema
+            Schemas/Person.yaml:7:35: error: default 300 of property 'Person.age' does not fit in int8 (-128...127) [default-out-of-range]
+            Schemas/Person.yaml:7:35: note: write a value in range, or use a wider type such as int64
+            2 errors
+
+            """)
+    }
+
+    func testSchemasOptionTakesAFolderOrAFile() throws {
+        try writeSchema(Self.broken)
+        let file = try CLIRunner.run(["validate", "--schemas", "Schemas/Person.yaml"], in: folder)
+        XCTAssertEqual(file.status, 1)
+        XCTAssertTrue(file.stderr.hasPrefix("Schemas/Person.yaml:6:18: error:"), file.stderr)
+        let equals = try CLIRunner.run(["validate", "--schemas=\(CLIRunner.packageRoot.path)/Schemas"], in: folder)
+        XCTAssertEqual(equals.status, 0, equals.stderr)
+    }
+
+    func testJSONFormatPrintsAnArrayOnStdout() throws {
+        try writeSchema(Self.broken)
+        let output = try CLIRunner.run(["validate", "--format", "json"], in: folder)
+        XCTAssertEqual(output.status, 1)
+        let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.map { $0["rule"] as? String }, ["unknown-type", "default-out-of-range"])
+        XCTAssertEqual(array.first?["file"] as? String, "Schemas/Person.yaml")
+        XCTAssertEqual(array.first?["line"] as? Int, 6)
+        XCTAssertEqual(array.first?["column"] as? Int, 18)
+    }
+
+    func testGitHubFormatPrintsWorkflowCommands() throws {
+        try writeSchema(Self.broken)
+        let output = try CLIRunner.run(["validate", "--format=github"], in: folder)
+        XCTAssertEqual(output.status, 1)
+        let lines = output.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].hasPrefix("::error file=Schemas/Person.yaml,line=6,col=18,title=unknown-type::unknown type 'Dgo'"), String(lines[0]))
+    }
+
+    func testWarningsAloneExitZero() throws {
+        try writeSchema("objects:\n  Thing:\n    properties:\n      default: string\n")
+        let output = try CLIRunner.run(["validate"], in: folder)
+        XCTAssertEqual(output.status, 0)
+        XCTAssertTrue(output.stderr.contains("warning: property name 'default' is a Swift keyword [swift-keyword]"), output.stderr)
+    }
+
+    func testMissingSchemaFolderFails() throws {
+        let output = try CLIRunner.run(["validate", "--schemas", "Nope"], in: folder)
+        XCTAssertEqual(output.status, 1)
+        XCTAssertTrue(output.stderr.hasPrefix("error: 'Nope' does not exist [file-unreadable]"), output.stderr)
+    }
+
+    func testHelpIsTheSameEveryWay() throws {
+        let help = try CLIRunner.run(["validate", "--help"])
+        XCTAssertEqual(help.status, 0)
+        for section in ["OVERVIEW: ", "USAGE: remodel validate [--schemas DIR] [--format text|json|github]", "OPTIONS:", "--schemas DIR", "(default: Schemas)", "-h, --help"] {
+            XCTAssertTrue(help.stdout.contains(section), "missing \(section) in:\n\(help.stdout)")
+        }
+        XCTAssertEqual(try CLIRunner.run(["validate", "-h"]).stdout, help.stdout)
+        XCTAssertEqual(try CLIRunner.run(["help", "validate"]).stdout, help.stdout)
+    }
+
+    func testToolHelpListsSubcommands() throws {
+        let output = try CLIRunner.run(["--help"])
+        XCTAssertEqual(output.status, 0)
+        XCTAssertTrue(output.stdout.contains("SUBCOMMANDS:"))
+        XCTAssertTrue(output.stdout.contains("  validate "))
+        XCTAssertEqual(try CLIRunner.run(["help"]).stdout, output.stdout)
+    }
+
+    func testVersion() throws {
+        let output = try CLIRunner.run(["--version"])
+        XCTAssertEqual(output.status, 0)
+        XCTAssertTrue(output.stdout.hasSuffix("\n"))
+        XCTAssertTrue(output.stdout.first?.isNumber ?? false, output.stdout)
+    }
+
+    func testUnknownOptionIsAUsageError() throws {
+        let output = try CLIRunner.run(["validate", "--fromat", "json"])
+        XCTAssertEqual(output.status, 64)
+        XCTAssertEqual(output.stderr, """
+            Error: unknown option '--fromat'; did you mean '--format'?
+            Usage: remodel validate [--schemas DIR] [--format text|json|github]
+              See 'remodel validate --help' for more information.
+
+            """)
+    }
+
+    func testOtherUsageErrors() throws {
+        let cases: [([String], String)] = [
+            (["validate", "--format", "xml"], "Error: invalid value 'xml' for '--format': expected text, json or github"),
+            (["validate", "--schemas"], "Error: missing value for '--schemas DIR'"),
+            (["validate", "extra"], "Error: unexpected argument 'extra'"),
+            (["valdate"], "Error: unknown command 'valdate'; did you mean 'validate'?"),
+            (["help", "nope"], "Error: unknown command 'nope'"),
+        ]
+        for (arguments, message) in cases {
+            let output = try CLIRunner.run(arguments)
+            XCTAssertEqual(output.status, 64, "\(arguments)")
+            XCTAssertTrue(output.stderr.hasPrefix(message + "\n"), "\(arguments): \(output.stderr)")
+            XCTAssertTrue(output.stderr.contains("Usage: remodel"), "\(arguments): \(output.stderr)")
+        }
+    }
+}
