@@ -9,6 +9,7 @@ public struct RowDecoder {
     @usableFromInline var column: Int32 = 0
     @usableFromInline var collection: Int = 0
 
+    @usableFromInline
     init(statement: StatementHandle, context: RowCodingContext) {
         self.statement = statement
         self.context = context

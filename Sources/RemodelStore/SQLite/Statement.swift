@@ -1,8 +1,9 @@
 import CSQLite
 
 /// A prepared statement owned by a connection; finalized when released.
+@usableFromInline
 package final class Statement {
-    package let handle: StatementHandle
+    @usableFromInline package let handle: StatementHandle
     package let sql: String
     unowned let connection: Connection
 
@@ -23,7 +24,7 @@ package final class Statement {
     }
 
     /// Resets the statement for a new execution, keeping bindings that are overwritten anyway.
-    @inline(__always)
+    @inlinable
     package func reset() {
         sqlite3_reset(handle.pointer)
     }
@@ -39,14 +40,19 @@ package final class Statement {
     }
 
     /// Steps once: `true` when a row is available, `false` when done.
-    @inline(__always)
+    @inlinable
     package func step() throws -> Bool {
         let code = sqlite3_step(handle.pointer)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
+        throw stepFailure(code)
+    }
+
+    @usableFromInline
+    func stepFailure(_ code: Int32) -> SQLiteError {
         let error = connection.error(code, sql: sql)
         sqlite3_reset(handle.pointer)
-        throw error
+        return error
     }
 
     /// Runs to completion, ignoring rows.

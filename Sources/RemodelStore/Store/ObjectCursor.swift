@@ -5,9 +5,9 @@
 /// `next()` throws (a damaged row, an unknown enum value) instead of silently ending, which
 /// is why this is a cursor rather than a `Sequence`; `Query.forEach` wraps it in a loop.
 public final class ObjectCursor<Model: PersistentModel> {
-    private let statement: Statement
-    private let context: RowCodingContext
-    private var done = false
+    @usableFromInline let statement: Statement
+    @usableFromInline let context: RowCodingContext
+    @usableFromInline var done = false
 
     init(statement: Statement, context: RowCodingContext) {
         self.statement = statement
@@ -19,6 +19,7 @@ public final class ObjectCursor<Model: PersistentModel> {
     }
 
     /// The next object, or `nil` after the last one.
+    @inlinable
     public func next() throws -> Model? {
         guard !done else { return nil }
         guard try statement.step() else {

@@ -86,6 +86,7 @@ public struct Query<Model: PersistentModel> {
 
     /// Calls `body` with each matching object in turn, reading them one at a time from the
     /// statement: memory stays flat however many objects match.
+    @inlinable
     public func forEach(_ body: (Model) throws -> Void) throws {
         let cursor = try self.cursor()
         while let object = try cursor.next() { try body(object) }

@@ -13,10 +13,10 @@ final class RowCodingContext {
     @usableFromInline let hasCollections: Bool
 
     private(set) lazy var columnList = SQL.list(table.columnNames)
-    private var cached: [Kind: Statement] = [:]
+    private var cached: [Statement?] = Array(repeating: nil, count: Kind.allCases.count)
 
     /// The statements prepared per model type.
-    enum Kind: Hashable {
+    enum Kind: Int, CaseIterable {
         case selectAll, selectByKey, insert, upsert, update, deleteByKey, exists
     }
 
@@ -27,14 +27,11 @@ final class RowCodingContext {
         hasCollections = !table.sideTables.isEmpty
     }
 
-    /// The prepared statement of `kind`, reset and ready to bind.
+    /// The prepared statement of `kind`, ready to bind. Callers reset it after use.
     func statement(_ kind: Kind) throws -> Statement {
-        if let statement = cached[kind] {
-            statement.reset()
-            return statement
-        }
+        if let statement = cached[kind.rawValue] { return statement }
         let statement = try connection.statement(sql(kind))
-        cached[kind] = statement
+        cached[kind.rawValue] = statement
         return statement
     }
 
