@@ -43,7 +43,20 @@ let package = Package(
         ),
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite"]),
         .testTarget(name: "RemodelMigrateTests", dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore"]),
-        .testTarget(name: "RemodelCodegenTests", dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore"]),
+        .testTarget(
+            name: "RemodelCodegenTests",
+            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore"],
+            exclude: ["Schemas", "References"]
+        ),
+        // Compiles and runs the code generator's reference output (References is a symlink to
+        // Tests/RemodelCodegenTests/References).
+        .testTarget(name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore"]),
+        // Re-records those references: `swift run remodel-record-references`.
+        .executableTarget(
+            name: "remodel-record-references",
+            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore"],
+            path: "Tests/RemodelCodegenRecorder"
+        ),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore"]),
     ]
 )

@@ -3,5 +3,6 @@
 enum Commands {
     static let all: [any Command] = [
         ValidateCommand(),
+        GenerateCommand(),
     ]
 }

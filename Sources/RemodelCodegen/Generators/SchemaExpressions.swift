@@ -1,0 +1,164 @@
+import RemodelCore
+
+/// Writes RemodelCore values (schema, migration history) as Swift constructor expressions,
+/// so that generated code carries them with no YAML at run time. Every type is qualified
+/// with `RemodelCore.` so that a model called `Schema` or `Property` cannot capture a name.
+enum SchemaExpressions {
+    private static func core(_ name: String) -> SwiftExpression {
+        .member(.identifier("RemodelCore"), name)
+    }
+
+    private static func core(_ path: String, _ member: String) -> SwiftExpression {
+        .member(core(path), member)
+    }
+
+    private static func optionalString(_ text: String?) -> SwiftExpression {
+        text.map(SwiftExpression.string) ?? .nil
+    }
+
+    static func schema(_ schema: Schema) -> SwiftExpression {
+        var arguments: [SwiftArgument] = []
+        if !schema.enums.isEmpty { arguments.append(SwiftArgument("enums", .array(schema.enums.map(enumType)))) }
+        if !schema.objects.isEmpty { arguments.append(SwiftArgument("objects", .array(schema.objects.map(objectType)))) }
+        if !schema.projections.isEmpty { arguments.append(SwiftArgument("projections", .array(schema.projections.map(projection)))) }
+        return .call(core("Schema"), arguments)
+    }
+
+    static func enumType(_ enumType: EnumType) -> SwiftExpression {
+        var arguments = [SwiftArgument("name", .string(enumType.name))]
+        if enumType.rawType != .string { arguments.append(SwiftArgument("rawType", .implicitMember(enumType.rawType.rawValue))) }
+        arguments.append(SwiftArgument("cases", .array(enumType.cases.map { enumCase in
+            let raw: SwiftExpression = switch enumCase.rawValue {
+            case .string(let text): .call(.implicitMember("string"), [.unlabelled(.string(text))])
+            case .int(let number): .call(.implicitMember("int"), [.unlabelled(.int(number))])
+            }
+            return .call(core("EnumType", "Case"), [SwiftArgument("name", .string(enumCase.name)), SwiftArgument("rawValue", raw)])
+        })))
+        if let renamedFrom = enumType.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
+        if let doc = enumType.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
+        return .call(core("EnumType"), arguments)
+    }
+
+    static func objectType(_ object: ObjectType) -> SwiftExpression {
+        var arguments = [SwiftArgument("name", .string(object.name))]
+        if let primaryKey = object.primaryKey { arguments.append(SwiftArgument("primaryKey", .string(primaryKey))) }
+        if object.isEmbedded { arguments.append(SwiftArgument("isEmbedded", .bool(true))) }
+        arguments.append(SwiftArgument("properties", .array(object.properties.map(property))))
+        if let renamedFrom = object.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
+        if let doc = object.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
+        return .call(core("ObjectType"), arguments)
+    }
+
+    static func property(_ property: Property) -> SwiftExpression {
+        let kind: SwiftExpression = switch property.kind {
+        case .stored(let type): .call(.implicitMember("stored"), [.unlabelled(propertyType(type))])
+        case .inverse(let type, let origin):
+            .call(.implicitMember("inverse"), [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(origin))])
+        }
+        var arguments = [SwiftArgument("name", .string(property.name)), SwiftArgument("kind", kind)]
+        if let value = property.defaultValue { arguments.append(SwiftArgument("defaultValue", defaultValue(value))) }
+        if property.isIndexed { arguments.append(SwiftArgument("isIndexed", .bool(true))) }
+        if let renamedFrom = property.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
+        if let doc = property.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
+        return .call(core("Property"), arguments)
+    }
+
+    static func propertyType(_ type: PropertyType) -> SwiftExpression {
+        let base: SwiftExpression = switch type.base {
+        case .scalar(let scalar): .call(.implicitMember("scalar"), [.unlabelled(.implicitMember(scalar.rawValue))])
+        case .enumeration(let name): .call(.implicitMember("enumeration"), [.unlabelled(.string(name))])
+        case .object(let name): .call(.implicitMember("object"), [.unlabelled(.string(name))])
+        }
+        var arguments = [SwiftArgument.unlabelled(base)]
+        if type.isOptional { arguments.append(SwiftArgument("optional", .bool(true))) }
+        if let collection = type.collection { arguments.append(SwiftArgument("collection", .implicitMember(collection.rawValue))) }
+        return .call(core("PropertyType"), arguments)
+    }
+
+    static func defaultValue(_ value: DefaultValue) -> SwiftExpression {
+        switch value {
+        case .null: .implicitMember("null")
+        case .bool(let flag): .call(.implicitMember("bool"), [.unlabelled(.bool(flag))])
+        case .int(let number): .call(.implicitMember("int"), [.unlabelled(.int(number))])
+        case .double(let number): .call(.implicitMember("double"), [.unlabelled(.double(number))])
+        case .string(let text): .call(.implicitMember("string"), [.unlabelled(.string(text))])
+        case .enumCase(let name): .call(.implicitMember("enumCase"), [.unlabelled(.string(name))])
+        case .generated(let generated):
+            .call(.implicitMember("generated"), [.unlabelled(.implicitMember(generatedName(generated)))])
+        }
+    }
+
+    private static func generatedName(_ generated: DefaultValue.Generated) -> String {
+        switch generated {
+        case .uuid: "uuid"
+        case .objectId: "objectId"
+        case .now: "now"
+        }
+    }
+
+    static func projection(_ projection: Projection) -> SwiftExpression {
+        var arguments = [SwiftArgument("name", .string(projection.name)), SwiftArgument("of", .string(projection.of))]
+        arguments.append(SwiftArgument("properties", .array(projection.properties.map { property in
+            var fields = [SwiftArgument("name", .string(property.name)), SwiftArgument("keyPath", .string(property.keyPath))]
+            if let type = property.type { fields.append(SwiftArgument("type", .string(type))) }
+            if let doc = property.doc { fields.append(SwiftArgument("doc", .string(doc))) }
+            return .call(core("Projection", "Property"), fields)
+        })))
+        if let doc = projection.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
+        return .call(core("Projection"), arguments)
+    }
+
+    static func history(_ history: MigrationHistory) -> SwiftExpression {
+        .call(core("MigrationHistory"), [
+            SwiftArgument("snapshots", .array(history.snapshots.map(schema))),
+            SwiftArgument("migrations", .array(history.migrations.map(migration))),
+        ])
+    }
+
+    static func migration(_ migration: Migration) -> SwiftExpression {
+        var arguments = [SwiftArgument("version", .int(migration.version)), SwiftArgument("name", .string(migration.name))]
+        if let description = migration.description { arguments.append(SwiftArgument("description", .string(description))) }
+        arguments.append(SwiftArgument("steps", .array(migration.steps.map(step))))
+        arguments.append(SwiftArgument("checksum", .string(migration.checksum)))
+        return .call(core("Migration"), arguments)
+    }
+
+    static func step(_ step: MigrationStep) -> SwiftExpression {
+        func call(_ name: String, _ arguments: [SwiftArgument]) -> SwiftExpression { .call(.implicitMember(name), arguments) }
+        switch step {
+        case .renameType(let from, let to):
+            return call("renameType", [SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to))])
+        case .renameProperty(let type, let from, let to):
+            return call("renameProperty", [SwiftArgument("type", .string(type)), SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to))])
+        case .set(let type, let property, let template):
+            return call("set", [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)), SwiftArgument("template", .string(template))])
+        case .convert(let type, let property, let to, let onError):
+            return call("convert", [
+                SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
+                SwiftArgument("to", propertyType(to)), SwiftArgument("onError", .implicitMember(onError.rawValue)),
+            ])
+        case .split(let type, let property, let into, let separator):
+            return call("split", [
+                SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
+                SwiftArgument("into", .array(into.map(SwiftExpression.string))), SwiftArgument("separator", .string(separator)),
+            ])
+        case .mapValues(let type, let property, let values, let otherwise):
+            return call("mapValues", [
+                SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
+                SwiftArgument("values", .array(values.map { mapping in
+                    .call(core("MigrationStep", "ValueMapping"), [SwiftArgument("from", .string(mapping.from)), SwiftArgument("to", defaultValue(mapping.to))])
+                })),
+                SwiftArgument("otherwise", otherwise.map(defaultValue) ?? .nil),
+            ])
+        case .deleteObjects(let type, let matches):
+            return call("deleteObjects", [
+                SwiftArgument("type", .string(type)),
+                SwiftArgument("where", .array(matches.map { match in
+                    .call(core("MigrationStep", "PropertyMatch"), [SwiftArgument("property", .string(match.property)), SwiftArgument("value", defaultValue(match.value))])
+                })),
+            ])
+        case .custom(let name, let type):
+            return call("custom", [SwiftArgument("name", .string(name)), SwiftArgument("type", optionalString(type))])
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// Turns arbitrary schema text into Swift source text that cannot change the meaning of
+/// the code around it.
+public enum SwiftLiteral {
+    /// A single-line string literal whose value is exactly `text`, whatever it contains:
+    /// quotes, backslashes, `\(`, `"""`, newlines, NUL, invisible or bidirectional
+    /// characters (those are written as `\u{…}` escapes so that they stay visible).
+    public static func string(_ text: String) -> String {
+        var out = "\""
+        var isFirst = true
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\0": out += "\\0"
+            default:
+                if needsEscape(scalar) || (isFirst && isCombining(scalar)) {
+                    out += unicodeEscape(scalar)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            isFirst = false
+        }
+        return out + "\""
+    }
+
+    /// The lines of a `///` doc comment for `text`: split at every kind of line break, with
+    /// control and invisible characters shown as `\u{…}` (a comment cannot hold them
+    /// safely) and trailing spaces removed. A doc comment made of `///` lines has no
+    /// terminator to forge, so `*/` and the like are harmless.
+    public static func commentLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = scalar == "\r"
+            if isLineBreak(scalar) {
+                lines.append(trimmedTrailingSpaces(String(current)))
+                current = String.UnicodeScalarView()
+            } else if scalar == "\t" {
+                current.append(" ")
+            } else if needsEscape(scalar) {
+                current.append(contentsOf: unicodeEscape(scalar).unicodeScalars)
+            } else {
+                current.append(scalar)
+            }
+        }
+        lines.append(trimmedTrailingSpaces(String(current)))
+        return lines
+    }
+
+    /// One comment line for `text` (line breaks become spaces).
+    public static func commentLine(_ text: String) -> String {
+        commentLines(text).joined(separator: " ")
+    }
+
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// Characters written as `\u{…}`: controls, format characters (bidirectional overrides,
+    /// zero-width characters, BOM), separators, private-use and unassigned code points.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: true
+        default: false
+        }
+    }
+
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
+
+    private static func trimmedTrailingSpaces(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        while let last = scalars.last, last == " " { scalars.removeLast() }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+}

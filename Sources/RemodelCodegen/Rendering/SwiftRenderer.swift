@@ -1,0 +1,309 @@
+import RemodelCore
+
+/// Prints a `SwiftFile` as source text: four-space indentation, one layout rule for long
+/// expressions, no trailing spaces, a final newline. The same tree always prints the same
+/// bytes.
+public struct SwiftRenderer: Sendable {
+    /// Expressions longer than this are broken over several lines.
+    public var lineWidth: Int
+
+    public init(lineWidth: Int = 120) {
+        self.lineWidth = lineWidth
+    }
+
+    /// The source text of `file`.
+    public func render(_ file: SwiftFile) -> String {
+        var out = Printer()
+        for line in file.header {
+            out.line(0, line.isEmpty ? "//" : "// " + SwiftLiteral.commentLine(line))
+        }
+        if !file.imports.isEmpty {
+            if !file.header.isEmpty { out.blank() }
+            for module in file.imports { out.line(0, "import " + SwiftNames.escaped(module)) }
+        }
+        for (index, declaration) in file.declarations.enumerated() {
+            let follows = index > 0 ? file.declarations[index - 1] : nil
+            if (index > 0 || !file.header.isEmpty || !file.imports.isEmpty) && !(follows.map(isComment) ?? false) { out.blank() }
+            render(declaration, depth: 0, into: &out)
+        }
+        return out.text
+    }
+
+    /// The source text of declarations with no header and no imports, as they appear at
+    /// the top level of a file.
+    public func render(_ declarations: [SwiftDeclaration]) -> String {
+        render(SwiftFile(header: [], imports: [], declarations: declarations))
+    }
+
+    // MARK: Declarations
+
+    private func render(_ declaration: SwiftDeclaration, depth: Int, into out: inout Printer) {
+        switch declaration {
+        case .structure(let type):
+            doc(type.doc, depth, &out)
+            typeBody(keyword: "struct", access: type.access, name: SwiftNames.escaped(type.name), inherits: type.conformances, members: type.members, depth: depth, into: &out)
+        case .enumeration(let type):
+            doc(type.doc, depth, &out)
+            typeBody(keyword: "enum", access: type.access, name: SwiftNames.escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
+        case .extensionOf(let ext):
+            typeBody(keyword: "extension", access: .internal, name: render(ext.extended), inherits: ext.conformances, members: ext.members, depth: depth, into: &out)
+        case .property(let property):
+            doc(property.doc, depth, &out)
+            var head = modifiers(property.access, isStatic: property.isStatic) + property.binding.rawValue + " "
+            head += SwiftNames.escaped(property.name)
+            if let type = property.type { head += ": " + render(type) }
+            if let getter = property.getter {
+                if getter.count == 1, case .returnValue(let value) = getter[0] {
+                    let flat = self.flat(value)
+                    if indentWidth(depth) + head.count + flat.count + 6 <= lineWidth && !flat.contains("\n") {
+                        out.line(depth, head + " { " + flat + " }")
+                        return
+                    }
+                }
+                out.line(depth, head + " {")
+                statements(getter, depth: depth + 1, into: &out)
+                out.line(depth, "}")
+            } else if let value = property.value {
+                head += " = "
+                out.line(depth, head + layout(value, column: indentWidth(depth) + head.count, depth: depth))
+            } else {
+                out.line(depth, head)
+            }
+        case .initializer(let initializer):
+            doc(initializer.doc, depth, &out)
+            let head = modifiers(initializer.access, isStatic: false) + "init"
+            let tail = (initializer.isThrowing ? " throws" : "") + " {"
+            signature(head: head, parameters: initializer.parameters, tail: tail, depth: depth, into: &out)
+            statements(initializer.body, depth: depth + 1, into: &out)
+            out.line(depth, "}")
+        case .function(let function):
+            doc(function.doc, depth, &out)
+            var head = modifiers(function.access, isStatic: function.isStatic)
+            if function.isMutating { head += "mutating " }
+            head += "func " + SwiftNames.escaped(function.name)
+            var tail = function.isThrowing ? " throws" : ""
+            if let result = function.result { tail += " -> " + render(result) }
+            tail += " {"
+            signature(head: head, parameters: function.parameters, tail: tail, depth: depth, into: &out)
+            statements(function.body, depth: depth + 1, into: &out)
+            out.line(depth, "}")
+        case .typeAlias(let access, let name, let type):
+            out.line(depth, modifiers(access, isStatic: false) + "typealias " + SwiftNames.escaped(name) + " = " + render(type))
+        case .enumCase(let docText, let name, let rawValue):
+            doc(docText, depth, &out)
+            var text = "case " + SwiftNames.escaped(name)
+            if let rawValue { text += " = " + flat(rawValue) }
+            out.line(depth, text)
+        case .mark(let text):
+            out.line(depth, "// MARK: - " + SwiftLiteral.commentLine(text))
+        case .comment(let lines):
+            for line in lines.flatMap(SwiftLiteral.commentLines) {
+                out.line(depth, line.isEmpty ? "//" : "// " + line)
+            }
+        }
+    }
+
+    private func typeBody(keyword: String, access: SwiftAccess, name: String, inherits: [SwiftType], members: [SwiftDeclaration], depth: Int, into out: inout Printer) {
+        var head = modifiers(access, isStatic: false) + keyword + " " + name
+        if !inherits.isEmpty { head += ": " + inherits.map(render).joined(separator: ", ") }
+        guard !members.isEmpty else {
+            out.line(depth, head + " {}")
+            return
+        }
+        out.line(depth, head + " {")
+        var previous: SwiftDeclaration?
+        for member in members {
+            if let previous, !(isCompact(previous) && isCompact(member)), !isComment(previous) { out.blank() }
+            render(member, depth: depth + 1, into: &out)
+            previous = member
+        }
+        out.line(depth, "}")
+    }
+
+    /// Members printed without a blank line between them: undocumented cases and stored
+    /// properties.
+    private func isCompact(_ declaration: SwiftDeclaration) -> Bool {
+        switch declaration {
+        case .enumCase(let doc, _, _): doc == nil
+        case .property(let property): property.doc == nil && property.getter == nil
+        case .typeAlias: true
+        default: false
+        }
+    }
+
+    /// A `//` comment belongs to the declaration after it: no blank line between them.
+    private func isComment(_ declaration: SwiftDeclaration) -> Bool {
+        if case .comment = declaration { return true }
+        return false
+    }
+
+    private func signature(head: String, parameters: [SwiftParameter], tail: String, depth: Int, into out: inout Printer) {
+        let rendered = parameters.map(parameter)
+        let oneLine = head + "(" + rendered.joined(separator: ", ") + ")" + tail
+        if indentWidth(depth) + oneLine.count <= lineWidth || parameters.isEmpty {
+            out.line(depth, oneLine)
+            return
+        }
+        out.line(depth, head + "(")
+        for (index, text) in rendered.enumerated() {
+            out.line(depth + 1, text + (index < rendered.count - 1 ? "," : ""))
+        }
+        out.line(depth, ")" + tail)
+    }
+
+    private func parameter(_ parameter: SwiftParameter) -> String {
+        let name = SwiftNames.escaped(parameter.name)
+        var text: String
+        switch parameter.label {
+        case nil: text = name
+        case "_"?: text = "_ " + name
+        case let label?: text = label == parameter.name ? name : SwiftNames.escaped(label) + " " + name
+        }
+        text += ": " + (parameter.isInOut ? "inout " : "") + render(parameter.type)
+        if let value = parameter.defaultValue { text += " = " + flat(value) }
+        return text
+    }
+
+    private func modifiers(_ access: SwiftAccess, isStatic: Bool) -> String {
+        (access == .internal ? "" : access.rawValue + " ") + (isStatic ? "static " : "")
+    }
+
+    private func doc(_ text: String?, _ depth: Int, _ out: inout Printer) {
+        guard let text else { return }
+        for line in SwiftLiteral.commentLines(text) {
+            out.line(depth, line.isEmpty ? "///" : "/// " + line)
+        }
+    }
+
+    // MARK: Statements
+
+    private func statements(_ statements: [SwiftStatement], depth: Int, into out: inout Printer) {
+        for statement in statements { self.statement(statement, depth: depth, into: &out) }
+    }
+
+    private func statement(_ statement: SwiftStatement, depth: Int, into out: inout Printer) {
+        switch statement {
+        case .expression(let value):
+            out.line(depth, layout(value, column: indentWidth(depth), depth: depth))
+        case .assignment(let target, let value):
+            let head = flat(target) + " = "
+            out.line(depth, head + layout(value, column: indentWidth(depth) + head.count, depth: depth))
+        case .returnValue(let value):
+            out.line(depth, "return " + layout(value, column: indentWidth(depth) + 7, depth: depth))
+        case .constant(let name, let type, let value):
+            var head = "let " + SwiftNames.escaped(name)
+            if let type { head += ": " + render(type) }
+            head += " = "
+            out.line(depth, head + layout(value, column: indentWidth(depth) + head.count, depth: depth))
+        case .switchOver(let subject, let cases):
+            out.line(depth, "switch " + flat(subject) + " {")
+            for switchCase in cases {
+                if switchCase.patterns.isEmpty {
+                    out.line(depth, "default:")
+                } else {
+                    out.line(depth, "case " + switchCase.patterns.map(flat).joined(separator: ", ") + ":")
+                }
+                statements(switchCase.body.isEmpty ? [.expression(.token("break"))] : switchCase.body, depth: depth + 1, into: &out)
+            }
+            out.line(depth, "}")
+        case .comment(let text):
+            for line in SwiftLiteral.commentLines(text) { out.line(depth, line.isEmpty ? "//" : "// " + line) }
+        }
+    }
+
+    // MARK: Types and expressions
+
+    /// The source text of a type.
+    public func render(_ type: SwiftType) -> String {
+        switch type {
+        case .named(let name, let generics):
+            SwiftNames.escaped(name) + (generics.isEmpty ? "" : "<" + generics.map(render).joined(separator: ", ") + ">")
+        case .member(let base, let name): render(base) + "." + SwiftNames.escaped(name)
+        case .optional(let wrapped): render(wrapped) + "?"
+        case .array(let element): "[" + render(element) + "]"
+        case .dictionary(let key, let value): "[" + render(key) + ": " + render(value) + "]"
+        case .existentialMetatype(let type): "any " + render(type) + ".Type"
+        }
+    }
+
+    /// The expression on one line.
+    public func flat(_ expression: SwiftExpression) -> String {
+        switch expression {
+        case .identifier(let name): SwiftNames.escaped(name)
+        case .token(let text): text
+        case .string(let text): SwiftLiteral.string(text)
+        case .member(let base, let name): flat(base) + "." + SwiftNames.escaped(name)
+        case .implicitMember(let name): "." + SwiftNames.escaped(name)
+        case .call(let callee, let arguments): flat(callee) + "(" + arguments.map(argument).joined(separator: ", ") + ")"
+        case .array(let elements): "[" + elements.map(flat).joined(separator: ", ") + "]"
+        case .dictionary(let elements):
+            elements.isEmpty ? "[:]" : "[" + elements.map { flat($0.key) + ": " + flat($0.value) }.joined(separator: ", ") + "]"
+        case .forceUnwrap(let value): flat(value) + "!"
+        case .tryExpression(let value): "try " + flat(value)
+        case .inOut(let value): "&" + flat(value)
+        case .binary(let lhs, let op, let rhs): flat(lhs) + " " + op + " " + flat(rhs)
+        case .metatype(let type): render(type) + ".self"
+        case .type(let type): render(type)
+        }
+    }
+
+    private func argument(_ argument: SwiftArgument) -> String {
+        guard let label = argument.label else { return flat(argument.value) }
+        return Self.argumentLabel(label) + ": " + flat(argument.value)
+    }
+
+    /// The expression starting at `column`, broken over lines (one argument or element per
+    /// line, indented one level deeper than `depth`) when it does not fit.
+    private func layout(_ expression: SwiftExpression, column: Int, depth: Int) -> String {
+        let oneLine = flat(expression)
+        if column + oneLine.count <= lineWidth { return oneLine }
+        let inner = String(repeating: " ", count: indentWidth(depth + 1))
+        let closing = String(repeating: " ", count: indentWidth(depth))
+        switch expression {
+        case .call(let callee, let arguments) where !arguments.isEmpty:
+            let items = arguments.map { argument -> String in
+                let label = argument.label.map { Self.argumentLabel($0) + ": " } ?? ""
+                return inner + label + layout(argument.value, column: inner.count + label.count, depth: depth + 1)
+            }
+            return flat(callee) + "(\n" + items.joined(separator: ",\n") + "\n" + closing + ")"
+        case .array(let elements) where !elements.isEmpty:
+            let items = elements.map { inner + layout($0, column: inner.count, depth: depth + 1) }
+            return "[\n" + items.joined(separator: ",\n") + "\n" + closing + "]"
+        case .dictionary(let elements) where !elements.isEmpty:
+            let items = elements.map { element -> String in
+                let key = inner + flat(element.key) + ": "
+                return key + layout(element.value, column: key.count, depth: depth + 1)
+            }
+            return "[\n" + items.joined(separator: ",\n") + "\n" + closing + "]"
+        case .forceUnwrap(let value):
+            return layout(value, column: column, depth: depth) + "!"
+        case .tryExpression(let value):
+            return "try " + layout(value, column: column + 4, depth: depth)
+        default:
+            return oneLine
+        }
+    }
+
+    /// A label in a call: keywords need no backticks there (Swift warns about them), except
+    /// `inout` and `_`.
+    static func argumentLabel(_ label: String) -> String {
+        label == "inout" || label == "_" ? "`\(label)`" : label
+    }
+
+    private func indentWidth(_ depth: Int) -> Int { depth * 4 }
+}
+
+/// Accumulates indented lines.
+private struct Printer {
+    var text = ""
+
+    mutating func line(_ depth: Int, _ content: String) {
+        if !content.isEmpty { text += String(repeating: " ", count: depth * 4) }
+        // A multi-line expression already carries its own indentation after the first line.
+        text += content + "\n"
+    }
+
+    mutating func blank() {
+        text += "\n"
+    }
+}

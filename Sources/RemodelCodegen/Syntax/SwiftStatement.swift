@@ -1,0 +1,27 @@
+/// A statement in the body of a generated initialiser, function or accessor.
+public indirect enum SwiftStatement: Hashable, Sendable {
+    /// An expression evaluated for its effect.
+    case expression(SwiftExpression)
+    /// `target = value`
+    case assignment(SwiftExpression, SwiftExpression)
+    /// `return value`
+    case returnValue(SwiftExpression)
+    /// `let name: Type = value` (type optional)
+    case constant(String, SwiftType?, SwiftExpression)
+    /// `switch subject { case .a: … }`
+    case switchOver(SwiftExpression, [SwiftSwitchCase])
+    /// `// text`
+    case comment(String)
+}
+
+/// One `case` of a switch: its patterns (empty for `default`) and body.
+public struct SwiftSwitchCase: Hashable, Sendable {
+    /// Patterns such as `.a` or `"a"`; empty means `default:`.
+    public var patterns: [SwiftExpression]
+    public var body: [SwiftStatement]
+
+    public init(_ patterns: [SwiftExpression], _ body: [SwiftStatement]) {
+        self.patterns = patterns
+        self.body = body
+    }
+}

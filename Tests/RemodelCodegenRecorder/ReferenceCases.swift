@@ -1,0 +1,1 @@
+../RemodelCodegenTests/ReferenceCases.swift

@@ -1,0 +1,1 @@
+../RemodelCodegenTests/MemberKeywordsSchema.swift

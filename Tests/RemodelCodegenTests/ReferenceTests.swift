@@ -1,0 +1,48 @@
+import Foundation
+import RemodelCodegen
+import XCTest
+
+/// Reference tests: each case of `ReferenceCases` generates exactly the files checked in under
+/// `References/<Case>/`; a mismatch fails with a unified diff.
+///
+/// The same reference files are compiled and exercised by `RemodelCodegenReferenceTests` (its
+/// `References` folder is a symlink to this one), so a wrong reference cannot pass unnoticed.
+/// Re-record after an intended change with `swift run remodel-record-references` and review
+/// the diff of `Tests/RemodelCodegenTests/References` before committing.
+final class ReferenceTests: XCTestCase {
+    func testExample() throws { try check("Example") }
+    func testScalars() throws { try check("Scalars") }
+    func testCollections() throws { try check("Collections") }
+    func testOptionals() throws { try check("Optionals") }
+    func testKeywords() throws { try check("Keywords") }
+    func testHostileStrings() throws { try check("HostileStrings") }
+    func testIntEnums() throws { try check("IntEnums") }
+    func testEmbedded() throws { try check("Embedded") }
+    func testProjections() throws { try check("Projections") }
+    func testLinks() throws { try check("Links") }
+    func testDocumented() throws { try check("Documented") }
+    func testKeyless() throws { try check("Keyless") }
+    /// Names the YAML validator refuses (`Type`, `init`, `Protocol` as properties; `self`,
+    /// `Type`, `Self` as cases) but Swift holds in backticks: the generator must stay safe for
+    /// schemas that never went through YAML.
+    func testMemberKeywords() throws { try check("MemberKeywords") }
+
+    /// Every case has a test above, a schema folder and a reference folder, and nothing else.
+    func testEveryCaseIsCovered() throws {
+        let folder = ReferenceCases.testsFolder()
+        let schemaFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Schemas").path).sorted()
+        XCTAssertEqual(schemaFolders, ReferenceCases.yamlCases.sorted())
+        let referenceFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("References").path).sorted()
+        XCTAssertEqual(referenceFolders, ReferenceCases.all.map(\.name).sorted())
+    }
+
+    private func check(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let testCase = try XCTUnwrap(ReferenceCases.all.first { $0.name == name })
+        let (folder, changes) = try ReferenceCases.changes(for: testCase)
+        guard !changes.isEmpty else { return }
+        XCTFail(
+            "References/\(name) is out of date; if the change is intended, re-record with `\(ReferenceCases.recordCommand)`:\n\(folder.diff(changes))",
+            file: file, line: line
+        )
+    }
+}
