@@ -16,4 +16,11 @@ static inline int remodel_sqlite3_bind_blob_transient(sqlite3_stmt *stmt, int in
 static inline int remodel_sqlite3_db_config_defensive(sqlite3 *db, int enable) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, enable, (int *)0);
 }
+static inline void remodel_sqlite3_result_text_transient(sqlite3_context *context, const char *text, int length) {
+    sqlite3_result_text(context, text, length, SQLITE_TRANSIENT);
+}
+
+static inline void remodel_sqlite3_result_blob_transient(sqlite3_context *context, const void *bytes, int length) {
+    sqlite3_result_blob(context, bytes, length, SQLITE_TRANSIENT);
+}
 #endif

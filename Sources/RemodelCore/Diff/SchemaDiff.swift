@@ -177,7 +177,7 @@ public struct SchemaDiff: Hashable, Sendable {
     }
 
     /// Retypes that keep every value exactly are additive; the rest depend on the data.
-    static func retypeImpact(from old: PropertyType, to new: PropertyType) -> SchemaChange.Impact {
+    public static func retypeImpact(from old: PropertyType, to new: PropertyType) -> SchemaChange.Impact {
         guard old.collection == new.collection, !(old.isOptional && !new.isOptional) else { return .dataDependent }
         switch (old.base, new.base) {
         case (.scalar(let from), .scalar(let to)):

@@ -88,12 +88,14 @@ public struct Migration: Hashable, Sendable {
     }
 }
 
-/// A schema's whole version history: the schema of every version and the migrations between
-/// them. Generated code embeds it so that an app can upgrade its store with no files.
+/// A schema's whole version history: the schema of every version and the migration files
+/// that lead to them. Generated code embeds it so that an app can upgrade its store with no
+/// files.
 public struct MigrationHistory: Hashable, Sendable {
     /// `snapshots[i]` is the schema of version `i + 1`.
     public var snapshots: [Schema]
-    /// `migrations[i]` takes version `i + 1` to `i + 2`.
+    /// One per version, in order: `migrations[i].version == i + 1`. Version 1's migration is
+    /// the baseline and has no steps.
     public var migrations: [Migration]
 
     public init(snapshots: [Schema], migrations: [Migration]) {
@@ -107,5 +109,10 @@ public struct MigrationHistory: Hashable, Sendable {
     /// The schema of `version` (1-based), if it exists.
     public func schema(at version: Int) -> Schema? {
         snapshots.indices.contains(version - 1) ? snapshots[version - 1] : nil
+    }
+
+    /// The migration that produces `version`, if it exists.
+    public func migration(to version: Int) -> Migration? {
+        migrations.first { $0.version == version }
     }
 }

@@ -1,0 +1,77 @@
+import RemodelCore
+import RemodelStore
+
+/// Why a migration stopped. In every case the store is left exactly as it was: the whole
+/// upgrade is one transaction.
+public enum MigrationError: Error, Sendable, CustomStringConvertible {
+    /// Objects whose data a step cannot migrate: values `convert` cannot parse under
+    /// `onError: fail`, duplicate primary keys, nulls left in required properties, values of
+    /// removed enum cases, unmapped values.
+    case data(DataError)
+    /// A link points at an object that does not exist after the migration.
+    case danglingLinks(version: Int, details: [String])
+    /// A custom step threw.
+    case customStepFailed(version: Int, name: String, type: String, key: String, underlying: String)
+    /// SQLite refused a statement.
+    case sqlite(version: Int, SQLiteError)
+
+    /// The objects a data check found.
+    public struct DataError: Sendable, Hashable {
+        public var version: Int
+        public var migrationName: String
+        public var type: String
+        public var property: String?
+        public var step: String
+        public var problem: String
+        public var hint: String
+        /// The first few offending objects: primary key and value, as text.
+        public var examples: [Example]
+        public var count: Int
+    }
+
+    /// One offending object.
+    public struct Example: Sendable, Hashable {
+        public var key: String
+        public var value: String
+    }
+
+    public var description: String {
+        switch self {
+        case .data(let error):
+            let property = error.property.map { "\(error.type).\($0)" } ?? error.type
+            let examples = error.examples.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            let more = error.count > error.examples.count ? ", and \(error.count - error.examples.count) more" : ""
+            return "migration to version \(error.version) (\(error.migrationName)), \(error.step): \(error.count) \(error.type) object\(error.count == 1 ? "" : "s") with \(error.problem) in \(property): \(examples)\(more). Nothing was changed.\n  hint: \(error.hint)"
+        case .danglingLinks(let version, let details):
+            return "migration to version \(version) would leave links to objects that do not exist: \(details.joined(separator: "; ")). Nothing was changed.\n  hint: delete or fix the linking objects in a step, or keep the objects they link to"
+        case .customStepFailed(let version, let name, let type, let key, let underlying):
+            return "migration to version \(version): custom step '\(name)' failed on \(type) \(key): \(underlying). Nothing was changed."
+        case .sqlite(let version, let error):
+            return "migration to version \(version) failed: \(error). Nothing was changed."
+        }
+    }
+}
+
+extension StoreValue {
+    /// A primary key or value as people read it: UUIDs and ObjectIDs in their text form.
+    var readable: String {
+        switch self {
+        case .blob(let bytes) where bytes.count == 16:
+            let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+            return parts.map(String.init).joined(separator: "-").uppercased()
+        case .blob(let bytes) where bytes.count == 12:
+            return ObjectID(bytes: bytes)?.description ?? description
+        case .text(let text):
+            return CanonicalYAML.quoted(text)
+        default:
+            return description
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

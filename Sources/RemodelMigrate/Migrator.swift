@@ -1,0 +1,123 @@
+import CSQLite
+import Foundation
+import RemodelCore
+import RemodelStore
+
+/// Upgrades stores through a schema's version history: plans, rehearses (dry run), backs up
+/// and migrates, in one transaction.
+///
+/// The CLI's `remodel migrate` and in-app upgrades both use it. Custom steps are Swift
+/// closures registered by name:
+///
+/// ```swift
+/// var migrator = Migrator(history: AppSchema.history!)
+/// migrator.register("normalisePhones") { object in
+///     if case .text(let phone) = object.old["phone"] { object.new["phone"] = .text(normalise(phone)) }
+/// }
+/// let report = try migrator.migrate(storeAt: path)
+/// ```
+public struct Migrator: Sendable {
+    public var history: MigrationHistory
+    /// How tables whose data changes are rewritten (see `MigrationPlanner.TableRewrite`).
+    public var tableRewrite: MigrationPlanner.TableRewrite = .automatic
+    /// Diagnostic locations of migration steps, when the history was loaded from files.
+    public var stepLocations: [Int: [Int: SourceLocation]] = [:]
+    public var migrationFiles: [Int: String] = [:]
+    /// What opening an older store does, when this migrator is a store's `OpenOptions.migrator`.
+    public var upgradePolicy: UpgradePolicy = .migrate
+    /// Called as a migration advances (in-app upgrades and `migrate(storeAt:)` alike).
+    public var progress: (@Sendable (MigrationProgress) -> Void)?
+    var customSteps: [String: CustomStep] = [:]
+
+    public init(history: MigrationHistory) {
+        self.history = history
+    }
+
+    /// Makes the closure available to migrations whose files name it in a `custom` step.
+    public mutating func register(_ name: String, _ step: @escaping CustomStep) {
+        customSteps[name] = step
+    }
+
+    /// The plan from `version` to `target` (default: newest).
+    public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
+        try MigrationPlanner(
+            history: history, customSteps: Set(customSteps.keys), tableRewrite: tableRewrite,
+            stepLocations: stepLocations, migrationFiles: migrationFiles
+        ).plan(from: version, to: target, now: now)
+    }
+
+    /// What a store file says about itself, read without changing it.
+    public func inspect(storeAt path: String) throws -> StoreState {
+        try StoreState.read(path: path)
+    }
+
+    /// Migrates the store at `path` to `target` (default: newest). Throws `StoreError` for a
+    /// file that is not a Remodel store or is newer than the history, `MigrationPlanningError`
+    /// for a history that cannot take it there, `MigrationError` for data it cannot migrate;
+    /// in every error case the file is unchanged.
+    public func migrate(
+        storeAt path: String,
+        to target: Int? = nil,
+        dryRun: Bool = false,
+        now: Date = Date(),
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws -> (plan: MigrationPlan, report: MigrationReport) {
+        let state = try StoreState.read(path: path)
+        try check(state)
+        let plan = try self.plan(from: state.version, to: target, now: now)
+        let connection = try Connection(path: path)
+        connection.setBusyTimeout(5)
+        guard !plan.isEmpty else {
+            return (plan, MigrationReport(fromVersion: state.version, toVersion: state.version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun, duration: .zero))
+        }
+        let executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: dryRun, progress: progress ?? self.progress)
+        return (plan, try executor.run(on: connection))
+    }
+
+    /// Refuses stores this history cannot migrate.
+    func check(_ state: StoreState) throws {
+        if state.version > history.currentVersion {
+            throw StoreError.superseded(path: state.path, storeVersion: state.version, codeVersion: history.currentVersion)
+        }
+        if let expected = history.schema(at: state.version)?.storageHash, let hash = state.schemaHash, hash != expected {
+            throw StoreError.schemaMismatch(path: state.path, version: state.version, storeHash: hash, codeHash: expected)
+        }
+    }
+}
+
+/// The version, schema hash and applied migrations a store records about itself.
+public struct StoreState: Sendable {
+    public var path: String
+    public var version: Int
+    public var schemaHash: String?
+    /// The canonical schema text the store was written with.
+    public var schemaText: String?
+
+    static func read(path: String) throws -> StoreState {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.cannotOpen(path: path, reason: "no such file")
+        }
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, readOnly: true)
+            connection.setBusyTimeout(5)
+            let id = try connection.scalar("PRAGMA application_id")
+            guard case .integer(let value) = id, Int32(truncatingIfNeeded: value) == StoreFormat.applicationID else {
+                if case .integer(let value) = id {
+                    throw StoreError.notARemodelStore(path: path, applicationID: Int32(truncatingIfNeeded: value))
+                }
+                throw StoreError.notARemodelStore(path: path, applicationID: 0)
+            }
+        } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
+            throw StoreError.notSQLite(path: path)
+        }
+        var version = 0
+        if case .integer(let value) = try connection.scalar("PRAGMA user_version") { version = Int(value) }
+        let metadata = SQL.quote(StoreFormat.metadataTable)
+        var hash: String?
+        var text: String?
+        if case .text(let value) = try connection.scalar("SELECT value FROM \(metadata) WHERE key = ?", [.text(StoreFormat.Key.schemaHash)]) { hash = value }
+        if case .text(let value) = try connection.scalar("SELECT value FROM \(metadata) WHERE key = ?", [.text(StoreFormat.Key.schema)]) { text = value }
+        return StoreState(path: path, version: version, schemaHash: hash, schemaText: text)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RemodelCore
+import RemodelStore
+
+/// Turns a version history into the plan that upgrades a store from one version to another.
+///
+/// Planning is pure: it reads schemas and migration steps, never a store, so a plan can be
+/// printed, reviewed and tested before anything runs.
+public struct MigrationPlanner: Sendable {
+    /// How a table whose data changes is rewritten.
+    public enum TableRewrite: String, Sendable, CaseIterable {
+        /// `ALTER TABLE` and one `UPDATE` where SQLite allows it, a rebuild otherwise.
+        case automatic
+        /// Always `ALTER TABLE ADD/DROP COLUMN` + `UPDATE` where SQLite allows it.
+        case alterTable
+        /// Always create the new table, copy every row with `INSERT … SELECT`, drop the old one.
+        case rebuild
+    }
+
+    public var history: MigrationHistory
+    /// Names of the custom steps whose closures are registered; others are planning errors.
+    public var customSteps: Set<String>
+    public var tableRewrite: TableRewrite
+    /// The file (and line) of each migration step, for diagnostics: `[version: [step index: location]]`.
+    public var stepLocations: [Int: [Int: SourceLocation]]
+    /// The file of each migration, for diagnostics without a line: `[version: path]`.
+    public var migrationFiles: [Int: String]
+
+    public init(
+        history: MigrationHistory,
+        customSteps: Set<String> = [],
+        tableRewrite: TableRewrite = .automatic,
+        stepLocations: [Int: [Int: SourceLocation]] = [:],
+        migrationFiles: [Int: String] = [:]
+    ) {
+        self.history = history
+        self.customSteps = customSteps
+        self.tableRewrite = tableRewrite
+        self.stepLocations = stepLocations
+        self.migrationFiles = migrationFiles
+    }
+
+    /// The plan from `version` to `target` (default: the newest version).
+    ///
+    /// `now` is the instant `$now` stands for: every object a migration touches gets the same
+    /// time.
+    public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
+        let target = target ?? history.currentVersion
+        var diagnostics: [Diagnostic] = []
+        guard history.schema(at: version) != nil else {
+            throw MigrationPlanningError([.error("migration-unknown-version", "the store is at version \(version), which the migration history does not have (it has versions 1 to \(history.currentVersion))", at: nil, hint: "use the Migrations/ folder of the app that wrote the store")])
+        }
+        guard target >= version else {
+            throw MigrationPlanningError([.error("migration-downgrade", "cannot migrate from version \(version) down to \(target): migrations only go forward", at: nil, hint: "restore a backup made before the upgrade instead")])
+        }
+        guard history.schema(at: target) != nil else {
+            throw MigrationPlanningError([.error("migration-unknown-version", "version \(target) does not exist: the newest version is \(history.currentVersion)", at: nil, hint: "omit --to to migrate to the newest version")])
+        }
+        let nowMicroseconds = Int64((now.timeIntervalSince1970 * 1_000_000).rounded(.down))
+        var versions: [VersionPlan] = []
+        if target > version {
+            for next in (version + 1)...target {
+                guard let old = history.schema(at: next - 1), let new = history.schema(at: next) else { continue }
+                let migration = history.migration(to: next) ?? Migration(version: next, name: "v\(next)", steps: [], checksum: "")
+                var planner = VersionPlanner(
+                    old: old, new: new, migration: migration, nowMicroseconds: nowMicroseconds,
+                    customSteps: customSteps, tableRewrite: tableRewrite,
+                    locate: { index in stepLocations[next]?[index] ?? migrationFiles[next].map { SourceLocation(file: $0, line: 1, column: 1) } }
+                )
+                if let plan = planner.plan() {
+                    versions.append(plan)
+                }
+                diagnostics += planner.diagnostics
+            }
+        }
+        if diagnostics.containsErrors {
+            throw MigrationPlanningError(diagnostics)
+        }
+        return MigrationPlan(fromVersion: version, toVersion: target, versions: versions)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import RemodelCore
+
+/// The example app's history (v1 → v3) as Swift values: what `Migrations/` holds, used by
+/// tests that must not depend on the YAML loader.
+enum ExampleHistory {
+    static let businessUnits = EnumType(name: "BusinessUnitEnum", cases: [
+        ("customerEngineering", "Customer Engineering"), ("educationCommunityAndDocs", "Education, Community and Docs"),
+        ("engineering", "Engineering"), ("financeAndOperations", "Finance and Operations"),
+        ("humanResourcesAndRescruiting", "Human Resources and Recruiting"), ("management", "Management"),
+        ("marketing", "Marketing"), ("product", "Product"), ("sales", "Sales"),
+    ].map { EnumType.Case(name: $0.0, rawValue: .string($0.1)) })
+
+    static let note = ObjectType(name: "Note", primaryKey: "identifier", properties: [
+        Property("identifier", .scalar(.string), default: .generated(.uuid)),
+        Property("content", .scalar(.string)),
+        Property("lastEdited", .scalar(.date), default: .generated(.now)),
+    ])
+
+    static let v1 = Schema(objects: [
+        note,
+        ObjectType(name: "Person", primaryKey: "_id", properties: [
+            Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+            Property("name", .scalar(.string), default: .string("")),
+            Property("employeeId", .scalar(.string), default: .string("")),
+            Property("company", .scalar(.string), default: .string("MongoDB")),
+            Property("businessUnit", .scalar(.string), default: .string("")),
+            Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+        ]),
+        ObjectType(name: "Dog", primaryKey: "_id", properties: [
+            Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+            Property("name", .scalar(.string), default: .string("")),
+            Property("breed", .scalar(.string), default: .string("")),
+            Property("weight", .scalar(.string), default: .string("")),
+            Property(name: "person", kind: .inverse(type: "Person", property: "dogs")),
+        ]),
+    ])
+
+    static let v2 = Schema(enums: [businessUnits], objects: [
+        note,
+        ObjectType(name: "Person", primaryKey: "_id", properties: [
+            Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+            Property("firstName", .scalar(.string), default: .string("")),
+            Property("lastName", .scalar(.string), default: .string("")),
+            Property("personId", .scalar(.string), default: .string("")),
+            Property("company", .scalar(.string), default: .string("MongoDB")),
+            Property("businessUnit", PropertyType(.enumeration("BusinessUnitEnum")), default: .enumCase("engineering")),
+            Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+        ]),
+        v1.objects[2],
+    ])
+
+    static let v3 = Schema(enums: [businessUnits], objects: [
+        note,
+        ObjectType(name: "Person", primaryKey: "_id", properties: [
+            Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+            Property("firstName", .scalar(.string), default: .string("")),
+            Property("lastName", .scalar(.string), default: .string("")),
+            Property("personId", .scalar(.string), default: .string("")),
+            Property("company", .scalar(.string), default: .string("MongoDB")),
+            Property("businessUnit", PropertyType(.enumeration("BusinessUnitEnum")), default: .enumCase("engineering")),
+            Property("profileImageUrl", .scalar(.url, optional: true)),
+            Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+        ]),
+        ObjectType(name: "Dog", primaryKey: "_id", properties: [
+            Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+            Property("name", .scalar(.string), default: .string("")),
+            Property("breed", .scalar(.string), default: .string("")),
+            Property("weight", .scalar(.int), default: .int(0)),
+            Property("favoriteToy", .scalar(.string), default: .string("")),
+            Property("profileImageUrl", .scalar(.url, optional: true)),
+            Property("dateLastUpdated", .scalar(.date), default: .generated(.now)),
+            Property(name: "person", kind: .inverse(type: "Person", property: "dogs")),
+        ]),
+    ])
+
+    static let history = MigrationHistory(snapshots: [v1, v2, v3], migrations: [
+        Migration(version: 1, name: "initial", steps: [], checksum: "c1"),
+        Migration(version: 2, name: "split-person-name", steps: [
+            .renameProperty(type: "Person", from: "employeeId", to: "personId"),
+            .split(type: "Person", property: "name", into: ["firstName", "lastName"], separator: " "),
+            .mapValues(type: "Person", property: "businessUnit", values: [
+                .init(from: "Eng", to: .enumCase("engineering")),
+                .init(from: "HR", to: .enumCase("humanResourcesAndRescruiting")),
+                .init(from: "Docs", to: .enumCase("educationCommunityAndDocs")),
+            ], otherwise: .enumCase("engineering")),
+        ], checksum: "c2"),
+        Migration(version: 3, name: "dog-details", steps: [
+            .convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .default),
+        ], checksum: "c3"),
+    ])
+}
