@@ -109,15 +109,14 @@ struct SchemaFileReader {
 
     private func readProperty(_ entry: YAMLMapping.Entry, of owner: String) -> PropertyDeclaration? {
         let name = Located(entry.key, at: entry.keyLocation)
-        let what = "property '\(owner).\(entry.key)'"
         if let scalar = entry.value.scalar {
             if scalar.isNull {
-                log.error("missing-key", "\(what) has no type", at: entry.value.location, hint: "write '\(entry.key): string' or another type after the colon")
+                log.error("missing-key", "property '\(owner).\(entry.key)' has no type", at: entry.value.location, hint: "write '\(entry.key): string' or another type after the colon")
                 return PropertyDeclaration(name: name, kind: .missing)
             }
             return PropertyDeclaration(name: name, kind: .stored(entry.value))
         }
-        guard let reader = YAMLMappingReader(entry.value, what: what, knownKeys: Self.propertyKeys, log: log) else {
+        guard let reader = YAMLMappingReader(entry.value, what: "property '\(owner).\(entry.key)'", knownKeys: Self.propertyKeys, log: log) else {
             return PropertyDeclaration(name: name, kind: .missing)
         }
         var kind = PropertyDeclaration.Kind.missing
@@ -126,7 +125,7 @@ struct SchemaFileReader {
             for key in ["type", "default", "primaryKey", "indexed", "renamedFrom"] {
                 if let conflicting = reader.entry(key) {
                     log.error(
-                        "inverse-conflict", "inverse \(what) cannot have '\(key)'", at: conflicting.keyLocation,
+                        "inverse-conflict", "inverse \(reader.what) cannot have '\(key)'", at: conflicting.keyLocation,
                         hint: "an inverse is computed from its origin's links: remove '\(key)'"
                     )
                 }
@@ -138,14 +137,14 @@ struct SchemaFileReader {
         }
         if case .stored(let node) = kind, node.scalar == nil || node.isNull {
             log.error(
-                "invalid-value", "the type of \(what) must be a type name, found \(node.kindDescription)", at: node.location,
+                "invalid-value", "the type of \(reader.what) must be a type name, found \(node.kindDescription)", at: node.location,
                 hint: "write a type such as 'string', 'Dog?' or 'list<Dog>'"
             )
             kind = .missing
         }
         if case .inverse(let node) = kind, node.scalar == nil || node.isNull {
             log.error(
-                "inverse-syntax", "the inverse of \(what) must be written 'Type.property', found \(node.kindDescription)", at: node.location,
+                "inverse-syntax", "the inverse of \(reader.what) must be written 'Type.property', found \(node.kindDescription)", at: node.location,
                 hint: "write the link it inverts, e.g. 'inverse: Person.dogs'"
             )
             kind = .missing

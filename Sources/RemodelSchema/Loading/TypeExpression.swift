@@ -22,6 +22,7 @@ struct TypeExpression: Equatable {
 
     /// Parses `text`; a problem says what is wrong and how to write it instead.
     static func parse(_ text: String) -> Result<TypeExpression, Problem> {
+        if let simple = parseSimple(text) { return .success(simple) }
         let scalars = Array(text.unicodeScalars)
         var start = 0
         var end = scalars.count
@@ -82,6 +83,31 @@ struct TypeExpression: Equatable {
         return element(scalars, elementStart, close, whole: body).map {
             TypeExpression(collection: collection, name: $0.name, nameOffset: $0.offset, isOptional: $0.optional)
         }
+    }
+
+    /// The common forms (`Name`, `Name?`, `list<Name>`, `map<Name?>`) without spaces, parsed
+    /// from UTF-8 bytes; `nil` for anything else, which the full parser handles.
+    private static func parseSimple(_ text: String) -> TypeExpression? {
+        var utf8 = Substring(text).utf8
+        var collection: CollectionKind?
+        var offset = 0
+        if utf8.last == UInt8(ascii: ">") {
+            for kind in CollectionKind.allCases where text.hasPrefix(kind.rawValue + "<") {
+                collection = kind
+                offset = kind.rawValue.utf8.count + 1
+            }
+            guard collection != nil else { return nil }
+            utf8 = utf8.dropFirst(offset).dropLast()
+        }
+        var optional = false
+        if utf8.last == UInt8(ascii: "?") {
+            optional = true
+            utf8 = utf8.dropLast()
+        }
+        guard let first = utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              utf8.allSatisfy(Identifier.isIdentifierByte)
+        else { return nil }
+        return TypeExpression(collection: collection, name: String(Substring(utf8)), nameOffset: offset, isOptional: optional)
     }
 
     /// `Name` or `Name?` between `start` and `end`.

@@ -10,7 +10,9 @@ struct DefaultValueResolver {
 
     /// The default written in `node` for a property of `type` (`what` names the property in
     /// messages), or `nil` after reporting why it does not fit.
-    func resolve(_ node: YAMLNode, for type: PropertyType, enumType: EnumType?, what: String) -> DefaultValue? {
+    func resolve(_ node: YAMLNode, for type: PropertyType, enumType: EnumType?, what describe: @autoclosure () -> String) -> DefaultValue? {
+        if let scalar = node.scalar, type.collection == nil, let fast = fastPath(scalar, type: type) { return fast }
+        let what = describe()
         guard let scalar = node.scalar else {
             return mismatch(node, "the default of \(what) must be a single value, found \(node.kindDescription)", hint: "write one value after 'default:'")
         }
@@ -35,6 +37,31 @@ struct DefaultValueResolver {
             return enumCase(scalar, node: node, enumType: enumType, enumName: name, what: what)
         case .scalar(let scalarType):
             return literal(scalar, node: node, scalarType: scalarType, what: what)
+        }
+    }
+
+    /// The defaults large schemas are full of (`""`, `0`, `false`, `$uuid`, `$now`, plain
+    /// strings), resolved without building messages.
+    private func fastPath(_ scalar: YAMLScalar, type: PropertyType) -> DefaultValue? {
+        switch type.scalar {
+        case .string?:
+            if scalar.isNull || (scalar.isPlain && scalar.text.hasPrefix("$")) { return nil }
+            return .string(scalar.text)
+        case .bool?:
+            return scalar.bool.map(DefaultValue.bool)
+        case .int?, .int64?:
+            guard scalar.isPlain else { return nil }
+            return IntegerLiteral.parse(scalar.text).map(DefaultValue.int)
+        case .uuid?, .objectId?, .date?:
+            guard scalar.isPlain, let generated = DefaultValue.Generated(rawValue: scalar.text) else { return nil }
+            let fits = switch generated {
+            case .uuid: type.scalar == .uuid
+            case .objectId: type.scalar == .objectId
+            case .now: type.scalar == .date
+            }
+            return fits ? .generated(generated) : nil
+        default:
+            return nil
         }
     }
 

@@ -5,10 +5,9 @@ import RemodelCore
 extension SchemaValidator {
     func checkObjectRelationships() {
         for object in objects {
-            for property in object.properties {
-                let key = "\(object.name).\(property.name)"
-                guard let node = typeNodes[key] else { continue }
-                let what = "'\(key)'"
+            for property in object.properties where property.storedType?.objectName != nil || property.inverseOrigin != nil {
+                guard let node = typeNodes[object.name]?[property.name] else { continue }
+                let what = "'\(object.name).\(property.name)'"
                 switch property.kind {
                 case .stored(let type):
                     guard let targetName = type.objectName, let target = objectsByName[targetName] else { continue }
@@ -50,7 +49,7 @@ extension SchemaValidator {
     func parseInverse(_ node: YAMLNode, what: String) -> (type: String, property: String)? {
         let text = node.scalar?.text ?? ""
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
-        guard parts.count == 2, SwiftNames.isIdentifier(parts[0]), SwiftNames.isIdentifier(parts[1]) else {
+        guard parts.count == 2, Identifier.isValid(parts[0]), Identifier.isValid(parts[1]) else {
             log.error(
                 "inverse-syntax", "inverse of property \(what) must be written 'Type.property', found '\(text)'", at: node.location,
                 hint: "name the link it inverts, e.g. 'inverse: Person.dogs'"

@@ -32,14 +32,14 @@ extension SchemaValidator {
     @discardableResult
     func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false) -> Bool {
         let text = name.value
-        guard SwiftNames.isIdentifier(text) else {
+        guard Identifier.isValid(text) else {
             log.error(
                 "invalid-name", "\(noun) name '\(text)' is not a valid identifier", at: name.location,
                 hint: "use ASCII letters, digits and '_', not starting with a digit\(Self.identifierSuggestion(for: text).map { ", e.g. '\($0)'" } ?? "")"
             )
             return false
         }
-        if text.lowercased().hasPrefix(Self.reservedPrefix) {
+        if text.utf8.first == UInt8(ascii: "_"), text.lowercased().hasPrefix(Self.reservedPrefix) {
             log.error(
                 "reserved-name", "\(noun) name '\(text)' starts with '\(Self.reservedPrefix)', which is reserved for the store's own tables", at: name.location,
                 hint: "rename it so that it does not start with '\(Self.reservedPrefix)'"
@@ -92,7 +92,7 @@ extension SchemaValidator {
             }
         }
         if let first = out.unicodeScalars.first, ("0"..."9").contains(first) { out = "_" + out }
-        return SwiftNames.isIdentifier(out) ? out : nil
+        return Identifier.isValid(out) ? out : nil
     }
 
     /// Records every enum, object and projection name, reporting names declared twice (in
@@ -134,7 +134,7 @@ extension SchemaValidator {
     /// Checks a `renamedFrom` value: an identifier that no longer names anything current.
     func checkRenamedFrom(_ renamedFrom: Located<String>?, noun: String, owner: String, currentNames: Set<String>) {
         guard let renamedFrom else { return }
-        guard SwiftNames.isIdentifier(renamedFrom.value) else {
+        guard Identifier.isValid(renamedFrom.value) else {
             log.error("invalid-name", "'renamedFrom' of \(noun) '\(owner)' is not a valid identifier: '\(renamedFrom.value)'", at: renamedFrom.location, hint: "write the old name exactly as it was declared")
             return
         }

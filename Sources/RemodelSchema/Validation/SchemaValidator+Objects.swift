@@ -31,9 +31,11 @@ extension SchemaValidator {
                 propertyNames[name] = property.name.location
                 if let resolved = resolve(property, in: declaration) { properties.append(resolved) }
             }
-            let names = Set(declaration.properties.map(\.name.value))
-            for property in declaration.properties {
-                checkRenamedFrom(property.renamedFrom, noun: "property", owner: "\(objectName).\(property.name.value)", currentNames: names)
+            if declaration.properties.contains(where: { $0.renamedFrom != nil }) {
+                let names = Set(declaration.properties.map(\.name.value))
+                for property in declaration.properties {
+                    checkRenamedFrom(property.renamedFrom, noun: "property", owner: "\(objectName).\(property.name.value)", currentNames: names)
+                }
             }
             checkRenamedFrom(declaration.renamedFrom, noun: "object", owner: objectName, currentNames: currentNames)
             if declaration.properties.isEmpty {
@@ -95,7 +97,7 @@ extension SchemaValidator {
         guard let resolved = properties.first(where: { $0.name == primaryKey.value }) else { return }
         let allowed = "string, int, int8, int16, int32, int64, objectId or uuid"
         guard let type = resolved.storedType, type.collection == nil, let scalar = type.scalar, scalar.canBePrimaryKey else {
-            let location = typeNodes["\(objectName).\(primaryKey.value)"]?.location ?? property.name.location
+            let location = typeNodes[objectName]?[primaryKey.value]?.location ?? property.name.location
             let written = resolved.storedType.map { "'\($0)'" } ?? "an inverse relationship"
             log.error(
                 "primary-key-type", "primary key '\(objectName).\(primaryKey.value)' has type \(written)", at: location,
@@ -104,7 +106,7 @@ extension SchemaValidator {
             return
         }
         if type.isOptional {
-            let node = typeNodes["\(objectName).\(primaryKey.value)"]
+            let node = typeNodes[objectName]?[primaryKey.value]
             log.error(
                 "primary-key-optional", "primary key '\(objectName).\(primaryKey.value)' cannot be optional", at: node?.location ?? property.name.location,
                 hint: "every object needs a key: write '\(scalar.rawValue)' without '?'"
@@ -114,24 +116,23 @@ extension SchemaValidator {
 
     /// Resolves one property's type, default and flags; `nil` when its type is unusable.
     private func resolve(_ property: PropertyDeclaration, in object: ObjectDeclaration) -> Property? {
-        let what = "'\(object.name.value).\(property.name.value)'"
-        let key = "\(object.name.value).\(property.name.value)"
+        func what() -> String { "'\(object.name.value).\(property.name.value)'" }
         switch property.kind {
         case .missing:
             return nil
         case .inverse(let node):
-            typeNodes[key] = node
-            guard let origin = parseInverse(node, what: what) else { return nil }
+            typeNodes[object.name.value, default: [:]][property.name.value] = node
+            guard let origin = parseInverse(node, what: what()) else { return nil }
             return Property(name: property.name.value, kind: .inverse(type: origin.type, property: origin.property), doc: property.doc)
         case .stored(let node):
-            typeNodes[key] = node
-            guard let type = resolveType(node, what: what) else { return nil }
+            typeNodes[object.name.value, default: [:]][property.name.value] = node
+            guard let type = resolveType(node, what: what()) else { return nil }
             var defaultValue: DefaultValue?
             if let defaultNode = property.defaultValue {
-                defaultValue = DefaultValueResolver(log: log).resolve(defaultNode, for: type, enumType: type.enumName.flatMap { enumsByName[$0] }, what: "property \(what)")
+                defaultValue = DefaultValueResolver(log: log).resolve(defaultNode, for: type, enumType: type.enumName.flatMap { enumsByName[$0] }, what: "property \(what())")
             }
             if let indexed = property.indexed, indexed.value {
-                checkIndex(type, at: indexed.location, what: what)
+                checkIndex(type, at: indexed.location, what: what())
             }
             return Property(
                 name: property.name.value,
@@ -146,14 +147,14 @@ extension SchemaValidator {
 
     /// Resolves a type written in `node` (`list<Dog>`, `url?`), reporting syntax errors and
     /// unknown names at the exact character.
-    func resolveType(_ node: YAMLNode, what: String) -> PropertyType? {
+    func resolveType(_ node: YAMLNode, what: @autoclosure () -> String) -> PropertyType? {
         guard let text = node.scalar?.text else { return nil }
         let expression: TypeExpression
         switch TypeExpression.parse(text) {
         case .success(let parsed):
             expression = parsed
         case .failure(let problem):
-            log.error(problem.rule, "\(problem.message) (property \(what))", at: location(in: node, offset: problem.offset), hint: problem.hint)
+            log.error(problem.rule, "\(problem.message) (property \(what()))", at: location(in: node, offset: problem.offset), hint: problem.hint)
             return nil
         }
         let base: BaseType
@@ -167,13 +168,13 @@ extension SchemaValidator {
             let suggestion = Self.typeAliases[expression.name] ?? Suggestion.closest(to: expression.name, in: typeNames)
             let hint = suggestion.map { "did you mean '\($0)'?" }
                 ?? "use a scalar type (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) or an enum or object declared in the schema"
-            log.error("unknown-type", "unknown type '\(expression.name)' for property \(what)", at: location(in: node, offset: expression.nameOffset), hint: hint)
+            log.error("unknown-type", "unknown type '\(expression.name)' for property \(what())", at: location(in: node, offset: expression.nameOffset), hint: hint)
             return nil
         }
         let type = PropertyType(base, optional: expression.isOptional, collection: expression.collection)
         if let collection = expression.collection, collection != .map, expression.isOptional, case .object = base {
             log.error(
-                "optional-object-in-collection", "a \(collection.rawValue) cannot hold optional objects: '\(text)' (property \(what))", at: location(in: node, offset: expression.nameOffset),
+                "optional-object-in-collection", "a \(collection.rawValue) cannot hold optional objects: '\(text)' (property \(what()))", at: location(in: node, offset: expression.nameOffset),
                 hint: "write '\(collection.rawValue)<\(expression.name)>': deleted objects are removed from the \(collection.rawValue)"
             )
             return nil

@@ -22,8 +22,9 @@ final class SchemaValidator {
     var enumsByName: [String: EnumType] = [:]
     var objects: [ObjectType] = []
     var objectsByName: [String: ObjectType] = [:]
-    /// Where each resolved property's type (or inverse origin) was written, by "Type.property".
-    var typeNodes: [String: YAMLNode] = [:]
+    /// Where each resolved property's type (or inverse origin) was written, by object and
+    /// property name.
+    var typeNodes: [String: [String: YAMLNode]] = [:]
 
     init(syntax: SchemaSyntax, log: DiagnosticLog, origin: SourceLocation?) {
         self.syntax = syntax

@@ -7,38 +7,42 @@ import RemodelCore
 package struct YAMLMappingReader {
     package let mapping: YAMLMapping
     package let location: SourceLocation
-    package let what: String
+    private let describe: () -> String
     private let log: DiagnosticLog
+
+    /// The mapping's name in messages ("object 'Person'"), built only when needed.
+    package var what: String { describe() }
 
     /// A reader for `node`, or `nil` (after reporting `invalid-structure`) when it is not a
     /// mapping. With `allowNull`, a null node reads as an empty mapping.
-    package init?(_ node: YAMLNode, what: String, knownKeys: [String], log: DiagnosticLog, allowNull: Bool = false) {
+    package init?(_ node: YAMLNode, what: @autoclosure @escaping () -> String, knownKeys: [String], log: DiagnosticLog, allowNull: Bool = false) {
         if allowNull, node.isNull {
             self.init(checked: YAMLMapping(), at: node.location, what: what, log: log)
             return
         }
         guard let mapping = node.mapping else {
             log.error(
-                "invalid-structure", "\(what) must be a mapping of keys to values, found \(node.kindDescription)", at: node.location,
+                "invalid-structure", "\(what()) must be a mapping of keys to values, found \(node.kindDescription)", at: node.location,
                 hint: "write it as 'key: value' lines indented under its name; allowed keys: \(knownKeys.joined(separator: ", "))"
             )
             return nil
         }
         self.init(checked: mapping, at: node.location, what: what, log: log)
-        Self.reportUnknownKeys(in: mapping, what: what, knownKeys: knownKeys, log: log)
-        Self.reportDuplicates(in: mapping, what: what, rule: "duplicate-key", noun: "key", log: log)
+        Self.reportUnknownKeys(in: mapping, what: what(), knownKeys: knownKeys, log: log)
+        Self.reportDuplicates(in: mapping, what: what(), rule: "duplicate-key", noun: "key", log: log)
     }
 
-    private init(checked mapping: YAMLMapping, at location: SourceLocation, what: String, log: DiagnosticLog) {
+    private init(checked mapping: YAMLMapping, at location: SourceLocation, what: @escaping () -> String, log: DiagnosticLog) {
         self.mapping = mapping
         self.location = location
-        self.what = what
+        self.describe = what
         self.log = log
     }
 
     /// Reports every key of `mapping` not in `knownKeys`, suggesting the closest known key.
-    package static func reportUnknownKeys(in mapping: YAMLMapping, what: String, knownKeys: [String], log: DiagnosticLog) {
+    package static func reportUnknownKeys(in mapping: YAMLMapping, what: @autoclosure () -> String, knownKeys: [String], log: DiagnosticLog) {
         for entry in mapping.entries where !knownKeys.contains(entry.key) {
+            let what = what()
             let hint = Suggestion.closest(to: entry.key, in: knownKeys).map { "did you mean '\($0)'?" }
                 ?? "allowed keys in \(what): \(knownKeys.joined(separator: ", "))"
             log.error("unknown-key", "unknown key '\(entry.key)' in \(what)", at: entry.keyLocation, hint: hint)
@@ -46,8 +50,9 @@ package struct YAMLMappingReader {
     }
 
     /// Reports each key given twice, pointing at the first.
-    package static func reportDuplicates(in mapping: YAMLMapping, what: String, rule: String, noun: String, log: DiagnosticLog) {
+    package static func reportDuplicates(in mapping: YAMLMapping, what: @autoclosure () -> String, rule: String, noun: String, log: DiagnosticLog) {
         for (first, duplicate) in mapping.duplicates {
+            let what = what()
             log.error(
                 rule, "duplicate \(noun) '\(duplicate.key)' in \(what)", at: duplicate.keyLocation,
                 hint: "remove or rename one of them",

@@ -130,6 +130,15 @@ package struct YAMLMapping: Sendable {
     /// Entries whose key appeared earlier in the mapping, each with the first one.
     package var duplicates: [(first: Entry, duplicate: Entry)] {
         guard entries.count > 1 else { return [] }
+        if entries.count <= 12 {
+            var result: [(Entry, Entry)] = []
+            for index in 1..<entries.count {
+                if let first = entries[..<index].first(where: { $0.key == entries[index].key }) {
+                    result.append((first, entries[index]))
+                }
+            }
+            return result
+        }
         var seen: [String: Int] = [:]
         var result: [(Entry, Entry)] = []
         for (index, entry) in entries.enumerated() {
