@@ -38,6 +38,7 @@ final class SchemaValidator {
         resolveEnums()
         resolveObjects()
         checkObjectRelationships()
+        checkEmbeddedCycles()
         let projections = resolveProjections()
         if syntax.enums.isEmpty, syntax.objects.isEmpty, syntax.projections.isEmpty {
             log.error(
