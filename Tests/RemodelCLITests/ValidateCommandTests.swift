@@ -51,6 +51,38 @@ final class ValidateCommandTests: XCTestCase {
             """)
     }
 
+    func testBrokenCopyOfTheExampleSchemaListsEveryError() throws {
+        let schemas = folder.appendingPathComponent("Schemas")
+        try FileManager.default.removeItem(at: schemas)
+        // Copy the files, not a symlink to them: the test edits the copy.
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: schemas)
+        func edit(_ file: String, _ old: String, _ new: String) throws {
+            let url = schemas.appendingPathComponent(file)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            XCTAssertTrue(text.contains(old), "\(file) no longer contains \(old)")
+            try text.replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+        }
+        try edit("DoggoDB.yaml", "type: list<Dog>", "type: list<Dgo>")
+        try edit("DoggoDB.yaml", "default: engineering", "default: Engineering")
+        try edit("Notes.yaml", "type: date", "type: datetime")
+        try edit("Profiles.yaml", "of: Person", "of: Persn")
+        let output = try CLIRunner.run(["validate"], in: folder)
+        XCTAssertEqual(output.status, 1)
+        let errors = output.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        XCTAssertEqual(errors.count, 4, output.stderr)
+        for (prefix, rule) in [
+            ("Schemas/DoggoDB.yaml:", "[unknown-type]"), ("Schemas/DoggoDB.yaml:", "[default-not-a-case]"),
+            ("Schemas/Notes.yaml:", "[unknown-type]"), ("Schemas/Profiles.yaml:", "[unknown-type]"),
+        ] {
+            XCTAssertTrue(errors.contains { $0.hasPrefix(prefix) && $0.hasSuffix(rule) }, "no \(rule) in \(prefix):\n\(output.stderr)")
+        }
+        XCTAssertTrue(output.stderr.contains("note: did you mean 'Dog'?"))
+        XCTAssertTrue(output.stderr.contains("note: did you mean 'date'?"))
+        XCTAssertTrue(output.stderr.contains("note: did you mean 'Person'?"))
+        XCTAssertTrue(output.stderr.contains("'Engineering' is the raw value of case 'engineering': write the case name"))
+        XCTAssertTrue(output.stderr.hasSuffix("4 errors\n"))
+    }
+
     func testSchemasOptionTakesAFolderOrAFile() throws {
         try writeSchema(Self.broken)
         let file = try CLIRunner.run(["validate", "--schemas", "Schemas/Person.yaml"], in: folder)

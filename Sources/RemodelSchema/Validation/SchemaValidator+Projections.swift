@@ -56,6 +56,8 @@ extension SchemaValidator {
         }
         guard let first = components.first, model.property(named: first) != nil else {
             let head = components.first ?? ""
+            // A declared property whose type could not be resolved was already reported.
+            if objectDeclarations[model.name]?.properties.contains(where: { $0.name.value == head }) == true { return nil }
             let hint = Suggestion.closest(to: head, in: model.properties.map(\.name)).map { "did you mean '\($0)'?" }
                 ?? "the key path starts with a property of '\(model.name)': \(model.properties.prefix(8).map(\.name).joined(separator: ", "))"
             log.error(
