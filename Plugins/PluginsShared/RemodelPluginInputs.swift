@@ -1,0 +1,75 @@
+import Foundation
+import PackagePlugin
+
+/// What both Remodel plugins work out for a target: where its schema and migrations are and
+/// which files they consist of. Shared by symlink (plugins can import nothing but
+/// PackagePlugin and Foundation).
+struct RemodelPluginInputs {
+    /// The file names `remodel generate --bundle` writes; they must match
+    /// `CodeGenerator.bundleFileNames` (a test in RemodelCodegenTests checks it).
+    static let bundleFileNames = ["RemodelModels.swift", "RemodelStoreBridges.swift"]
+
+    /// The schema folder: the target's own `Schemas/` if it has one, else the package's.
+    let schemas: URL
+    /// The migrations folder, chosen the same way (it need not exist).
+    let migrations: URL
+    /// Every schema and migration file, sorted: the build command's inputs.
+    let files: [URL]
+
+
+    /// PackagePlugin API of tools 6.0 gives a target's folder only as a deprecated `Path`).
+    init(target: SourceModuleTarget, packageDirectory: URL) throws {
+        let ownSchemas = target.sourceFiles
+            .map(\.url)
+            .filter { $0.pathExtension == "yaml" || $0.pathExtension == "yml" }
+            .compactMap(Self.schemasFolder(containing:))
+            .min { $0.path.count < $1.path.count }
+        let packageSchemas = packageDirectory.appendingPathComponent("Schemas")
+        if let ownSchemas {
+            schemas = ownSchemas
+            migrations = ownSchemas.deletingLastPathComponent().appendingPathComponent("Migrations")
+        } else if Self.isDirectory(packageSchemas) {
+            schemas = packageSchemas
+            migrations = packageDirectory.appendingPathComponent("Migrations")
+        } else {
+            throw RemodelPluginError(
+                "target '\(target.name)' uses Remodel but has no schema: add a Schemas/ folder with *.yaml files to the target's folder (for this target) or to \(packageDirectory.path) (for the whole package)"
+            )
+        }
+        files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations)
+    }
+
+    /// The `Schemas` folder that holds `file`, if any folder of its path is called so.
+    private static func schemasFolder(containing file: URL) -> URL? {
+        var folder = file.deletingLastPathComponent()
+        while folder.path != "/" && !folder.path.isEmpty {
+            if folder.lastPathComponent == "Schemas" { return folder }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    private static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Every `*.yaml`/`*.yml` file below `folder`, sorted by path; none when it does not exist.
+    static func yamlFiles(under folder: URL) -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        var found: [URL] = []
+        for case let url as URL in enumerator where url.pathExtension == "yaml" || url.pathExtension == "yml" {
+            found.append(url)
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+}
+
+/// A plugin failure with a message that says what to do.
+struct RemodelPluginError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

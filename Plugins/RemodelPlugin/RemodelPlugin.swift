@@ -1,0 +1,29 @@
+import Foundation
+import PackagePlugin
+
+/// Generates a target's Swift models from YAML during `swift build`.
+///
+/// Reads the target's own `Schemas/` folder if it has one, else the package's (and
+/// `Migrations/` likewise), and runs `remodel generate --bundle` into the plugin's work
+/// folder. The outputs are two files with fixed names, declared up front as SwiftPM
+/// requires; the inputs are every schema and migration file plus the tool itself, so the
+/// command runs again exactly when one of them changes. Schema errors are printed as
+/// `file:line:column: error: …` and fail the build.
+@main
+struct RemodelPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let inputs = try RemodelPluginInputs(target: target, packageDirectory: context.package.directoryURL)
+        let tool = try context.tool(named: "remodel")
+        let output = context.pluginWorkDirectoryURL.appendingPathComponent("GeneratedSources")
+        return [
+            .buildCommand(
+                displayName: "Generating Remodel models for \(target.name) from \(inputs.schemas.lastPathComponent)/",
+                executable: tool.url,
+                arguments: ["generate", "--schemas", inputs.schemas.path, "--migrations", inputs.migrations.path, "--bundle", output.path],
+                inputFiles: inputs.files + [tool.url],
+                outputFiles: RemodelPluginInputs.bundleFileNames.map { output.appendingPathComponent($0) }
+            ),
+        ]
+    }
+}
