@@ -41,7 +41,7 @@ final class DiagnosticFormatterTests: XCTestCase {
         XCTAssertEqual(array[0]["column"] as? Int, 7)
         XCTAssertEqual(array[0]["hint"] as? String, "did you mean 'Dog'?")
         XCTAssertEqual((array[0]["notes"] as? [[String: Any]])?.first?["line"] as? Int, 2)
-        XCTAssertEqual(DiagnosticFormatter(format: .json).string(for: []), "[\n\n]\n")
+        XCTAssertEqual(DiagnosticFormatter(format: .json).string(for: []), "[]\n")
     }
 
     func testGitHubAnnotationsEscapeTheirFields() {

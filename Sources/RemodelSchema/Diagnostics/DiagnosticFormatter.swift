@@ -76,6 +76,7 @@ public struct DiagnosticFormatter: Sendable {
     }
 
     private func json(for diagnostics: [Diagnostic]) -> String {
+        guard !diagnostics.isEmpty else { return "[]\n" }
         let values = diagnostics.map { diagnostic in
             JSONDiagnostic(
                 severity: diagnostic.severity.rawValue,

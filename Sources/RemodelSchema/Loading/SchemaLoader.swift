@@ -25,14 +25,21 @@ public enum SchemaLoader {
     static func load(_ sources: [(file: String, bytes: [UInt8])], files: [String], log: DiagnosticLog = DiagnosticLog(), limits: YAMLLimits = .standard) -> SchemaLoadResult {
         var syntax = SchemaSyntax()
         let reader = SchemaFileReader(log: log)
+        // Files that could not be read or parsed leave their declarations unknown; checking
+        // names across files would then only report their absence, so that is skipped.
+        var complete = sources.count == files.count
         for (file, bytes) in sources {
             if bytes.count > limits.maxFileSize {
                 log.add(tooLarge(file, size: bytes.count, limits: limits))
+                complete = false
                 continue
             }
             let (root, problems) = YAMLParser(file: file, limits: limits).parse(bytes)
             log.add(contentsOf: problems)
-            guard problems.isEmpty else { continue }
+            guard problems.isEmpty else {
+                complete = false
+                continue
+            }
             guard let root, !root.isNull else {
                 log.warning("empty-file", "the schema file is empty", at: SourceLocation(file: file, line: 1, column: 1), hint: "declare 'enums:', 'objects:' or 'projections:' in it, or delete it")
                 continue
@@ -41,7 +48,7 @@ public enum SchemaLoader {
         }
         let origin = files.first.map { SourceLocation(file: $0, line: 1, column: 1) }
         var schema: Schema?
-        if !log.hasErrors || !syntax.isEmpty {
+        if complete {
             schema = SchemaValidator(syntax: syntax, log: log, origin: origin).validate()
         }
         if log.hasErrors { schema = nil }
@@ -75,6 +82,3 @@ public func loadSchema(yaml: String, file: String) -> SchemaLoadResult {
     SchemaLoader.load([(file, Array(yaml.utf8))], files: [file])
 }
 
-extension SchemaSyntax {
-    var isEmpty: Bool { enums.isEmpty && objects.isEmpty && projections.isEmpty }
-}
