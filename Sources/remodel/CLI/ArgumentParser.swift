@@ -44,6 +44,9 @@ struct ArgumentParser {
             }
             result.values[option.name, default: []].append(value)
         }
+        for option in command.options where option.isRequired && result.values[option.name] == nil {
+            throw UsageError("missing '--\(option.name) \(option.valueName ?? "VALUE")'")
+        }
         try check(result.positionals)
         return result
     }

@@ -15,7 +15,7 @@ struct HelpRenderer {
     var usage: String {
         var parts = [commandName]
         for option in command.options {
-            parts.append("[\(option.usage)]")
+            parts.append(option.usage)
         }
         if !command.subcommands.isEmpty { parts.append("<subcommand>") }
         for argument in command.arguments {

@@ -12,6 +12,9 @@ struct OptionSpec: Sendable {
     var allowedValues: [String]?
     /// What the option does, one sentence.
     var help: String
+    /// Whether the command cannot run without it (`--store FILE`): usage shows it without
+    /// brackets and the parser reports its absence.
+    var isRequired = false
 
     /// An option that takes a value.
     static func option(
@@ -20,9 +23,13 @@ struct OptionSpec: Sendable {
         value valueName: String,
         default defaultValue: String? = nil,
         allowed allowedValues: [String]? = nil,
+        required isRequired: Bool = false,
         help: String
     ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, defaultValue: defaultValue, allowedValues: allowedValues, help: help)
+        OptionSpec(
+            name: name, short: short, valueName: valueName, defaultValue: defaultValue, allowedValues: allowedValues,
+            help: help, isRequired: isRequired
+        )
     }
 
     /// A flag: present or absent, no value.
@@ -32,8 +39,13 @@ struct OptionSpec: Sendable {
 
     var isFlag: Bool { valueName == nil }
 
-    /// How the option is written in a usage line: `--schemas DIR`, `--format text|json|github`.
+    /// How the option is written in a usage line: `--schemas DIR`, `--format text|json|github`,
+    /// in brackets unless it is required.
     var usage: String {
+        isRequired ? bareUsage : "[\(bareUsage)]"
+    }
+
+    private var bareUsage: String {
         guard let valueName else { return "--\(name)" }
         if let allowedValues { return "--\(name) \(allowedValues.joined(separator: "|"))" }
         return "--\(name) \(valueName)"
