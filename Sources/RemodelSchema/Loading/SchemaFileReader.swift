@@ -10,6 +10,9 @@ struct SchemaFileReader {
     static let projectionKeys = ["of", "doc", "properties"]
     static let projectionPropertyKeys = ["keyPath", "type", "doc"]
 
+    /// An example name for each kind of declaration, for hints.
+    static let exampleName = ["enum": "MyEnum", "object": "MyType", "projection": "MyProjection", "property": "name"]
+
     let log: DiagnosticLog
 
     /// The declarations in the document rooted at `root`.
@@ -35,7 +38,7 @@ struct SchemaFileReader {
         guard let mapping = node.mapping else {
             log.error(
                 "invalid-structure", "\(what) must map each \(noun) name to its declaration, found \(node.kindDescription)", at: node.location,
-                hint: "write one '\(noun == "enum" ? "MyEnum" : "MyType"):' line per \(noun), indented under \(what)"
+                hint: "write one '\(Self.exampleName[noun] ?? "Name"):' line per \(noun), indented under \(what)"
             )
             return []
         }

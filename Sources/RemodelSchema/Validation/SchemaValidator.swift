@@ -40,7 +40,8 @@ final class SchemaValidator {
         checkObjectRelationships()
         checkEmbeddedCycles()
         let projections = resolveProjections()
-        if syntax.enums.isEmpty, syntax.objects.isEmpty, syntax.projections.isEmpty {
+        // Only when nothing else is wrong: a misshapen section also leaves the schema empty.
+        if syntax.enums.isEmpty, syntax.objects.isEmpty, syntax.projections.isEmpty, !log.hasErrors {
             log.error(
                 "empty-schema", "the schema declares no enums, objects or projections", at: origin,
                 hint: "add an 'objects:' section with at least one object type"
