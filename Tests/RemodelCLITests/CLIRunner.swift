@@ -25,7 +25,15 @@ struct CLIRunner {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue { return url }
         }
-        throw XCTSkip("the remodel executable is not built next to the tests (looked in \(candidates.map(\.path))); run 'swift build' first")
+        throw MissingExecutable(searched: candidates.map(\.path))
+    }
+
+    /// The tests fail (rather than skip) without the binary, so CI cannot pass by accident.
+    struct MissingExecutable: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "the remodel executable is not built next to the tests (looked in \(searched.joined(separator: ", "))); run 'swift build' first"
+        }
     }
 
     /// Runs `remodel arguments…` in `directory` and returns its exit status and output.
