@@ -67,14 +67,37 @@ package struct YAMLParser {
             var notes: [Diagnostic.Note] = []
             if let context = parser.context.map({ String(cString: $0) }) {
                 let contextMark = parser.context_mark
-                notes.append(.init(context, at: SourceLocation(file: file, line: contextMark.line + 1, column: contextMark.column + 1)))
+                let contextLocation = SourceLocation(file: file, line: contextMark.line + 1, column: contextMark.column + 1)
+                if contextLocation != location { notes.append(.init(Self.describe(context: context), at: contextLocation)) }
             }
-            return .error(
-                "yaml-syntax", "invalid YAML: \(problem)", at: location,
-                hint: "check the indentation and quoting here; quote values that contain ': ' or start with a special character",
-                notes: notes
-            )
+            return .error("yaml-syntax", "invalid YAML: \(problem)", at: location, hint: Self.hint(for: problem), notes: notes)
         }
+    }
+
+    /// How to fix the commonest libyaml problems.
+    static func hint(for problem: String) -> String {
+        switch problem {
+        case "did not find expected key":
+            return "line this key up with the keys above it, or indent it further to nest it"
+        case "mapping values are not allowed in this context":
+            return "quote the value: it contains ': ' (e.g. doc: \"a: b\")"
+        case "found character that cannot start any token":
+            return "quote the value: it starts with a character YAML reserves (@, `, %, |, >, …)"
+        case "did not find expected ',' or '}'", "did not find expected ',' or ']'":
+            return "close the bracket, or separate the entries with ','"
+        case "found unexpected end of stream":
+            return "close the quote or bracket that is still open"
+        default:
+            return "check the indentation and quoting here; quote values that contain ': ' or start with a special character"
+        }
+    }
+
+    /// libyaml's context ("while parsing a block mapping") as a note for users.
+    static func describe(context: String) -> String {
+        if context.contains("mapping") { return "in the mapping that starts here" }
+        if context.contains("sequence") { return "in the list that starts here" }
+        if context.contains("quoted scalar") { return "in the quoted value that starts here" }
+        return context
     }
 
     /// Whether line `line` (0-based) starts with whitespace that contains a tab.
