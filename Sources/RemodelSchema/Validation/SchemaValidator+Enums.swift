@@ -12,7 +12,8 @@ extension SchemaValidator {
                 if let type = EnumType.RawType(rawValue: written.value) {
                     rawType = type
                 } else {
-                    let suggestion = Suggestion.closest(to: written.value, in: EnumType.RawType.allCases.map(\.rawValue))
+                    let alias = Self.typeAliases[written.value].flatMap { EnumType.RawType(rawValue: $0)?.rawValue }
+                    let suggestion = alias ?? Suggestion.closest(to: written.value, in: EnumType.RawType.allCases.map(\.rawValue))
                     log.error(
                         "enum-raw-type", "enum '\(name)' has raw type '\(written.value)'; enums are persisted as string or int", at: written.location,
                         hint: suggestion.map { "did you mean '\($0)'?" } ?? "write 'type: string' or 'type: int'"
