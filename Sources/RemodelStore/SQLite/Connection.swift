@@ -9,6 +9,8 @@ package final class Connection {
     private var statements: [String: Statement] = [:]
     /// Per-model prepared state, keyed by the model type.
     var contexts: [ObjectIdentifier: RowCodingContext] = [:]
+    /// Coding contexts of the dynamic API, keyed by table name.
+    var dynamicContexts: [String: RowCodingContext] = [:]
     /// Side-table statements, keyed by side-table name.
     var sideStatements: [String: SideTableStatements] = [:]
     /// Tables changed since the last `takeChangedTables()`, filled by SQLite's update hook.
@@ -38,6 +40,7 @@ package final class Connection {
     deinit {
         sqlite3_update_hook(pointer, nil, nil)
         contexts.removeAll()
+        dynamicContexts.removeAll()
         sideStatements.removeAll()
         statements.removeAll()
         sqlite3_close_v2(pointer)
@@ -89,6 +92,16 @@ package final class Connection {
         return statement
     }
 
+    /// The cached statement for `sql` when no running query is using it.
+    func cachedStatementIfIdle(_ sql: String) -> Statement? {
+        guard let statement = statements[sql], sqlite3_stmt_busy(statement.handle.pointer) == 0 else { return nil }
+        return statement
+    }
+
+    func hasCachedStatement(_ sql: String) -> Bool {
+        statements[sql] != nil
+    }
+
     /// A statement used once.
     package func statement(_ sql: String) throws -> Statement {
         try Statement(connection: self, sql: sql)
@@ -113,6 +126,7 @@ package final class Connection {
     /// Drops prepared state (after a schema change).
     package func clearCaches() {
         contexts.removeAll()
+        dynamicContexts.removeAll()
         sideStatements.removeAll()
         statements.removeAll()
     }

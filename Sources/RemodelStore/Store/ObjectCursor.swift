@@ -15,7 +15,8 @@ public final class ObjectCursor<Model: PersistentModel> {
     }
 
     deinit {
-        statement.reset()
+        // A finished cursor already reset its statement, which another cursor may now use.
+        if !done { statement.reset() }
     }
 
     /// The next object, or `nil` after the last one.

@@ -148,8 +148,8 @@ public struct Query<Model: PersistentModel> {
 extension Connection {
     /// A statement for a cursor: the cached one when no other cursor is using it, else a new one.
     func cachedStatementForCursor(_ sql: String) throws -> Statement {
-        let statement = try cachedStatement(sql)
-        if sqlite3_stmt_busy(statement.handle.pointer) == 0 { return statement }
-        return try self.statement(sql)
+        if let statement = cachedStatementIfIdle(sql) { return statement }
+        if hasCachedStatement(sql) { return try self.statement(sql) }
+        return try cachedStatement(sql)
     }
 }

@@ -79,6 +79,7 @@ public final class RemodelStore: @unchecked Sendable {
 
     /// Runs `body` in a read transaction (one consistent snapshot) and returns its result.
     /// Reads run concurrently with each other and with the writer.
+    @discardableResult
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try readers.withConnection { connection in
             try run(connection, begin: "BEGIN DEFERRED") { try body(Database(connection: connection, layout: layout, path: path)) }
@@ -90,6 +91,7 @@ public final class RemodelStore: @unchecked Sendable {
     ///
     /// At commit, links are checked: a link to an object that does not exist fails the
     /// commit with `StoreError.danglingLink` naming both ends, and nothing is written.
+    @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         if options.readOnly { throw StoreError.readOnly(path: path, reason: "it was opened with OpenOptions(readOnly: true)") }
         writerLock.lock()

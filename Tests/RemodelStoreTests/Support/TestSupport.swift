@@ -48,9 +48,30 @@ extension XCTestCase {
         }
     }
 
+    /// Makes `path` unwritable, even for root (which ignores permissions: then the file is
+    /// made immutable with chattr); returns the undo, or skips the test when impossible.
+    func makeUnwritable(_ path: String) throws -> () -> Void {
+        if getuid() != 0 {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: path)
+            return { try? FileManager.default.setAttributes([.posixPermissions: attributes[.posixPermissions] ?? 0o755], ofItemAtPath: path) }
+        }
+        func chattr(_ flag: String) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = [flag, path]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        guard chattr("+i") else { throw XCTSkip("cannot make \(path) unwritable as root (no chattr)") }
+        return { _ = chattr("-i") }
+    }
+
     /// Runs SQL on a separate raw connection.
     func rawSQL(_ path: String, _ sql: String) throws -> [[StoreValue]] {
-        let connection = try Connection(path: path)
+        let connection = try Connection(path: path, create: true)
         var rows: [[StoreValue]] = []
         for statement in sql.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
             rows = try connection.statement(statement).rows()

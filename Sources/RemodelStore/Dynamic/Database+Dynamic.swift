@@ -1,0 +1,142 @@
+import Foundation
+import RemodelCore
+
+/// An object read or written without generated code: property name → stored value.
+/// Collections are `.list` (lists in order, sets) and `.map`; links hold the target's key;
+/// inverse properties are absent.
+public typealias DynamicObject = [String: StoreValue]
+
+extension Database {
+    /// The object types of the store's schema that have tables, in schema order.
+    public var objectTypeNames: [String] {
+        layout.tables.map(\.name)
+    }
+
+    /// The number of objects of the type named `typeName`.
+    public func count(ofType typeName: String) throws -> Int {
+        let table = try table(typeName)
+        if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \(SQL.quote(table.name))") { return Int(count) }
+        return 0
+    }
+
+    /// Every object of the type named `typeName`, in insertion (rowid) order.
+    public func dynamicObjects(ofType typeName: String) throws -> [DynamicObject] {
+        var result: [DynamicObject] = []
+        try forEachDynamicObject(ofType: typeName) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each object of the type named `typeName`, one at a time.
+    public func forEachDynamicObject(ofType typeName: String, _ body: (DynamicObject) throws -> Void) throws {
+        let table = try table(typeName)
+        let context = dynamicContext(table)
+        let statement = try connection.statement("SELECT \(SQL.list(table.columnNames)) FROM \(SQL.quote(table.name)) ORDER BY rowid")
+        while try statement.step() {
+            var object: DynamicObject = [:]
+            for (index, column) in table.columns.enumerated() {
+                object[column.name] = statement.handle.value(Int32(index))
+            }
+            for (index, side) in table.sideTables.enumerated() {
+                var elements: [StoreValue] = []
+                var entries: [String: StoreValue] = [:]
+                try context.readCollection(index, owner: statement.handle) { row in
+                    if side.kind == .map {
+                        entries[row.text(1) ?? ""] = row.value(0)
+                    } else {
+                        elements.append(row.value(0))
+                    }
+                }
+                object[side.property] = side.kind == .map ? .map(entries) : .list(elements)
+            }
+            try body(object)
+        }
+    }
+
+    /// The coding context of a table for dynamic reads and writes.
+    func dynamicContext(_ table: TableLayout) -> RowCodingContext {
+        if let context = connection.dynamicContexts[table.name] { return context }
+        let context = RowCodingContext(table: table, connection: connection)
+        connection.dynamicContexts[table.name] = context
+        return context
+    }
+}
+
+extension Transaction {
+    /// Adds an object of the type named `typeName`. Missing properties take their schema
+    /// default (or null, or an empty collection); values must have the stored form of their
+    /// property's type. Links are checked at commit.
+    public func insert(_ object: DynamicObject, ofType typeName: String) throws {
+        try write(object, ofType: typeName, upsert: false)
+    }
+
+    /// Adds or replaces (by primary key) an object of the type named `typeName`.
+    public func upsert(_ object: DynamicObject, ofType typeName: String) throws {
+        try write(object, ofType: typeName, upsert: true)
+    }
+
+    /// Deletes every object of the type named `typeName`; returns how many there were.
+    @discardableResult
+    public func deleteAll(ofType typeName: String) throws -> Int {
+        let table = try table(typeName)
+        try connection.execute("DELETE FROM \(SQL.quote(table.name))")
+        return connection.changeCount
+    }
+
+    private func write(_ object: DynamicObject, ofType typeName: String, upsert: Bool) throws {
+        let table = try table(typeName)
+        for key in object.keys where table.column(named: key) == nil && table.sideTable(property: key) == nil {
+            throw StoreError.unknownProperty(type: typeName, property: key)
+        }
+        let context = dynamicContext(table)
+        let statement = try context.statement(upsert && table.primaryKey != nil ? .upsert : .insert)
+        statement.reset()
+        for (index, column) in table.columns.enumerated() {
+            let value = try object[column.name] ?? DynamicDefaults.value(for: table.object.property(named: column.name)!, type: column.type, schema: layout.schema)
+            if value.isNull && !column.type.isOptional {
+                throw StoreError.invalidInput("\(typeName).\(column.name) is required but has no value and no default")
+            }
+            let code = statement.handle.bind(value, Int32(index + 1))
+            if code != 0 { throw context.bindFailure(code, parameter: Int32(index + 1)) }
+        }
+        do {
+            try statement.run()
+        } catch let error as SQLiteError {
+            if (error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique), let key = table.primaryKey {
+                throw StoreError.duplicateKey(type: typeName, key: object[key.name] ?? .null)
+            }
+            throw StoreError.sqlite(error)
+        }
+        guard !table.sideTables.isEmpty, let key = table.primaryKey else { return }
+        let collections = table.sideTables.map { side in object[side.property] ?? (side.kind == .map ? .map([:]) : .list([])) }
+        try context.writeCollections(collections, owner: object[key.name] ?? .null, replacing: upsert)
+    }
+}
+
+/// The stored value a property takes when a dynamic object leaves it out.
+enum DynamicDefaults {
+    static func value(for property: Property, type: PropertyType, schema: Schema) throws -> StoreValue {
+        guard let defaultValue = property.defaultValue else { return .null }
+        switch defaultValue {
+        case .null: return .null
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .int(let number): return type.scalar == .float || type.scalar == .double ? .real(Double(number)) : .integer(number)
+        case .double(let number): return .real(number)
+        case .string(let text):
+            switch type.scalar {
+            case .date: return StoreDateFormat.microseconds(from: text).map(StoreValue.integer) ?? .text(text)
+            case .uuid: return (UUID(uuidString: text)?.storeValue) ?? .text(text)
+            case .objectId: return (ObjectID(text)?.storeValue) ?? .text(text)
+            default: return .text(text)
+            }
+        case .enumCase(let name):
+            guard let enumName = type.enumName, let enumCase = schema.enumType(named: enumName)?.enumCase(named: name) else { return .text(name) }
+            return enumCase.rawValue.storeValue
+        case .generated(let generated):
+            switch generated {
+            case .uuid: return type.scalar == .string ? .text(UUID().uuidString) : UUID().storeValue
+            case .objectId: return ObjectID().storeValue
+            case .now: return Date().storeValue
+            }
+        }
+    }
+}

@@ -1,0 +1,331 @@
+/// A JSON value as the data tools read and write it: integers kept apart from doubles so
+/// that 64-bit integers round-trip exactly, object keys in document order.
+public indirect enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
+    }
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    /// What kind of value this is, for error messages: "a string", "an array".
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer: "an integer"
+        case .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text.
+    public var description: String {
+        var out = ""
+        JSONWriter(indent: nil).write(self, to: &out, depth: 0)
+        return out
+    }
+
+    /// JSON text indented by two spaces, object keys in their order.
+    public var prettyText: String {
+        var out = ""
+        JSONWriter(indent: "  ").write(self, to: &out, depth: 0)
+        return out + "\n"
+    }
+}
+
+/// Writes JSON text.
+struct JSONWriter {
+    let indent: String?
+
+    func write(_ value: JSONValue, to out: inout String, depth: Int) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .integer(let number): out += String(number)
+        case .double(let number):
+            if number.isNaN { out += "\"NaN\"" } else if number.isInfinite { out += number < 0 ? "\"-Infinity\"" : "\"+Infinity\"" } else {
+                let text = "\(number)"
+                out += text.contains(".") || text.contains("e") ? text : text + ".0"
+            }
+        case .string(let text): Self.string(text, to: &out)
+        case .array(let elements):
+            if elements.isEmpty { out += "[]"; return }
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += "," }
+                newline(&out, depth + 1)
+                write(element, to: &out, depth: depth + 1)
+            }
+            newline(&out, depth)
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (index, (key, element)) in members.enumerated() {
+                if index > 0 { out += "," }
+                newline(&out, depth + 1)
+                Self.string(key, to: &out)
+                out += indent == nil ? ":" : ": "
+                write(element, to: &out, depth: depth + 1)
+            }
+            newline(&out, depth)
+            out += "}"
+        }
+    }
+
+    private func newline(_ out: inout String, _ depth: Int) {
+        guard let indent else { return }
+        out += "\n" + String(repeating: indent, count: depth)
+    }
+
+    static func string(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+/// A JSON syntax error with its 1-based line and column.
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// Parses JSON text (RFC 8259), keeping integers exact and object keys in order.
+public struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    public init(_ text: String) {
+        bytes = Array(text.utf8)
+    }
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The document's value.
+    public mutating func parse() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        let value = try parseValue()
+        skipSpace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        skipSpace()
+        guard index < bytes.count else { throw error("unexpected end of the document") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var members: [(String, JSONValue)] = []
+        skipSpace()
+        if peek == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard peek == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            skipSpace()
+            guard peek == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
+            index += 1
+            members.append((key, try parseValue()))
+            skipSpace()
+            if peek == UInt8(ascii: ",") { index += 1; continue }
+            if peek == UInt8(ascii: "}") { index += 1; break }
+            throw error("expected ',' or '}' in an object")
+        }
+        depth -= 1
+        return .object(members)
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var elements: [JSONValue] = []
+        skipSpace()
+        if peek == UInt8(ascii: "]") { index += 1; depth -= 1; return .array(elements) }
+        while true {
+            elements.append(try parseValue())
+            skipSpace()
+            if peek == UInt8(ascii: ",") { index += 1; continue }
+            if peek == UInt8(ascii: "]") { index += 1; break }
+            throw error("expected ',' or ']' in an array")
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > 512 { throw error("the document nests deeper than 512 levels") }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var run: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                var result = String(scalars)
+                result += String(decoding: run, as: UTF8.self)
+                return result
+            }
+            if byte < 0x20 { throw error("control character in a string: escape it") }
+            if byte == UInt8(ascii: "\\") {
+                scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+                run.removeAll(keepingCapacity: true)
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{8}")
+                case UInt8(ascii: "f"): scalars.append("\u{c}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code), peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape (a lone surrogate)") }
+                    scalars.append(scalar)
+                default: throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
+                }
+            } else {
+                run.append(byte)
+                index += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in a \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if peek == UInt8(ascii: "-") { index += 1 }
+        while let byte = peek {
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+                isInteger = false
+                index += 1
+            } else {
+                break
+            }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .integer(value) }
+        guard let value = Double(text), value.isFinite else { throw error("invalid number '\(text)'") }
+        return .double(value)
+    }
+
+    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        let utf8 = Array(word.utf8)
+        guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else { throw error("invalid literal") }
+        index += utf8.count
+    }
+
+    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipSpace() {
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(index, bytes.count)] {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return JSONSyntaxError(line: line, column: column, message: message)
+    }
+}

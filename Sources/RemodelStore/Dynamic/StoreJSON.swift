@@ -1,0 +1,111 @@
+import Foundation
+import RemodelCore
+
+/// The JSON data format of `remodel import` / `remodel export` (DESIGN.md): one key per
+/// object type, in schema order, holding an array of its objects; each object's properties
+/// in declaration order, in their JSON form (see `StoreValueConversion`).
+///
+/// Export then import round-trips exactly: dates to the microsecond, Unicode, binary data,
+/// empty and null values, 64-bit integers, list order.
+public enum StoreJSON {
+    /// The whole store as a JSON document.
+    public static func export(_ db: Database) throws -> JSONValue {
+        let conversion = StoreValueConversion(schema: db.layout.schema)
+        var members: [(String, JSONValue)] = []
+        for table in db.layout.tables {
+            var objects: [JSONValue] = []
+            try db.forEachDynamicObject(ofType: table.name) { object in
+                var properties: [(String, JSONValue)] = []
+                for property in table.object.storedProperties {
+                    guard let type = property.storedType else { continue }
+                    let value = object[property.name] ?? .null
+                    do {
+                        properties.append((property.name, try conversion.json(value, type: type)))
+                    } catch {
+                        throw StoreError.invalidValue(type: table.name, property: property.name, value: value, reason: "\(error)")
+                    }
+                }
+                objects.append(.object(properties))
+            }
+            members.append((table.name, .array(objects)))
+        }
+        return .object(members)
+    }
+
+    /// Validates a whole JSON document against the store's schema and, only if every object
+    /// is valid, adds all of them in one transaction. Errors name the object type, the
+    /// object's index in its array and the property; up to `maximumProblems` are reported
+    /// at once. Links between imported objects may point either way; links to objects that
+    /// exist in neither the store nor the document fail the commit, naming both ends.
+    /// Returns the number of objects imported per type.
+    @discardableResult
+    public static func importDocument(_ document: JSONValue, into store: RemodelStore, source: String = "the data", maximumProblems: Int = 20) throws -> [(type: String, count: Int)] {
+        let batches = try validate(document, schema: store.schema, layout: store.layout, source: source, maximumProblems: maximumProblems)
+        return try store.write { tx in
+            for batch in batches {
+                for object in batch.objects { try tx.insert(object, ofType: batch.type) }
+            }
+            return batches.map { ($0.type, $0.objects.count) }
+        }
+    }
+
+    /// The objects of a document, converted and checked; throws `StoreError.invalidInput`
+    /// listing every problem found (up to `maximumProblems`).
+    static func validate(_ document: JSONValue, schema: Schema, layout: StoreLayout, source: String, maximumProblems: Int) throws -> [(type: String, objects: [DynamicObject])] {
+        guard case .object(let members) = document else {
+            throw StoreError.invalidInput("\(source): the document must be a JSON object with one key per object type, found \(document.kindDescription)")
+        }
+        let conversion = StoreValueConversion(schema: schema)
+        var problems: [String] = []
+        var batches: [(type: String, objects: [DynamicObject])] = []
+        var seenKeys: [String: Set<StoreValue>] = [:]
+        func problem(_ text: String) { if problems.count < maximumProblems { problems.append(text) } else if problems.count == maximumProblems { problems.append("… (more problems not shown)") } }
+        for (typeName, value) in members {
+            guard let table = layout.table(named: typeName) else {
+                let hint = Suggestion.closest(to: typeName, in: layout.tables.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+                problem("\(source): '\(typeName)' is not an object type of the store's schema\(hint)")
+                continue
+            }
+            guard case .array(let elements) = value else {
+                problem("\(source): \(typeName) must be an array of objects, found \(value.kindDescription)")
+                continue
+            }
+            var objects: [DynamicObject] = []
+            for (index, element) in elements.enumerated() {
+                let place = "\(typeName)[\(index)]"
+                guard case .object(let properties) = element else {
+                    problem("\(source): \(place) must be an object, found \(element.kindDescription)")
+                    continue
+                }
+                var object: DynamicObject = [:]
+                for (name, json) in properties {
+                    guard let property = table.object.property(named: name), let type = property.storedType else {
+                        let hint = Suggestion.closest(to: name, in: table.object.storedProperties.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+                        problem("\(source): \(place).\(name): \(typeName) has no stored property '\(name)'\(hint)")
+                        continue
+                    }
+                    do {
+                        object[name] = try conversion.stored(json, type: type)
+                    } catch {
+                        problem("\(source): \(place).\(name)\(error.path): \(error.message)")
+                    }
+                }
+                for property in table.object.storedProperties where object[property.name] == nil {
+                    guard let type = property.storedType, type.collection == nil, !type.isOptional, property.defaultValue == nil else { continue }
+                    problem("\(source): \(place).\(property.name): missing; this property is required and has no default")
+                }
+                if let key = table.primaryKey, let keyValue = object[key.name] {
+                    if !seenKeys[typeName, default: []].insert(keyValue).inserted {
+                        problem("\(source): \(place).\(key.name): the primary key \(keyValue) appears twice in \(typeName)")
+                    }
+                }
+                objects.append(object)
+            }
+            batches.append((typeName, objects))
+        }
+        if !problems.isEmpty {
+            throw StoreError.invalidInput("cannot import \(source); nothing was imported:\n  " + problems.joined(separator: "\n  "))
+        }
+        return batches
+    }
+}
