@@ -60,7 +60,11 @@ let package = Package(
             resources: [.copy("Corpus")]
         ),
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite"]),
-        .testTarget(name: "RemodelMigrateTests", dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore"]),
+        .testTarget(
+            name: "RemodelMigrateTests",
+            dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema"],
+            resources: [.copy("Resources")]
+        ),
         .testTarget(
             name: "RemodelCodegenTests",
             dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore"],

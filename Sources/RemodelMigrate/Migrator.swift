@@ -99,7 +99,9 @@ public struct StoreState: Sendable {
         }
         let connection: Connection
         do {
-            connection = try Connection(path: path, readOnly: true)
+            // Read-write when possible (nothing is written): a read-only connection to a WAL
+            // store leaves its -wal and -shm files behind when it is the last to close.
+            connection = try (try? Connection(path: path)) ?? Connection(path: path, readOnly: true)
             connection.setBusyTimeout(5)
             let id = try connection.scalar("PRAGMA application_id")
             guard case .integer(let value) = id, Int32(truncatingIfNeeded: value) == StoreFormat.applicationID else {

@@ -2,7 +2,11 @@ import Foundation
 import RemodelCore
 
 /// The example app's history (v1 → v3) as Swift values: what `Migrations/` holds, used by
-/// tests that must not depend on the YAML loader.
+/// tests that must not depend on the YAML loader. Object types are in the order the schema
+/// files merge them (DoggoDB.yaml, then Notes.yaml); step values are written as the loader
+/// reads them (text, which the planner resolves to enum cases). Documentation and the
+/// projection are left out: they do not affect stored data. `ExampleHistoryFilesTests`
+/// checks that this copy equals `Migrations/`, storage-wise.
 enum ExampleHistory {
     static let businessUnits = EnumType(name: "BusinessUnitEnum", cases: [
         ("customerEngineering", "Customer Engineering"), ("educationCommunityAndDocs", "Education, Community and Docs"),
@@ -18,7 +22,6 @@ enum ExampleHistory {
     ])
 
     static let v1 = Schema(objects: [
-        note,
         ObjectType(name: "Person", primaryKey: "_id", properties: [
             Property("_id", .scalar(.objectId), default: .generated(.objectId)),
             Property("name", .scalar(.string), default: .string("")),
@@ -34,10 +37,10 @@ enum ExampleHistory {
             Property("weight", .scalar(.string), default: .string("")),
             Property(name: "person", kind: .inverse(type: "Person", property: "dogs")),
         ]),
+        note,
     ])
 
     static let v2 = Schema(enums: [businessUnits], objects: [
-        note,
         ObjectType(name: "Person", primaryKey: "_id", properties: [
             Property("_id", .scalar(.objectId), default: .generated(.objectId)),
             Property("firstName", .scalar(.string), default: .string("")),
@@ -47,11 +50,11 @@ enum ExampleHistory {
             Property("businessUnit", PropertyType(.enumeration("BusinessUnitEnum")), default: .enumCase("engineering")),
             Property("dogs", PropertyType(.object("Dog"), collection: .list)),
         ]),
-        v1.objects[2],
+        v1.objects[1],
+        note,
     ])
 
     static let v3 = Schema(enums: [businessUnits], objects: [
-        note,
         ObjectType(name: "Person", primaryKey: "_id", properties: [
             Property("_id", .scalar(.objectId), default: .generated(.objectId)),
             Property("firstName", .scalar(.string), default: .string("")),
@@ -72,6 +75,7 @@ enum ExampleHistory {
             Property("dateLastUpdated", .scalar(.date), default: .generated(.now)),
             Property(name: "person", kind: .inverse(type: "Person", property: "dogs")),
         ]),
+        note,
     ])
 
     static let history = MigrationHistory(snapshots: [v1, v2, v3], migrations: [
@@ -80,10 +84,10 @@ enum ExampleHistory {
             .renameProperty(type: "Person", from: "employeeId", to: "personId"),
             .split(type: "Person", property: "name", into: ["firstName", "lastName"], separator: " "),
             .mapValues(type: "Person", property: "businessUnit", values: [
-                .init(from: "Eng", to: .enumCase("engineering")),
-                .init(from: "HR", to: .enumCase("humanResourcesAndRescruiting")),
-                .init(from: "Docs", to: .enumCase("educationCommunityAndDocs")),
-            ], otherwise: .enumCase("engineering")),
+                .init(from: "Eng", to: .string("engineering")),
+                .init(from: "HR", to: .string("humanResourcesAndRescruiting")),
+                .init(from: "Docs", to: .string("educationCommunityAndDocs")),
+            ], otherwise: .string("engineering")),
         ], checksum: "c2"),
         Migration(version: 3, name: "dog-details", steps: [
             .convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .default),

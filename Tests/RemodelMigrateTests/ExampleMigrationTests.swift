@@ -131,7 +131,7 @@ import Testing
 
     @Test func newRequiredPropertyWithoutDefaultIsAPlanningError() throws {
         var history = ExampleHistory.history
-        history.snapshots[2].objects[2].properties.append(Property("chipNumber", .scalar(.string)))
+        history.snapshots[2].objects[1].properties.append(Property("chipNumber", .scalar(.string)))
         #expect {
             try Migrator(history: history).plan(from: 1)
         } throws: { error in

@@ -149,8 +149,8 @@ public struct SchemaDiff: Hashable, Sendable {
         case (.stored(let oldType), .stored(let newType)):
             // A link or enum whose target was renamed is the same type.
             var comparableOld = oldType
-            if case .object(let name) = newType.base, renamedTypes[name] == oldType.objectName { comparableOld.base = .object(name) }
-            if case .enumeration(let name) = newType.base, renamedTypes[name] == oldType.enumName { comparableOld.base = .enumeration(name) }
+            if case .object(let name) = newType.base, let oldName = oldType.objectName, renamedTypes[name] == oldName { comparableOld.base = .object(name) }
+            if case .enumeration(let name) = newType.base, let oldName = oldType.enumName, renamedTypes[name] == oldName { comparableOld.base = .enumeration(name) }
             if comparableOld.base != newType.base || comparableOld.collection != newType.collection {
                 changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: oldType, to: newType), impact: retypeImpact(from: comparableOld, to: newType)))
             } else if comparableOld.isOptional != newType.isOptional {

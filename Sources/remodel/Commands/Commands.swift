@@ -4,5 +4,7 @@ enum Commands {
     static let all: [any Command] = [
         ValidateCommand(),
         GenerateCommand(),
+        MigrationCommand(),
+        MigrateCommand(),
     ]
 }

@@ -1,0 +1,79 @@
+import CSQLite
+import Foundation
+import RemodelStore
+
+/// Copies a store file with SQLite's online backup API before a migration, into a new file
+/// next to it: `store.db.v1-backup-20261130T131500Z`. An existing file is never overwritten
+/// (a second backup in the same second gets `-2`, `-3`, …).
+public enum StoreBackup {
+    /// Why a backup could not be made. The store itself is untouched.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+
+        public var description: String {
+            "cannot back up the store to '\(path)': \(reason); nothing was migrated (free some space or fix the folder's permissions, or pass --no-backup)"
+        }
+    }
+
+    /// The backup file name for a store at `version`, made at `date`, without a collision
+    /// suffix: `store.db.v1-backup-20261130T131500Z`.
+    public static func fileName(forStoreAt path: String, version: Int, date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return path + ".v\(version)-backup-" + formatter.string(from: date)
+    }
+
+    /// Backs up the store at `path` (at schema `version`) and returns the backup's path.
+    public static func make(ofStoreAt path: String, version: Int, date: Date = Date()) throws -> String {
+        let base = fileName(forStoreAt: path, version: version, date: date)
+        let partial = base + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        unlink(partial)
+        defer { unlink(partial) }
+        try copy(from: path, to: partial)
+        // link(2) fails instead of replacing an existing file: no backup is ever overwritten.
+        for attempt in 1...1000 {
+            let candidate = attempt == 1 ? base : base + "-\(attempt)"
+            if link(partial, candidate) == 0 { return candidate }
+            guard errno == EEXIST else {
+                throw Failure(path: candidate, reason: String(cString: strerror(errno)))
+            }
+        }
+        throw Failure(path: base, reason: "1000 backups with this name already exist")
+    }
+
+    /// Copies the database at `source` into a new database file at `destination`.
+    private static func copy(from source: String, to destination: String) throws {
+        var sourceDB: OpaquePointer?
+        var destinationDB: OpaquePointer?
+        defer {
+            sqlite3_close_v2(sourceDB)
+            sqlite3_close_v2(destinationDB)
+        }
+        guard sqlite3_open_v2(source, &sourceDB, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let sourceDB else {
+            throw Failure(path: destination, reason: "cannot open '\(source)': \(message(sourceDB))")
+        }
+        sqlite3_busy_timeout(sourceDB, 5000)
+        guard sqlite3_open_v2(destination, &destinationDB, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let destinationDB else {
+            throw Failure(path: destination, reason: message(destinationDB))
+        }
+        guard let backup = sqlite3_backup_init(destinationDB, "main", sourceDB, "main") else {
+            throw Failure(path: destination, reason: message(destinationDB))
+        }
+        var code: Int32
+        repeat {
+            code = sqlite3_backup_step(backup, 1024)
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED { sqlite3_sleep(20) }
+        } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+        let finish = sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE, finish == SQLITE_OK else {
+            throw Failure(path: destination, reason: String(cString: sqlite3_errstr(code == SQLITE_DONE ? finish : code)))
+        }
+    }
+
+    private static func message(_ db: OpaquePointer?) -> String {
+        db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import RemodelCore
+
+/// Loads a schema's version history from a `Migrations/` folder: `NNNN-name.yaml` migration
+/// files and `snapshots/vN.yaml` canonical schemas, checked for a complete chain (versions
+/// 1…N, no gaps or duplicates, one snapshot per version), every problem a located diagnostic.
+///
+/// ```swift
+/// let loaded = MigrationHistoryLoader.load(migrations: "Migrations")
+/// guard let history = loaded.history else { print(loaded.diagnostics); return }
+/// var migrator = Migrator(history: history)
+/// migrator.stepLocations = loaded.stepLocations
+/// migrator.migrationFiles = loaded.files
+/// ```
+public enum MigrationHistoryLoader {
+    /// Loads the folder at `path`. With no folder there is no history (the schema is
+    /// version 1): `history` is `nil` and there are no diagnostics. Never throws.
+    public static func load(migrations path: String) -> MigrationHistoryLoadResult {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return MigrationHistoryLoadResult(history: nil, diagnostics: [], folderExists: false)
+        }
+        guard MigrationFolder.isDirectory(path) else {
+            return MigrationHistoryLoadResult(history: nil, diagnostics: [.error(
+                "migrations-not-a-folder", "'\(path)' is a file, but the migration history is a folder", at: nil,
+                hint: "pass the folder holding NNNN-name.yaml files and snapshots/ with --migrations DIR"
+            )])
+        }
+        let log = DiagnosticLog()
+        let (migrationFiles, snapshotFiles) = MigrationFolder.list(path, log: log)
+        if migrationFiles.isEmpty && snapshotFiles.isEmpty && !log.hasErrors {
+            return MigrationHistoryLoadResult(history: nil, diagnostics: log.diagnostics)
+        }
+
+        // The chain of versions: 1…N, each once.
+        var byVersion: [Int: MigrationFolder.MigrationFile] = [:]
+        for file in migrationFiles {
+            if let first = byVersion[file.version] {
+                log.error(
+                    "migration-duplicate-version", "two migration files have version \(file.version): '\(first.path)' and '\(file.path)'",
+                    at: location(file.path),
+                    hint: "give this migration the next free number (two branches may have added the same version: renumber one of them and re-create its snapshot with 'remodel migration new')",
+                    notes: [.init("'\(first.path)' has version \(file.version) too", at: location(first.path))]
+                )
+            } else {
+                byVersion[file.version] = file
+            }
+        }
+        let versions = byVersion.keys.sorted()
+        if let first = versions.first, first != 1, let file = byVersion[first] {
+            log.error(
+                "migration-gap", "the history starts at version \(first) ('\(file.path)'); it must start at version 1, the baseline",
+                at: location(file.path), hint: "add '\(MigrationFolder.join(path, MigrationFolder.migrationFileName(version: 1, name: "initial")))' with its snapshot, or renumber the files from 0001"
+            )
+        }
+        for (previous, next) in zip(versions, versions.dropFirst()) where next != previous + 1 {
+            let before = byVersion[previous]!.path
+            let after = byVersion[next]!.path
+            let missing = next == previous + 2 ? "version \(previous + 1) is" : "versions \(previous + 1) to \(next - 1) are"
+            log.error(
+                "migration-gap", "\(missing) missing: the history jumps from '\(before)' (version \(previous)) to '\(after)' (version \(next))",
+                at: location(after), hint: "renumber '\(after)' to \(MigrationFolder.migrationFileName(version: previous + 1, name: byVersion[next]!.name)) (and its snapshot), or restore the missing file",
+                notes: [.init("the previous version is here", at: location(before))]
+            )
+        }
+
+        // Snapshots: one per version, no more.
+        var snapshotPaths: [Int: String] = [:]
+        for snapshot in snapshotFiles {
+            if let first = snapshotPaths[snapshot.version] {
+                log.error("snapshot-duplicate-version", "two snapshots have version \(snapshot.version): '\(first)' and '\(snapshot.path)'", at: location(snapshot.path), hint: "keep only snapshots/v\(snapshot.version).yaml")
+            } else if byVersion[snapshot.version] == nil {
+                log.error(
+                    "snapshot-without-migration", "'\(snapshot.path)' is the snapshot of version \(snapshot.version), but there is no migration file for version \(snapshot.version)",
+                    at: location(snapshot.path), hint: "restore the migration file \(MigrationFolder.migrationFileName(version: snapshot.version, name: "NAME")), or delete this snapshot"
+                )
+            } else {
+                snapshotPaths[snapshot.version] = snapshot.path
+            }
+        }
+        var snapshots: [Int: Schema] = [:]
+        for version in versions {
+            let file = byVersion[version]!
+            guard let snapshotPath = snapshotPaths[version] else {
+                let expected = MigrationFolder.join(MigrationFolder.join(path, MigrationFolder.snapshotsFolder), MigrationFolder.snapshotFileName(version: version))
+                log.error(
+                    "migration-without-snapshot", "version \(version) ('\(file.path)') has no snapshot: '\(expected)' is missing",
+                    at: location(file.path), hint: "snapshots are written by 'remodel migration new'; restore the file from version control"
+                )
+                continue
+            }
+            let loaded = SchemaLoader.load(path: snapshotPath)
+            log.add(contentsOf: loaded.diagnostics)
+            guard let schema = loaded.schema else { continue }
+            snapshots[version] = schema
+            if let bytes = FileManager.default.contents(atPath: snapshotPath), String(decoding: bytes, as: UTF8.self) != CanonicalYAML.text(of: schema) {
+                log.warning(
+                    "snapshot-not-canonical", "'\(snapshotPath)' is not in canonical form: it was edited after the tool wrote it",
+                    at: location(snapshotPath), hint: "snapshots record released schemas and are written only by 'remodel migration new'; restore it from version control"
+                )
+            }
+        }
+
+        // Migration files.
+        var migrations: [Migration] = []
+        var stepLocations: [Int: [Int: SourceLocation]] = [:]
+        var files: [Int: String] = [:]
+        for version in versions {
+            let file = byVersion[version]!
+            files[version] = file.path
+            guard let bytes = read(file.path, log: log) else { continue }
+            let checksum = SHA256.hexDigest(of: bytes)
+            let (root, problems) = YAMLParser(file: file.path).parse(bytes)
+            log.add(contentsOf: problems)
+            guard problems.isEmpty else { continue }
+            var contents = MigrationFileReader.Contents()
+            if let root, !root.isNull {
+                contents = MigrationFileReader(log: log, target: snapshots[version]).read(root, file: file.path)
+            }
+            if version == 1, let first = contents.locations[0] {
+                log.error(
+                    "migration-baseline-steps", "version 1 is the baseline: its migration file cannot have steps (there is nothing older to migrate from)",
+                    at: first, hint: "move these steps into a new migration ('remodel migration new NAME')"
+                )
+            }
+            stepLocations[version] = contents.locations
+            migrations.append(Migration(version: version, name: file.name, description: contents.description, steps: contents.steps, checksum: checksum))
+        }
+
+        var history: MigrationHistory?
+        if !log.hasErrors {
+            history = MigrationHistory(snapshots: versions.map { snapshots[$0]! }, migrations: migrations)
+        }
+        return MigrationHistoryLoadResult(
+            history: history, diagnostics: log.diagnostics.sortedByLocation(), stepLocations: stepLocations,
+            files: files, snapshotFiles: snapshotPaths
+        )
+    }
+
+    /// Checks that `schema` (the current `Schemas/`) is the newest snapshot of `history`, as
+    /// far as stored data goes: a schema edited without a new migration gets
+    /// `schema-not-snapshotted`. `nil` when they agree or there is no history.
+    public static func checkSnapshotted(schema: Schema, schemasPath: String, history: MigrationHistory?, migrationsPath: String) -> Diagnostic? {
+        guard let history, let newest = history.snapshots.last, newest.storageHash != schema.storageHash else { return nil }
+        let snapshot = MigrationFolder.join(MigrationFolder.join(migrationsPath, MigrationFolder.snapshotsFolder), MigrationFolder.snapshotFileName(version: history.currentVersion))
+        let changes = SchemaDiff(from: newest, to: schema).changes.prefix(3).map(\.description)
+        let summary = changes.isEmpty ? "" : " (\(changes.joined(separator: "; "))\(SchemaDiff(from: newest, to: schema).changes.count > 3 ? "; …" : ""))"
+        return .error(
+            "schema-not-snapshotted",
+            "the schema in '\(schemasPath)' differs from the newest snapshot '\(snapshot)' (version \(history.currentVersion))\(summary): the schema changed without a new migration",
+            at: nil, hint: "run 'remodel migration new NAME' to freeze it as version \(history.currentVersion + 1)"
+        )
+    }
+
+    private static func location(_ file: String) -> SourceLocation {
+        SourceLocation(file: file, line: 1, column: 1)
+    }
+
+    private static func read(_ file: String, log: DiagnosticLog, limits: YAMLLimits = .standard) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            log.error("file-unreadable", "cannot read '\(file)'", at: location(file), hint: "check that the file exists and is readable")
+            return nil
+        }
+        guard data.count <= limits.maxFileSize else {
+            log.error("file-too-large", "the migration file is \(data.count / 1_000_000) MB; migration files are limited to \(limits.maxFileSize / 1_000_000) MB", at: location(file), hint: "check that this is the right file")
+            return nil
+        }
+        return [UInt8](data)
+    }
+}

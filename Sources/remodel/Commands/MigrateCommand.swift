@@ -1,0 +1,136 @@
+import Foundation
+import RemodelCore
+import RemodelMigrate
+import RemodelSchema
+import RemodelStore
+
+/// `remodel migrate`: upgrades a store file through the migration history, in one
+/// transaction, after printing the plan and making a backup.
+struct MigrateCommand: Command {
+    let name = "migrate"
+    let abstract = "Upgrade a store to the newest schema version (or --to N), in one transaction."
+    let discussion = """
+        Reads the history in the migrations folder, checks that the schema folder is its newest \
+        snapshot, and plans the upgrade from the version the store records. Prints the plan on \
+        stdout: each version, each change classed additive, data-dependent or destructive with \
+        the step or schema change it comes from, the data checks, and the SQL that runs. Then \
+        copies the store next to itself with SQLite's backup API (STORE.vN-backup-TIMESTAMP, \
+        never overwritten; --no-backup skips it), runs every version in one transaction, and \
+        prints the objects per type and the time each version took. Progress goes to stderr. \
+        Any failure — a value a step cannot convert, a duplicate primary key, a null left in a \
+        required property — rolls everything back: the store file is unchanged. With --dry-run \
+        the migration runs inside the transaction and is rolled back: counts and data errors \
+        are reported, no backup is made. A store already at the target version is left as it \
+        is. A store newer than the history is refused (superseded). Exit status: 0 migrated or \
+        already current, 1 nothing changed because of an error, 64 usage error.
+        """
+    static let store = OptionSpec.option("store", value: "FILE", help: "The store file to migrate.")
+    static let to = OptionSpec.option("to", value: "N", help: "The version to migrate to (default: the newest).")
+    static let dryRun = OptionSpec.flag("dry-run", help: "Run the migration inside a transaction and roll it back: report counts and data errors, change nothing.")
+    static let noBackup = OptionSpec.flag("no-backup", help: "Do not copy the store before migrating.")
+
+    var options: [OptionSpec] {
+        [Self.store, Self.to, Self.dryRun, Self.noBackup, CommonOptions.migrations, CommonOptions.schemas]
+    }
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        guard let store = arguments.value(Self.store) else { throw UsageError("missing --store FILE") }
+        var target: Int?
+        if let text = arguments.value(Self.to) {
+            guard let number = Int(text), number > 0 else { throw UsageError("--to needs a version number (1, 2, …), found '\(text)'") }
+            target = number
+        }
+        let dryRun = arguments.flag(Self.dryRun)
+
+        guard let loaded = HistoryInput.load(arguments) else { return ExitStatus.failure }
+        var migrator = Migrator(history: loaded.history)
+        migrator.stepLocations = loaded.stepLocations
+        migrator.migrationFiles = loaded.files
+
+        let state = try migrator.inspect(storeAt: store)
+        let history = loaded.history
+        if state.version > history.currentVersion {
+            throw StoreError.superseded(path: store, storeVersion: state.version, codeVersion: history.currentVersion)
+        }
+        if let expected = history.schema(at: state.version)?.storageHash, let hash = state.schemaHash, hash != expected {
+            throw StoreError.schemaMismatch(path: store, version: state.version, storeHash: hash, codeHash: expected)
+        }
+        let now = Date()
+        let plan: MigrationPlan
+        do {
+            plan = try migrator.plan(from: state.version, to: target, now: now)
+        } catch let error as MigrationPlanningError {
+            DiagnosticsOutput.print(error.diagnostics)
+            Console.writeError("Error: cannot plan the migration of '\(store)' from version \(state.version); the store is unchanged\n")
+            return ExitStatus.failure
+        }
+        guard !plan.isEmpty else {
+            Console.write("'\(store)' is already at version \(state.version)\(target == nil ? ", the newest" : ""); nothing to do\n")
+            return ExitStatus.success
+        }
+        Console.write(MigrationPlanRenderer.text(of: plan, store: store) + "\n")
+
+        var backup: String?
+        if !dryRun && !arguments.flag(Self.noBackup) {
+            backup = try StoreBackup.make(ofStoreAt: store, version: state.version, date: now)
+            Console.write("Backup: \(backup!)\n")
+        }
+        let progress = ProgressPrinter(interactive: Console.errorIsTerminal)
+        do {
+            let (_, report) = try migrator.migrate(storeAt: store, to: target, dryRun: dryRun, now: now, progress: progress.report)
+            progress.finish()
+            Console.write(MigrationPlanRenderer.text(of: report, store: store, backup: backup))
+            return ExitStatus.success
+        } catch {
+            progress.finish()
+            var message = "Error: \(error)\n"
+            if let backup { message += "The store is unchanged; the backup '\(backup)' is intact.\n" }
+            Console.writeError(message)
+            return ExitStatus.failure
+        }
+    }
+}
+
+/// Shows a running migration's progress on stderr: one live line on a terminal, otherwise a
+/// line per version and at most one line a second.
+final class ProgressPrinter: @unchecked Sendable {
+    private let interactive: Bool
+    private let lock = NSLock()
+    private var version = 0
+    private var lastPrint = ContinuousClock.now
+    private var liveLine = false
+
+    init(interactive: Bool) {
+        self.interactive = interactive
+    }
+
+    /// The callback for `Migrator.migrate(progress:)`.
+    var report: @Sendable (MigrationProgress) -> Void {
+        { [self] progress in handle(progress) }
+    }
+
+    private func handle(_ progress: MigrationProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = ContinuousClock.now
+        let line = "[\(progress.completed)/\(progress.total)] version \(progress.version): \(progress.activity)"
+        if interactive {
+            let columns = 100
+            let shown = line.count > columns ? String(line.prefix(columns - 1)) + "…" : line
+            Console.writeError("\r\u{1B}[K" + shown)
+            liveLine = true
+        } else if progress.version != version || now - lastPrint >= .seconds(1) {
+            Console.writeError(line + "\n")
+            lastPrint = now
+        }
+        version = progress.version
+    }
+
+    /// Ends the live line.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if liveLine { Console.writeError("\r\u{1B}[K") }
+        liveLine = false
+    }
+}
