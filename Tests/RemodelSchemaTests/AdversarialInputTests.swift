@@ -140,6 +140,13 @@ final class AdversarialInputTests: XCTestCase {
         XCTAssertNotNil(loadSchema(yaml: yaml, file: "ok.yaml").schema)
     }
 
+    func testByteOrderMarkAndCRLFLineEndingsAreFine() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("objects:\r\n  Person:\r\n    properties:\r\n      name: strng\r\n".utf8)
+        let diagnostic = assertError(try load(bytes), rule: "unknown-type")
+        XCTAssertEqual(diagnostic?.location?.line, 4)
+        XCTAssertEqual(diagnostic?.location?.column, 13)
+    }
+
     func testUnknownAliasIsASyntaxError() throws {
         _ = assertError(loadSchema(yaml: "objects: *nothing\n", file: "alias.yaml"), rule: "yaml-syntax")
     }

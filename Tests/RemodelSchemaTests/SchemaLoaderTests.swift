@@ -104,6 +104,25 @@ final class SchemaLoaderTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.first?.severity, .warning)
     }
 
+    func testUnusedEmbeddedObjectsAndIndexedKeysAreWarnings() {
+        let yaml = """
+            objects:
+              Thing:
+                primaryKey: key
+                properties:
+                  key: { type: string, indexed: true }
+              Address:
+                embedded: true
+                properties:
+                  street: string
+            """
+        let result = loadSchema(yaml: yaml, file: "w.yaml")
+        XCTAssertNotNil(result.schema)
+        XCTAssertEqual(result.diagnostics.map(\.rule), ["index-redundant", "embedded-unused"])
+        XCTAssertEqual(result.diagnostics.map(\.severity), [.warning, .warning])
+        XCTAssertEqual(result.diagnostics.last?.location, SourceLocation(file: "w.yaml", line: 6, column: 3))
+    }
+
     func testPropertyLevelPrimaryKeyAndIdAsPrimaryKey() {
         let yaml = "objects:\n  Thing:\n    properties:\n      id: { type: int, primaryKey: true }\n"
         let result = loadSchema(yaml: yaml, file: "pk.yaml")

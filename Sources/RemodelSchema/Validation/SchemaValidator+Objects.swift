@@ -105,6 +105,12 @@ extension SchemaValidator {
             )
             return
         }
+        if resolved.isIndexed, let indexed = property.indexed {
+            log.warning(
+                "index-redundant", "primary key '\(objectName).\(primaryKey.value)' is always indexed", at: indexed.location,
+                hint: "remove 'indexed: true'"
+            )
+        }
         if type.isOptional {
             let node = typeNodes[objectName]?[primaryKey.value]
             log.error(

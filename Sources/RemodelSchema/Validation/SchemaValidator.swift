@@ -39,6 +39,7 @@ final class SchemaValidator {
         resolveObjects()
         checkObjectRelationships()
         checkEmbeddedCycles()
+        checkUnusedEmbeddedObjects()
         let projections = resolveProjections()
         // Only when nothing else is wrong: a misshapen section also leaves the schema empty.
         if syntax.enums.isEmpty, syntax.objects.isEmpty, syntax.projections.isEmpty, !log.hasErrors {

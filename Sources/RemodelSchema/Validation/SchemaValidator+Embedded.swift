@@ -1,10 +1,28 @@
 import RemodelCore
 
+/// Embedded objects: used somewhere, and not containing themselves.
+///
 /// Embedded objects become Swift structs held by value, so a chain of to-one embedded
 /// properties that leads back to where it started (`Address.geo: Geo?`, `Geo.address:
 /// Address?`) would make a struct contain itself, which Swift refuses. Lists, sets and maps
 /// break the chain (they store their elements out of line), and links hold keys, not values.
 extension SchemaValidator {
+    /// Warns about embedded objects no property holds: they can never be stored.
+    func checkUnusedEmbeddedObjects() {
+        var held: Set<String> = []
+        for object in objects {
+            for property in object.properties {
+                if let name = property.storedType?.objectName { held.insert(name) }
+            }
+        }
+        for object in objects where object.isEmbedded && !held.contains(object.name) {
+            log.warning(
+                "embedded-unused", "embedded object '\(object.name)' is not held by any property, so it can never be stored", at: objectDeclarations[object.name]?.name.location,
+                hint: "hold it in a property of another object (e.g. 'home: \(object.name)?'), or remove 'embedded: true'"
+            )
+        }
+    }
+
     func checkEmbeddedCycles() {
         // Edges: embedded object → (property, embedded object it holds by value).
         var edges: [String: [(property: String, target: String)]] = [:]
