@@ -40,12 +40,15 @@ public enum StoreDateFormat {
         else { return nil }
         var micros: Int64 = 0
         if scanner.take(".") || scanner.take(",") {
-            let start = scanner.position
-            guard let fraction = scanner.digits(min: 1, max: 9) else { return nil }
-            let count = scanner.position - start
-            var scaled = Double(fraction)
-            for _ in 0..<count { scaled /= 10 }
-            micros = Int64((scaled * 1_000_000).rounded())
+            // Exact decimal arithmetic: the first six digits, rounded half up by the seventh.
+            var digits: [Int64] = []
+            while let byte = scanner.peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits.count < 9 {
+                digits.append(Int64(byte - UInt8(ascii: "0")))
+                scanner.position += 1
+            }
+            guard !digits.isEmpty else { return nil }
+            while digits.count < 7 { digits.append(0) }
+            micros = digits[0..<6].reduce(0) { $0 * 10 + $1 } + (digits[6] >= 5 ? 1 : 0)
         }
         var offset: Int64 = 0
         if scanner.take("Z") || scanner.take("z") {
