@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// `remodel migration new` through the real binary: it re-creates the example history's
+/// snapshots byte for byte, drafts migration files, and refuses what it must.
+final class MigrationNewCommandTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-migration-new-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static let historySources = "Tests/RemodelMigrateTests/Resources/history"
+
+    private func migrationNew(_ name: String, schemas: String, migrations: String) throws -> CLIRunner.Output {
+        try CLIRunner.run(["migration", "new", name, "--schemas", schemas, "--migrations", migrations])
+    }
+
+    /// The documented way to re-create Migrations/snapshots gives exactly the committed files.
+    func testRecreatesTheExampleSnapshots() throws {
+        let migrations = folder.appendingPathComponent("Migrations").path
+        let first = try migrationNew("initial", schemas: Self.historySources + "/v1", migrations: migrations)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout, "\(migrations)/snapshots/v1.yaml: the schema of version 1\n\(migrations)/0001-initial.yaml: the baseline (no steps)\n")
+        let second = try migrationNew("split-person-name", schemas: Self.historySources + "/v2", migrations: migrations)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let third = try migrationNew("dog-details", schemas: "Schemas", migrations: migrations)
+        XCTAssertEqual(third.status, 0, third.stderr)
+        for version in 1...3 {
+            let made = try String(contentsOfFile: "\(migrations)/snapshots/v\(version).yaml", encoding: .utf8)
+            let committed = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Migrations/snapshots/v\(version).yaml"), encoding: .utf8)
+            XCTAssertEqual(made, committed, "snapshot v\(version): re-create Migrations/snapshots as \(Self.historySources)/README.md says")
+        }
+        XCTAssertEqual(try String(contentsOfFile: "\(migrations)/0001-initial.yaml", encoding: .utf8),
+                       try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Migrations/0001-initial.yaml"), encoding: .utf8))
+
+        // The drafts: changes as comments, a convert step for each risky retype, rename questions.
+        let v2 = try String(contentsOfFile: "\(migrations)/0002-split-person-name.yaml", encoding: .utf8)
+        XCTAssertTrue(v2.contains("#   [destructive] property Person.name removed: its stored values are deleted\n"), v2)
+        XCTAssertTrue(v2.contains("  - convert: { type: Person, property: businessUnit, to: BusinessUnitEnum, onError: fail }"), v2)
+        XCTAssertTrue(v2.contains("  # Question: was Person.employeeId renamed to personId?"), v2)
+        XCTAssertTrue(v2.contains("  # - renameProperty: { type: Person, from: employeeId, to: personId }"), v2)
+        let v3 = try String(contentsOfFile: "\(migrations)/0003-dog-details.yaml", encoding: .utf8)
+        XCTAssertTrue(v3.contains("  - convert: { type: Dog, property: weight, to: int, onError: fail }"), v3)
+        XCTAssertTrue(v3.contains("#   [additive] property Dog.dateLastUpdated added: existing objects get $now\n"), v3)
+
+        // The drafted history loads and plans (the drafts are valid migration files).
+        let migrate = try CLIRunner.run(["migration", "new", "again", "--schemas", "Schemas", "--migrations", migrations])
+        XCTAssertEqual(migrate.status, 1)
+        XCTAssertTrue(migrate.stderr.contains("stores the same data as version 3"), migrate.stderr)
+        XCTAssertTrue(migrate.stderr.contains("there is nothing to freeze"), migrate.stderr)
+    }
+
+    func testNeverOverwritesAFile() throws {
+        let migrations = folder.appendingPathComponent("Migrations").path
+        XCTAssertEqual(try migrationNew("initial", schemas: Self.historySources + "/v1", migrations: migrations).status, 0)
+        try "keep me".write(toFile: "\(migrations)/snapshots/v2.yaml", atomically: true, encoding: .utf8)
+        let result = try migrationNew("split-person-name", schemas: Self.historySources + "/v2", migrations: migrations)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("snapshot-without-migration") || result.stderr.contains("already exists"), result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: "\(migrations)/snapshots/v2.yaml", encoding: .utf8), "keep me")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(migrations)/0002-split-person-name.yaml"))
+    }
+
+    func testRefusesAnInvalidSchemaAndABadName() throws {
+        let schemas = folder.appendingPathComponent("Schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        try "objects:\n  Dog:\n    properties:\n      weight: integer\n".write(to: schemas.appendingPathComponent("Dog.yaml"), atomically: true, encoding: .utf8)
+        let migrations = folder.appendingPathComponent("Migrations").path
+        let invalid = try migrationNew("initial", schemas: schemas.path, migrations: migrations)
+        XCTAssertEqual(invalid.status, 1)
+        XCTAssertTrue(invalid.stderr.contains("Dog.yaml:4:"), invalid.stderr)
+        XCTAssertTrue(invalid.stderr.contains("is invalid; fix it before freezing a new version"), invalid.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: migrations))
+
+        let badName = try migrationNew("two words", schemas: schemas.path, migrations: migrations)
+        XCTAssertEqual(badName.status, 64)
+        XCTAssertTrue(badName.stderr.contains("'two words' cannot be a migration name"), badName.stderr)
+    }
+}
