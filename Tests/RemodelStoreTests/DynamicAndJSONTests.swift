@@ -97,7 +97,7 @@ final class DynamicAndJSONTests: XCTestCase {
             { "Person": [ { "_id": "65a1b2c3d4e5f60718293a4b", "dogs": ["00000000-0000-0000-0000-000000000009"] } ] }
             """)
         assertStoreError(try StoreJSON.importDocument(try parser.parse(), into: store),
-                         contains: ["Person x'65a1b2c3d4e5f60718293a4b' links through 'dogs' to Dog x'00000000000000000000000000000009', which does not exist"])
+                         contains: ["Person \"65a1b2c3d4e5f60718293a4b\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000009\", which does not exist"])
         XCTAssertEqual(try store.read { try $0.count(Person.self) }, 0)
         var duplicate = JSONParser("""
             { "Note": [ { "identifier": "a", "content": "" }, { "identifier": "a", "content": "" } ] }

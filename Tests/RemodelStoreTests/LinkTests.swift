@@ -73,7 +73,7 @@ final class LinkTests: XCTestCase {
         let store = try makeStore(folder)
         let missing = ObjectID("aaaaaaaaaaaaaaaaaaaaaaaa")!
         assertStoreError(try store.write { tx in try tx.insert(Sample(id: 9, owner: missing)) },
-                         contains: ["Sample 9 links through 'owner' to Person x'aaaaaaaaaaaaaaaaaaaaaaaa', which does not exist"])
+                         contains: ["Sample 9 links through 'owner' to Person \"aaaaaaaaaaaaaaaaaaaaaaaa\", which does not exist"])
         XCTAssertEqual(try store.read { try $0.count(Sample.self) }, 0)
     }
 
@@ -83,7 +83,7 @@ final class LinkTests: XCTestCase {
         let ghost = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
         let person = Person(_id: ObjectID("0123456789abcdef01234567")!, firstName: "Ada", dogs: [ghost])
         assertStoreError(try store.write { tx in try tx.insert(person) },
-                         contains: ["Person x'0123456789abcdef01234567' links through 'dogs' to Dog x'00000000000000000000000000000001', which does not exist", "add that Dog"])
+                         contains: ["Person \"0123456789abcdef01234567\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000001\", which does not exist", "add that Dog"])
         XCTAssertEqual(try store.read { try $0.count(Person.self) }, 0)
     }
 

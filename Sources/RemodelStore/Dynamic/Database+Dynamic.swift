@@ -90,6 +90,7 @@ extension Transaction {
         let context = dynamicContext(table)
         let statement = try context.statement(upsert && table.primaryKey != nil ? .upsert : .insert)
         statement.reset()
+        var values: [StoreValue] = []
         for (index, column) in table.columns.enumerated() {
             let value = try object[column.name] ?? DynamicDefaults.value(for: table.object.property(named: column.name)!, type: column.type, schema: layout.schema)
             if value.isNull && !column.type.isOptional {
@@ -97,18 +98,19 @@ extension Transaction {
             }
             let code = statement.handle.bind(value, Int32(index + 1))
             if code != 0 { throw context.bindFailure(code, parameter: Int32(index + 1)) }
+            values.append(value)
         }
         do {
             try statement.run()
         } catch let error as SQLiteError {
             if (error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique), let key = table.primaryKey {
-                throw StoreError.duplicateKey(type: typeName, key: object[key.name] ?? .null)
+                throw StoreError.duplicateKey(type: typeName, key: table.keyDescription(table.primaryKeyIndex.map { values[$0] } ?? object[key.name] ?? .null))
             }
             throw StoreError.sqlite(error)
         }
-        guard !table.sideTables.isEmpty, let key = table.primaryKey else { return }
+        guard !table.sideTables.isEmpty, let keyIndex = table.primaryKeyIndex else { return }
         let collections = table.sideTables.map { side in object[side.property] ?? (side.kind == .map ? .map([:]) : .list([])) }
-        try context.writeCollections(collections, owner: object[key.name] ?? .null, replacing: upsert)
+        try context.writeCollections(collections, owner: values[keyIndex], replacing: upsert)
     }
 }
 

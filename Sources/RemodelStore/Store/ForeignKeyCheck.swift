@@ -16,12 +16,19 @@ enum ForeignKeyCheck {
         if let side = layout.tables.lazy.flatMap(\.sideTables).first(where: { $0.name == table }) {
             let values = try connection.query("SELECT \"owner\", \"value\" FROM \(SQL.quote(table)) WHERE rowid = ?", [rowid]).first ?? [.null, .null]
             if column == "owner" {
-                return .danglingLink(from: side.owner, property: side.property, fromKey: values[0], to: side.owner, toKey: values[0])
+                let key = describe(values[0], keyOf: side.owner, layout: layout)
+                return .danglingLink(from: side.owner, property: side.property, fromKey: key, to: side.owner, toKey: key)
             }
-            return .danglingLink(from: side.owner, property: side.property, fromKey: values[0], to: parent, toKey: values[1])
+            return .danglingLink(from: side.owner, property: side.property, fromKey: describe(values[0], keyOf: side.owner, layout: layout),
+                                 to: parent, toKey: describe(values[1], keyOf: parent, layout: layout))
         }
         let keyColumn = layout.table(named: table)?.primaryKey?.name ?? "rowid"
         let values = try connection.query("SELECT \(SQL.quote(keyColumn)), \(SQL.quote(column)) FROM \(SQL.quote(table)) WHERE rowid = ?", [rowid]).first ?? [.null, .null]
-        return .danglingLink(from: table, property: column, fromKey: values[0], to: parent, toKey: values[1])
+        return .danglingLink(from: table, property: column, fromKey: describe(values[0], keyOf: table, layout: layout),
+                             to: parent, toKey: describe(values[1], keyOf: parent, layout: layout))
+    }
+
+    private static func describe(_ value: StoreValue, keyOf table: String, layout: StoreLayout) -> String {
+        layout.table(named: table)?.keyDescription(value) ?? value.description
     }
 }

@@ -25,12 +25,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownType(String)
     /// A property name that the object type does not have.
     case unknownProperty(type: String, property: String)
-    /// An insert found an object with the same primary key.
-    case duplicateKey(type: String, key: StoreValue)
-    /// An update or lookup found no object with that primary key.
-    case notFound(type: String, key: StoreValue)
-    /// A link to an object that does not exist (checked at commit).
-    case danglingLink(from: String, property: String, fromKey: StoreValue, to: String, toKey: StoreValue)
+    /// An insert found an object with the same primary key (keys are written in their JSON
+    /// form: `"note-1"`, `"65a1b2c3d4e5f60718293a4b"`, `42`).
+    case duplicateKey(type: String, key: String)
+    /// An update found no object with that primary key.
+    case notFound(type: String, key: String)
+    /// A link to an object that does not exist (checked at commit): the object holding the
+    /// link, its key and property, and the missing target's type and key.
+    case danglingLink(from: String, property: String, fromKey: String, to: String, toKey: String)
     /// A stored value that does not fit the property's Swift type.
     case invalidValue(type: String, property: String, value: StoreValue, reason: String)
     /// A value given to the dynamic API or to `import` that does not fit the property.

@@ -34,6 +34,18 @@ enum StoreOpener {
         return connection
     }
 
+    /// A read-only connection to an existing store file, after the same file checks.
+    static func openForInspection(path: String, options: OpenOptions) throws -> Connection {
+        guard try checkFile(path: path, options: options) else { throw StoreError.notSQLite(path: path) }
+        do {
+            let connection = try Connection(path: path, readOnly: true)
+            connection.setBusyTimeout(options.busyTimeout)
+            return connection
+        } catch let error as SQLiteError {
+            throw classify(error, path: path, options: options)
+        }
+    }
+
     /// Checks the file and its folder before SQLite touches them; returns whether it exists.
     private static func checkFile(path: String, options: OpenOptions) throws -> Bool {
         let manager = FileManager.default

@@ -30,7 +30,7 @@ public final class Transaction: Database {
         let context = try context(Model.self)
         let statement = try context.statement(.update)
         try write(object, with: statement, context: context, replacingCollections: true)
-        if connection.changeCount == 0 { throw StoreError.notFound(type: Model.schemaName, key: object.id.storeValue) }
+        if connection.changeCount == 0 { throw StoreError.notFound(type: Model.schemaName, key: context.table.keyDescription(object.id.storeValue)) }
     }
 
     @inline(__always)
@@ -45,7 +45,7 @@ public final class Transaction: Database {
                context.table.primaryKey != nil {
                 var key = StoreValue.null
                 if let keyed = object as? any KeyedModel { key = Self.key(of: keyed) }
-                throw StoreError.duplicateKey(type: Model.schemaName, key: key)
+                throw StoreError.duplicateKey(type: Model.schemaName, key: context.table.keyDescription(key))
             }
             throw StoreError.sqlite(error)
         }

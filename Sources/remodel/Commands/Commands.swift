@@ -6,5 +6,9 @@ enum Commands {
         GenerateCommand(),
         MigrationCommand(),
         MigrateCommand(),
+        InitCommand(),
+        ImportCommand(),
+        ExportCommand(),
+        StatusCommand(),
     ]
 }

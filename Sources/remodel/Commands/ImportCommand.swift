@@ -1,0 +1,66 @@
+import Foundation
+import RemodelStore
+
+/// `remodel import`: adds the objects of a JSON file to a store, all or nothing.
+struct ImportCommand: Command {
+    let name = "import"
+    let abstract = "Add the objects of a JSON file to a store, all or nothing."
+    let discussion = """
+        DATA.json holds one key per object type, each an array of objects: dates ISO 8601, \
+        data base64, uuid/objectId/decimal128 as strings, links as the target's primary key, \
+        lists as arrays, maps as objects, enums as raw values (the format `remodel export` \
+        writes). Every object is checked before anything is written; each problem is reported \
+        with its type, index and property, and then nothing is imported. A store that does not \
+        exist is created first, at --version N (default: the newest). Exit status: 0 imported, \
+        1 nothing imported because of an error, 64 usage error.
+        """
+    var arguments: [ArgumentSpec] { [ArgumentSpec("DATA.json", help: "The JSON file to import.")] }
+    var options: [OptionSpec] {
+        [StoreCommandSupport.store, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
+    }
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let path = try StoreCommandSupport.storePath(arguments)
+        guard let dataPath = arguments.positional(0) else { throw UsageError("missing DATA.json") }
+        guard let data = FileManager.default.contents(atPath: dataPath) else {
+            Console.writeError("Error: cannot read '\(dataPath)'; check that the file exists and is readable\n")
+            return ExitStatus.failure
+        }
+        var parser = JSONParser(bytes: [UInt8](data))
+        let document: JSONValue
+        do {
+            document = try parser.parse()
+        } catch {
+            Console.writeError("\(dataPath):\(error.line):\(error.column): error: \(error.message)\n")
+            return ExitStatus.failure
+        }
+
+        let store: RemodelStore
+        var created = false
+        if FileManager.default.fileExists(atPath: path) {
+            let info = try RemodelStore.inspect(path: path)
+            if let text = arguments.value(StoreCommandSupport.version), Int(text) != info.version {
+                Console.writeError("Error: '\(path)' is at schema version \(info.version), not \(text); import with --version \(info.version), or migrate the store first (`remodel migrate --store \(path)`)\n")
+                return ExitStatus.failure
+            }
+            store = try StoreCommandSupport.openExisting(path, readOnly: false)
+        } else {
+            // Check before creating anything, so that a bad file leaves no store behind.
+            guard let target = try StoreCommandSupport.targetSchema(arguments) else { return ExitStatus.failure }
+            try StoreJSON.check(document, schema: target.schema, source: dataPath)
+            store = try RemodelStore(path: path, schema: target.schema, version: target.version)
+            created = true
+        }
+        let counts: [(type: String, count: Int)]
+        do {
+            counts = try StoreJSON.importDocument(document, into: store, source: dataPath)
+        } catch {
+            if created {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            throw error
+        }
+        Console.write("Imported \(StoreCommandSupport.counts(counts)) into '\(path)'\n")
+        return ExitStatus.success
+    }
+}

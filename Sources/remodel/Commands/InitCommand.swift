@@ -1,0 +1,30 @@
+import Foundation
+import RemodelStore
+
+/// `remodel init`: creates an empty store laid out for a schema version.
+struct InitCommand: Command {
+    let name = "init"
+    let abstract = "Create an empty store for the current schema (or --version N)."
+    let discussion = """
+        Creates the SQLite file with one table per object type, side tables for lists, sets \
+        and maps, the metadata table holding the canonical schema, PRAGMA user_version set to \
+        the schema version and the Remodel application_id. The schema comes from the schemas \
+        folder, or from snapshot N of the migrations folder with --version N. An existing \
+        file is never overwritten. Exit status: 0 created, 1 error, 64 usage error.
+        """
+    var options: [OptionSpec] {
+        [StoreCommandSupport.store, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
+    }
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let path = try StoreCommandSupport.storePath(arguments)
+        if FileManager.default.fileExists(atPath: path) {
+            Console.writeError("Error: '\(path)' already exists; remove it first, or choose another path for the new store\n")
+            return ExitStatus.failure
+        }
+        guard let target = try StoreCommandSupport.targetSchema(arguments) else { return ExitStatus.failure }
+        let store = try RemodelStore(path: path, schema: target.schema, version: target.version)
+        Console.write("Created '\(path)' at schema version \(store.version) (\(store.schema.objects.filter { !$0.isEmbedded }.count) object types, schema hash \(store.schema.storageHash))\n")
+        return ExitStatus.success
+    }
+}

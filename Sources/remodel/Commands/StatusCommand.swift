@@ -1,0 +1,62 @@
+import Foundation
+import RemodelCore
+import RemodelStore
+
+/// `remodel status`: what a store holds and whether it needs migrating.
+struct StatusCommand: Command {
+    let name = "status"
+    let abstract = "Show a store's schema version and hash, object counts, pending migrations and size."
+    let discussion = """
+        Reads the store's own description (PRAGMA user_version, the recorded schema and its \
+        hash, the migrations applied) without changing it. Pending migrations are the versions \
+        of the migrations folder newer than the store; a store newer than the folder is \
+        reported as superseded. Exit status: 0 read, 1 error, 64 usage error.
+        """
+    var options: [OptionSpec] { [StoreCommandSupport.store, CommonOptions.schemas, CommonOptions.migrations] }
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let path = try StoreCommandSupport.storePath(arguments)
+        let info = try RemodelStore.inspect(path: path)
+        let store = try StoreCommandSupport.openExisting(path, readOnly: true)
+        var lines = [
+            "Store:           \(path)",
+            "Schema version:  \(info.version)",
+            "Schema hash:     \(info.schemaHash)",
+            "Size:            \(Self.size(info.size))",
+        ]
+        let counts = try store.read { db in try db.objectTypeNames.map { ($0, try db.count(ofType: $0)) } }
+        lines.append("Objects:")
+        let width = counts.map(\.0.count).max() ?? 0
+        lines += counts.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
+        let applied = try store.appliedMigrations()
+        lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
+        lines.append("Pending migrations: " + pending(info, arguments))
+        Console.write(lines.joined(separator: "\n") + "\n")
+        return ExitStatus.success
+    }
+
+    /// The versions of the history newer than the store, when a history can be read here.
+    private func pending(_ info: StoreInfo, _ arguments: ParsedArguments) -> String {
+        guard FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath),
+              let history = HistoryInput.load(arguments)?.history
+        else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
+        if info.version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
+        let versions = (info.version + 1)...max(info.version + 1, history.currentVersion)
+        guard history.currentVersion > info.version else {
+            if let hash = history.schema(at: info.version)?.storageHash, hash != info.schemaHash {
+                return "none, but the store's schema hash differs from version \(info.version) of the history"
+            }
+            return "none (up to date)"
+        }
+        let names = versions.map { version in
+            history.migrations.first { $0.version == version }.map { "\(version) \($0.name)" } ?? String(version)
+        }
+        return "\(names.count): " + names.joined(separator: ", ") + " (run `remodel migrate --store \(info.path)`)"
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        let formatter = ByteCountFormatter()
+        formatter.countStyle = .file
+        return "\(formatter.string(fromByteCount: bytes)) (\(bytes) bytes)"
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import RemodelCore
+import RemodelSchema
+import RemodelStore
+
+/// What the data commands (`init`, `import`, `export`, `status`) share: the `--store` and
+/// `--version` options, and opening a store with the schema it records.
+enum StoreCommandSupport {
+    static let store = OptionSpec.option("store", value: "FILE", required: true, help: "The store file.")
+    static let version = OptionSpec.option("version", value: "N", help: "The schema version to use (default: the newest in the migrations folder, or 1 without one).")
+
+    /// The `--store` path.
+    static func storePath(_ arguments: ParsedArguments) throws -> String {
+        guard let path = arguments.value(store), !path.isEmpty else { throw UsageError("missing --store FILE") }
+        return path
+    }
+
+    /// The schema and version to create a store with: `--version N` of the history (the
+    /// newest by default). `nil` when loading the history failed (already reported).
+    static func targetSchema(_ arguments: ParsedArguments) throws -> (schema: Schema, version: Int)? {
+        var requested: Int?
+        if let text = arguments.value(version) {
+            guard let number = Int(text), number > 0 else { throw UsageError("--version needs a version number (1, 2, …), found '\(text)'") }
+            requested = number
+        }
+        guard let loaded = HistoryInput.load(arguments) else { return nil }
+        let history = loaded.history
+        let number = requested ?? history.currentVersion
+        guard let schema = history.schema(at: number) else {
+            throw UsageError("there is no schema version \(number): the migration history has versions 1 to \(history.currentVersion)")
+        }
+        return (schema, number)
+    }
+
+    /// Opens an existing store with the schema it records (no snapshot needed).
+    static func openExisting(_ path: String, readOnly: Bool) throws -> RemodelStore {
+        let info = try RemodelStore.inspect(path: path)
+        let schema = try recordedSchema(info)
+        return try RemodelStore(path: path, schema: schema, version: info.version, options: OpenOptions(readOnly: readOnly))
+    }
+
+    /// The schema a store records, parsed from its canonical text.
+    static func recordedSchema(_ info: StoreInfo) throws -> Schema {
+        let loaded = loadSchema(yaml: info.schemaText, file: "\(info.path) (recorded schema)")
+        guard let schema = loaded.schema else {
+            DiagnosticsOutput.print(loaded.diagnostics)
+            throw StoreError.invalidInput("the schema recorded in '\(info.path)' does not load (see above); the store may come from a newer remodel")
+        }
+        return schema
+    }
+
+    /// `1 Note, 2 Persons`-style counts.
+    static func counts(_ counts: [(type: String, count: Int)]) -> String {
+        counts.isEmpty ? "no object types" : counts.map { "\($0.count) \($0.type)" }.joined(separator: ", ")
+    }
+}
