@@ -71,6 +71,11 @@ public enum StoreBackup {
         guard code == SQLITE_DONE, finish == SQLITE_OK else {
             throw Failure(path: destination, reason: String(cString: sqlite3_errstr(code == SQLITE_DONE ? finish : code)))
         }
+        // One self-contained file (no -wal to keep next to it); a store opened from it
+        // switches back to WAL.
+        guard sqlite3_exec(destinationDB, "PRAGMA journal_mode = DELETE", nil, nil, nil) == SQLITE_OK else {
+            throw Failure(path: destination, reason: message(destinationDB))
+        }
     }
 
     private static func message(_ db: OpaquePointer?) -> String {

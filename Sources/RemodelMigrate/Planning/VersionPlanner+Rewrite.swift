@@ -13,7 +13,7 @@ extension VersionPlanner {
             if let origin = table.assignedBy[name] {
                 let binding = table.bindings[name]!
                 if !target.isOptional && !binding.expression.isNonNull {
-                    addCheck(&table, property: name, step: origin, problem: "objects whose new value is null, but the property is required",
+                    addCheck(&table, property: name, step: origin, problem: "a null value, but the property is required",
                              hint: "make '\(name)' optional, or give the step a value for every object", condition: "\(binding.expression.operand) IS NULL", value: binding.expression.sql)
                 }
                 continue
@@ -54,7 +54,7 @@ extension VersionPlanner {
             binding.isNewType = true
             if oldType.isOptional && !target.isOptional && !binding.expression.isNonNull {
                 record(.dataDependent, "make \(table.name).\(name) required", origin: "schema", sql: [])
-                addCheck(&table, property: name, step: "schema", problem: "objects with no value, but '\(name)' becomes required",
+                addCheck(&table, property: name, step: "schema", problem: "no value, but '\(name)' becomes required",
                          hint: "give these objects a value first, keep '\(name)' optional, or add a convert step with onError: default",
                          condition: "\(binding.expression.operand) IS NULL", value: binding.expression.sql)
             } else if !oldType.isOptional && target.isOptional {
@@ -64,7 +64,7 @@ extension VersionPlanner {
         }
         // The primary key must stay unique.
         if let key = table.newObject.primaryKey, let binding = table.bindings[key], binding.expression.sourceColumn != key {
-            addCheck(&table, property: key, step: table.assignedBy[key] ?? "schema", problem: "objects that would share a primary key",
+            addCheck(&table, property: key, step: table.assignedBy[key] ?? "schema", problem: "a primary key that another object would also have",
                      hint: "make the new keys unique, or delete the duplicates first with deleteObjects",
                      condition: "\(binding.expression.operand) IN (SELECT \(binding.expression.operand) FROM \(SQL.quote(table.name)) GROUP BY 1 HAVING count(*) > 1)", value: binding.expression.sql)
         }

@@ -1,0 +1,272 @@
+import Foundation
+import RemodelCore
+import XCTest
+
+/// `remodel migrate` through the real binary, on stores made with `remodel init` and
+/// `remodel import` from the example fixtures: every older version migrates to the golden v3
+/// export, directly and step by step; every data error exits 1, names type, property, keys and
+/// step, and leaves the store byte for byte as it was, with the backup intact.
+final class MigrateCommandTests: XCTestCase {
+    private var folder: URL!
+
+    static let fixtures = CLIRunner.packageRoot.appendingPathComponent("Tests/RemodelMigrateTests/Resources/fixtures")
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    // MARK: - Helpers
+
+    @discardableResult
+    private func remodel(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
+        let output = try CLIRunner.run(arguments)
+        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
+        return output
+    }
+
+    /// A store at `version` holding the fixture `vN.json` of that version.
+    private func makeStore(version: Int, name: String = "store.db", migrations: String = "Migrations", schemas: String = "Schemas") throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try remodel(["init", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas])
+        try remodel(["import", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas,
+                     Self.fixtures.appendingPathComponent("v\(version).json").path])
+        return path
+    }
+
+    /// The store's export, as sorted-key JSON text.
+    private func export(_ store: String) throws -> String {
+        let output = try remodel(["export", "--store", store])
+        return try Self.canonicalJSON(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)))
+    }
+
+    /// The export with each dog's `dateLastUpdated` checked to lie within the run and replaced
+    /// by `MIGRATION-TIME`, as the golden files write it.
+    private func normalisedExport(_ store: String, start: Date, end: Date, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let output = try remodel(["export", "--store", store])
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        var dogs = try XCTUnwrap(object["Dog"] as? [[String: Any]])
+        for index in dogs.indices {
+            let text = try XCTUnwrap(dogs[index]["dateLastUpdated"] as? String)
+            let date = try XCTUnwrap(Self.parseISO8601(text), "not an ISO 8601 date: \(text)")
+            // Stored with microseconds; the window is the process run, widened by a millisecond.
+            XCTAssertGreaterThanOrEqual(date.timeIntervalSince1970, start.timeIntervalSince1970 - 0.001, "\(text) is before the migration started", file: file, line: line)
+            XCTAssertLessThanOrEqual(date.timeIntervalSince1970, end.timeIntervalSince1970 + 0.001, "\(text) is after the migration ended", file: file, line: line)
+            dogs[index]["dateLastUpdated"] = "MIGRATION-TIME"
+        }
+        object["Dog"] = dogs
+        return try Self.canonicalJSON(object)
+    }
+
+    private func golden(_ name: String) throws -> String {
+        try Self.canonicalJSON(JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent(name))))
+    }
+
+    static func canonicalJSON(_ object: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// `2026-11-30T13:42:51.706137Z` (fraction optional).
+    static func parseISO8601(_ text: String) -> Date? {
+        guard text.hasSuffix("Z"), text.count >= 20 else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        guard let whole = formatter.date(from: String(text.prefix(19))) else { return nil }
+        let fraction = text.dropFirst(19).dropLast()
+        guard fraction.isEmpty || fraction.first == "." else { return nil }
+        return whole.addingTimeInterval(fraction.isEmpty ? 0 : Double("0" + fraction) ?? 0)
+    }
+
+    private func fileHash(_ path: String) throws -> String {
+        SHA256.hexDigest(of: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// A copy of Migrations/ with a version 4 whose schema is v3 edited by `edit` and whose
+    /// migration file has `steps`; returns the migrations folder and the v4 schema file.
+    private func historyWithVersion4(steps: String, edit: (String) -> String = { $0.replacingOccurrences(of: "favoriteToy:\n        type: string\n        default: \"\"", with: "favoriteToy:\n        type: string\n        default: ball") }) throws -> (migrations: String, schemas: String) {
+        let migrations = folder.appendingPathComponent("Migrations")
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Migrations"), to: migrations)
+        let v3 = try String(contentsOf: migrations.appendingPathComponent("snapshots/v3.yaml"), encoding: .utf8)
+        let v4 = edit(v3)
+        XCTAssertNotEqual(v4, v3, "the edit changed nothing")
+        let schema = folder.appendingPathComponent("v4.yaml")
+        try v4.write(to: schema, atomically: true, encoding: .utf8)
+        try remodel(["migration", "new", "v4", "--schemas", schema.path, "--migrations", migrations.path])
+        try "description: test\nsteps:\n\(steps)".write(to: migrations.appendingPathComponent("0004-v4.yaml"), atomically: true, encoding: .utf8)
+        return (migrations.path, schema.path)
+    }
+
+    /// A v3 store made from the v1 fixture, migrated without a backup.
+    private func makeV3Store() throws -> String {
+        let store = try makeStore(version: 1)
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        return store
+    }
+
+    /// Runs a migration that must fail with a data error; checks the message, that the store
+    /// is unchanged and that the backup holds the store as it was.
+    private func expectDataError(store: String, migrations: String, schemas: String, contains expected: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let hash = try fileHash(store)
+        let before = try export(store)
+        let output = try remodel(["migrate", "--store", store, "--migrations", migrations, "--schemas", schemas], expect: 1, file: file, line: line)
+        for text in expected {
+            XCTAssertTrue(output.stderr.contains(text), "stderr lacks \(text):\n\(output.stderr)", file: file, line: line)
+        }
+        XCTAssertTrue(output.stderr.contains("Nothing was changed"), output.stderr, file: file, line: line)
+        XCTAssertEqual(try fileHash(store), hash, "the store file changed", file: file, line: line)
+        let backupLine = try XCTUnwrap(output.stdout.split(separator: "\n").first { $0.hasPrefix("Backup: ") }, "no backup named:\n\(output.stdout)", file: file, line: line)
+        let backup = String(backupLine.dropFirst("Backup: ".count))
+        XCTAssertTrue(backup.hasPrefix(store + ".v"), backup, file: file, line: line)
+        XCTAssertTrue(output.stderr.contains("the backup '\(backup)' is intact"), output.stderr, file: file, line: line)
+        XCTAssertEqual(try export(backup), before, "the backup differs from the store before the migration", file: file, line: line)
+    }
+
+    // MARK: - Fixture matrix
+
+    func testEveryOlderVersionMigratesToTheGoldenExportDirectlyAndStepByStep() throws {
+        for version in 1..<3 {
+            let golden = try golden("v\(version)-to-v3.json")
+
+            let direct = try makeStore(version: version, name: "direct-v\(version).db")
+            let start = Date()
+            let output = try remodel(["migrate", "--store", direct, "--no-backup"])
+            let end = Date()
+            XCTAssertTrue(output.stdout.contains("Plan: migrate '\(direct)' from version \(version) to 3"), output.stdout)
+            XCTAssertTrue(output.stdout.contains("Migrated '\(direct)' from version \(version) to 3"), output.stdout)
+            XCTAssertEqual(try normalisedExport(direct, start: start, end: end), golden, "v\(version) → v3 directly")
+
+            let stepwise = try makeStore(version: version, name: "stepwise-v\(version).db")
+            let stepStart = Date()
+            for next in (version + 1)...3 {
+                let step = try remodel(["migrate", "--store", stepwise, "--to", String(next), "--no-backup"])
+                XCTAssertTrue(step.stdout.contains("from version \(next - 1) to \(next)"), step.stdout)
+            }
+            let stepEnd = Date()
+            XCTAssertEqual(try normalisedExport(stepwise, start: stepStart, end: stepEnd), golden, "v\(version) → v3 step by step")
+        }
+    }
+
+    func testAlreadyCurrentDryRunAndBackup() throws {
+        let store = try makeStore(version: 1)
+        let hash = try fileHash(store)
+        let dryRun = try remodel(["migrate", "--store", store, "--dry-run"])
+        XCTAssertTrue(dryRun.stdout.contains("Dry run: migrated '\(store)' from version 1 to 3"), dryRun.stdout)
+        XCTAssertTrue(dryRun.stdout.contains("  Dog     8 → 8\n"), dryRun.stdout)
+        XCTAssertFalse(dryRun.stdout.contains("Backup"), dryRun.stdout)
+        XCTAssertEqual(try fileHash(store), hash)
+
+        let before = try export(store)
+        let migrated = try remodel(["migrate", "--store", store])
+        let backup = try XCTUnwrap(migrated.stdout.split(separator: "\n").first { $0.hasPrefix("Backup: ") }.map { String($0.dropFirst(8)) })
+        XCTAssertTrue(backup.hasPrefix(store + ".v1-backup-") && backup.hasSuffix("Z"), backup)
+        XCTAssertEqual(try export(backup), before)
+
+        let migratedHash = try fileHash(store)
+        let again = try remodel(["migrate", "--store", store])
+        XCTAssertEqual(again.stdout, "'\(store)' is already at version 3, the newest; nothing to do\n")
+        XCTAssertEqual(try fileHash(store), migratedHash)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        XCTAssertEqual(files.count, 1, "\(files)")
+    }
+
+    // MARK: - Failures
+
+    func testConvertThatFailsOnBadData() throws {
+        let migrations = folder.appendingPathComponent("Migrations")
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Migrations"), to: migrations)
+        let file = migrations.appendingPathComponent("0003-dog-details.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "onError: default", with: "onError: fail")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let store = try makeStore(version: 1)
+        try expectDataError(store: store, migrations: migrations.path, schemas: "Schemas", contains: [
+            "migration to version 3 (dog-details), step 1 (convert): 3 Dog objects with values that cannot be converted to int in Dog.weight",
+            "00000000-0000-0000-0000-0000000000D2 (\"\")", "00000000-0000-0000-0000-0000000000D3 (\"n/a\")", "(\"12.5\")",
+            "hint: fix the values, or use onError: default or onError: null",
+        ])
+    }
+
+    func testDuplicatePrimaryKey() throws {
+        let store = try makeV3Store()
+        let (migrations, schemas) = try historyWithVersion4(steps: "  - set: { type: Note, property: identifier, value: same }\n")
+        try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
+            "migration to version 4 (v4), step 1 (set): 2 Note objects with a primary key that another object would also have in Note.identifier",
+            "\"note-1\"", "\"note-2\"",
+        ])
+    }
+
+    func testNullLeftInARequiredProperty() throws {
+        let store = try makeV3Store()
+        let (migrations, schemas) = try historyWithVersion4(steps: "  []\n") {
+            $0.replacingOccurrences(of: "profileImageUrl:\n        type: \"url?\"\n      dogs:", with: "profileImageUrl:\n        type: url\n      dogs:")
+        }
+        try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
+            "migration to version 4 (v4), schema: 10 Person objects with no value, but 'profileImageUrl' becomes required in Person.profileImageUrl",
+            "650000000000000000000001", "and 5 more",
+        ])
+    }
+
+    func testUnmappedValueWithoutOtherwise() throws {
+        let store = try makeV3Store()
+        let (migrations, schemas) = try historyWithVersion4(steps: "  - mapValues: { type: Person, property: company, values: { MongoDB: MongoDB Inc. } }\n")
+        try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
+            "step 1 (mapValues): 2 Person objects with values that mapValues does not map (and there is no `otherwise`) in Person.company",
+            "650000000000000000000004 (\"\")", "650000000000000000000007 (\"Acme\")",
+        ])
+    }
+
+    func testCustomStepIsRefusedByThePlainCLI() throws {
+        let store = try makeV3Store()
+        let hash = try fileHash(store)
+        let (migrations, schemas) = try historyWithVersion4(steps: "  - custom: { name: fixNames, type: Person }\n")
+        let output = try remodel(["migrate", "--store", store, "--migrations", migrations, "--schemas", schemas], expect: 1)
+        XCTAssertTrue(output.stderr.contains("\(migrations)/0004-v4.yaml:3:5: error: migration 4 step 1 (custom): custom step 'fixNames' is a Swift closure, which this program does not have [migration-custom-step-unavailable]"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("Migrator.register"), output.stderr)
+        XCTAssertEqual(try fileHash(store), hash)
+        XCTAssertFalse(output.stdout.contains("Backup"), output.stdout)
+    }
+
+    func testSupersededStore() throws {
+        let store = try makeV3Store()
+        let hash = try fileHash(store)
+        let migrations = folder.appendingPathComponent("Old")
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Migrations"), to: migrations)
+        try FileManager.default.removeItem(at: migrations.appendingPathComponent("0003-dog-details.yaml"))
+        try FileManager.default.removeItem(at: migrations.appendingPathComponent("snapshots/v3.yaml"))
+        let output = try remodel(["migrate", "--store", store, "--migrations", migrations.path, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v2"], expect: 1)
+        XCTAssertTrue(output.stderr.contains("is at schema version 3, newer than this code's version 2 (superseded)"), output.stderr)
+        XCTAssertEqual(try fileHash(store), hash)
+    }
+
+    func testNotARemodelStore() throws {
+        let text = folder.appendingPathComponent("notes.txt")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        let notSQLite = try remodel(["migrate", "--store", text.path], expect: 1)
+        XCTAssertTrue(notSQLite.stderr.contains("is not an SQLite database"), notSQLite.stderr)
+
+        let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        guard FileManager.default.isExecutableFile(atPath: sqlite.path) else { throw XCTSkip("no sqlite3 CLI to make a plain SQLite file") }
+        let plain = folder.appendingPathComponent("plain.db")
+        let process = try Process.run(sqlite, arguments: [plain.path, "CREATE TABLE t (x)"])
+        process.waitUntilExit()
+        let hash = try fileHash(plain.path)
+        let output = try remodel(["migrate", "--store", plain.path], expect: 1)
+        XCTAssertTrue(output.stderr.contains("is an SQLite database but not a Remodel store"), output.stderr)
+        XCTAssertEqual(try fileHash(plain.path), hash)
+
+        let missing = try remodel(["migrate", "--store", folder.appendingPathComponent("missing.db").path], expect: 1)
+        XCTAssertTrue(missing.stderr.contains("no such file"), missing.stderr)
+    }
+
+    func testUsageErrors() throws {
+        let noStore = try remodel(["migrate"], expect: 64)
+        XCTAssertTrue(noStore.stderr.contains("--store"), noStore.stderr)
+        let badTarget = try remodel(["migrate", "--store", "x.db", "--to", "three"], expect: 64)
+        XCTAssertTrue(badTarget.stderr.contains("--to needs a version number"), badTarget.stderr)
+    }
+}
