@@ -59,7 +59,7 @@ let package = Package(
             dependencies: ["RemodelSchema", "RemodelCore"],
             resources: [.copy("Corpus")]
         ),
-        .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite"]),
+        .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         .testTarget(
             name: "RemodelMigrateTests",
             dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema"],

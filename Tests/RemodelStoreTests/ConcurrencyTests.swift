@@ -7,12 +7,12 @@ final class ConcurrencyTests: XCTestCase {
     func testChangeNotificationsArriveAfterCommitPerType() async throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let people = store.changes(to: Person.self)
-        let dogs = store.changes(to: Dog.self)
+        let people = store.changes(to: TestPerson.self)
+        let dogs = store.changes(to: TestDog.self)
         var peopleIterator = people.makeAsyncIterator()
         var dogIterator = dogs.makeAsyncIterator()
 
-        let rex = Dog(weight: 1)
+        let rex = TestDog(weight: 1)
         try store.write { tx in try tx.insert(rex) }
         let firstDogChange = await dogIterator.next()
         XCTAssertEqual(firstDogChange?.typeName, "Dog")
@@ -20,10 +20,10 @@ final class ConcurrencyTests: XCTestCase {
         // A rolled-back write notifies nobody; the next commit does.
         struct Abort: Error {}
         XCTAssertThrowsError(try store.write { tx in
-            try tx.insert(Person(firstName: "Nobody"))
+            try tx.insert(TestPerson(firstName: "Nobody"))
             throw Abort()
         })
-        try store.write { tx in try tx.insert(Person(firstName: "Ada", dogs: [rex.id])) }
+        try store.write { tx in try tx.insert(TestPerson(firstName: "Ada", dogs: [rex.id])) }
         let personChange = await peopleIterator.next()
         XCTAssertEqual(personChange?.typeName, "Person")
 
@@ -44,7 +44,7 @@ final class ConcurrencyTests: XCTestCase {
                 group.addTask {
                     for batch in 0..<25 {
                         try store.write { tx in
-                            for item in 0..<4 { try tx.insert(Note(identifier: "w\(writer)-b\(batch)-i\(item)", content: "x")) }
+                            for item in 0..<4 { try tx.insert(TestNote(identifier: "w\(writer)-b\(batch)-i\(item)", content: "x")) }
                         }
                     }
                 }
@@ -55,7 +55,7 @@ final class ConcurrencyTests: XCTestCase {
                     for _ in 0..<50 {
                         // Each read sees a whole number of batches, never half a transaction,
                         // and never fewer objects than a previous read.
-                        let count = try store.read { db in try db.count(Note.self) }
+                        let count = try store.read { db in try db.count(TestNote.self) }
                         XCTAssertEqual(count % 4, 0)
                         XCTAssertGreaterThanOrEqual(count, last)
                         last = count
@@ -64,7 +64,7 @@ final class ConcurrencyTests: XCTestCase {
             }
             try await group.waitForAll()
         }
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 400)
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 400)
         XCTAssertEqual(try rawSQL(folder.file("store.db"), "PRAGMA integrity_check"), [[.text("ok")]])
     }
 
@@ -72,7 +72,7 @@ final class ConcurrencyTests: XCTestCase {
         let folder = TemporaryFolder()
         let path = folder.file("store.db")
         let store = try makeStore(folder, options: OpenOptions(busyTimeout: 0.5))
-        try store.write { tx in try tx.insert(Note(identifier: "before", content: "x")) }
+        try store.write { tx in try tx.insert(TestNote(identifier: "before", content: "x")) }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { throw XCTSkip("needs the sqlite3 command-line tool") }
 
         // A second process takes the write lock and keeps it for a few seconds.
@@ -91,20 +91,20 @@ final class ConcurrencyTests: XCTestCase {
             buffer += output.fileHandleForReading.availableData
         }
 
-        assertStoreError(try store.write { tx in try tx.insert(Note(identifier: "during", content: "x")) },
+        assertStoreError(try store.write { tx in try tx.insert(TestNote(identifier: "during", content: "x")) },
                          contains: ["is locked by another connection or process", "waited 0.5 s", "OpenOptions.busyTimeout"]) {
             if case .locked = $0 { return true }
             return false
         }
         // Readers are not blocked by the other writer (WAL).
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 1)
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 1)
 
         input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
 
-        try store.write { tx in try tx.insert(Note(identifier: "after", content: "x")) }
-        XCTAssertEqual(try store.read { try $0.objects(Note.self).sorted(by: Note.Columns.identifier).fetchAll().map(\.identifier) }, ["after", "before", "other"])
+        try store.write { tx in try tx.insert(TestNote(identifier: "after", content: "x")) }
+        XCTAssertEqual(try store.read { try $0.objects(TestNote.self).sorted(by: TestNote.Columns.identifier).fetchAll().map(\.identifier) }, ["after", "before", "other"])
         XCTAssertEqual(try rawSQL(path, "PRAGMA integrity_check"), [[.text("ok")]])
     }
 }

@@ -5,13 +5,13 @@ import XCTest
 
 final class DynamicAndJSONTests: XCTestCase {
     private func populate(_ store: RemodelStore) throws {
-        let rex = Dog(_id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, weight: 12)
-        let ada = Person(_id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada 👩‍💻", company: "", businessUnit: .customerEngineering,
+        let rex = TestDog(_id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, weight: 12)
+        let ada = TestPerson(_id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada 👩‍💻", company: "", businessUnit: .customerEngineering,
                          profileImageUrl: URL(string: "https://example.com/ada.png"), dogs: [rex.id, rex.id])
         try store.write { tx in
             try tx.insert(rex)
             try tx.insert(ada)
-            try tx.insert(Note(identifier: "n1", content: "line\nbreak \"quoted\" \u{1}", lastEdited: Date(timeIntervalSince1970: 1_700_000_000.000001)))
+            try tx.insert(TestNote(identifier: "n1", content: "line\nbreak \"quoted\" \u{1}", lastEdited: Date(timeIntervalSince1970: 1_700_000_000.000001)))
             try tx.insert(Sample(id: Int(Int64.max), flag: true, tiny: -1, large: Int64.min, single: 0.1, double: 1e-300, text: "",
                                  bytes: Data(), date: Date(timeIntervalSince1970: -62_135_596_800), amount: Decimal(string: "-0.000001")!,
                                  priority: .low, maybeText: nil, address: Address(street: "Rue", since: Date(timeIntervalSince1970: 0.5), photo: Data([0xff])),
@@ -34,8 +34,8 @@ final class DynamicAndJSONTests: XCTestCase {
         XCTAssertEqual(try copy.read { try StoreJSON.export($0) }.prettyText, text)
         // And the models read back equal.
         XCTAssertEqual(try copy.read { try $0.objects(Sample.self).fetchAll() }, try original.read { try $0.objects(Sample.self).fetchAll() })
-        XCTAssertEqual(try copy.read { try $0.objects(Person.self).fetchAll() }, try original.read { try $0.objects(Person.self).fetchAll() })
-        XCTAssertEqual(try copy.read { try $0.objects(Note.self).fetchAll() }, try original.read { try $0.objects(Note.self).fetchAll() })
+        XCTAssertEqual(try copy.read { try $0.objects(TestPerson.self).fetchAll() }, try original.read { try $0.objects(TestPerson.self).fetchAll() })
+        XCTAssertEqual(try copy.read { try $0.objects(TestNote.self).fetchAll() }, try original.read { try $0.objects(TestNote.self).fetchAll() })
     }
 
     func testExportUsesTheDocumentedJSONForms() throws {
@@ -86,7 +86,7 @@ final class DynamicAndJSONTests: XCTestCase {
             "data.json: Person[0].nickname: Person has no stored property 'nickname'",
             "data.json: 'Dgo' is not an object type of the store's schema; did you mean 'Dog'?",
         ])
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 0)
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 0)
         XCTAssertEqual(fileBytes(path)[0], before[0])
     }
 
@@ -98,7 +98,7 @@ final class DynamicAndJSONTests: XCTestCase {
             """)
         assertStoreError(try StoreJSON.importDocument(try parser.parse(), into: store),
                          contains: ["Person \"65a1b2c3d4e5f60718293a4b\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000009\", which does not exist"])
-        XCTAssertEqual(try store.read { try $0.count(Person.self) }, 0)
+        XCTAssertEqual(try store.read { try $0.count(TestPerson.self) }, 0)
         var duplicate = JSONParser("""
             { "Note": [ { "identifier": "a", "content": "" }, { "identifier": "a", "content": "" } ] }
             """)

@@ -7,40 +7,40 @@ final class LinkTests: XCTestCase {
     func testListOfLinksKeepsOrderAndResolves() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let dogs = (1...3).map { Dog(weight: $0 * 10) }
-        let person = Person(firstName: "Ada", dogs: [dogs[2].id, dogs[0].id, dogs[1].id])
+        let dogs = (1...3).map { TestDog(weight: $0 * 10) }
+        let person = TestPerson(firstName: "Ada", dogs: [dogs[2].id, dogs[0].id, dogs[1].id])
         try store.write { tx in
             try tx.insert(person) // before its dogs: links are checked at commit
             for dog in dogs { try tx.insert(dog) }
         }
-        let resolved = try store.read { db in try db.objects(Dog.self, forKeys: try db.object(Person.self, forKey: person.id)!.dogs) }
+        let resolved = try store.read { db in try db.objects(TestDog.self, forKeys: try db.object(TestPerson.self, forKey: person.id)!.dogs) }
         XCTAssertEqual(resolved.map(\.weight), [30, 10, 20])
     }
 
     func testInverseRelationship() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let rex = Dog(weight: 5)
-        let fido = Dog(weight: 7)
-        let ada = Person(firstName: "Ada", dogs: [rex.id])
-        let bob = Person(firstName: "Bob", dogs: [rex.id, fido.id])
+        let rex = TestDog(weight: 5)
+        let fido = TestDog(weight: 7)
+        let ada = TestPerson(firstName: "Ada", dogs: [rex.id])
+        let bob = TestPerson(firstName: "Bob", dogs: [rex.id, fido.id])
         try store.write { tx in
             for dog in [rex, fido] { try tx.insert(dog) }
             for person in [ada, bob] { try tx.insert(person) }
         }
         let owners = try store.read { db in
-            try db.objects(linkingTo: rex, via: Dog.Inverses.person).sorted(by: Person.Columns.firstName).fetchAll().map(\.firstName)
+            try db.objects(linkingTo: rex, via: TestDog.Inverses.person).sorted(by: TestPerson.Columns.firstName).fetchAll().map(\.firstName)
         }
         XCTAssertEqual(owners, ["Ada", "Bob"])
-        XCTAssertEqual(try store.read { try $0.objects(linkingTo: fido.id, via: Dog.Inverses.person).count() }, 1)
+        XCTAssertEqual(try store.read { try $0.objects(linkingTo: fido.id, via: TestDog.Inverses.person).count() }, 1)
     }
 
     func testDeletingATargetRemovesItFromListsAndSetsAndNullsToOneLinks() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let rex = Dog(weight: 5)
-        let fido = Dog(weight: 7)
-        let ada = Person(firstName: "Ada", dogs: [rex.id, fido.id, rex.id])
+        let rex = TestDog(weight: 5)
+        let fido = TestDog(weight: 7)
+        let ada = TestPerson(firstName: "Ada", dogs: [rex.id, fido.id, rex.id])
         let sample = Sample(id: 1, owner: ada.id, friends: [ada.id])
         try store.write { tx in
             try tx.insert(rex)
@@ -49,7 +49,7 @@ final class LinkTests: XCTestCase {
             try tx.insert(sample)
         }
         try store.write { tx in try tx.delete(rex) }
-        XCTAssertEqual(try store.read { try $0.object(Person.self, forKey: ada.id)?.dogs }, [fido.id])
+        XCTAssertEqual(try store.read { try $0.object(TestPerson.self, forKey: ada.id)?.dogs }, [fido.id])
         try store.write { tx in try tx.delete(ada) }
         let after = try XCTUnwrap(try store.read { try $0.object(Sample.self, forKey: 1) })
         XCTAssertNil(after.owner)
@@ -81,23 +81,23 @@ final class LinkTests: XCTestCase {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
         let ghost = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
-        let person = Person(_id: ObjectID("0123456789abcdef01234567")!, firstName: "Ada", dogs: [ghost])
+        let person = TestPerson(_id: ObjectID("0123456789abcdef01234567")!, firstName: "Ada", dogs: [ghost])
         assertStoreError(try store.write { tx in try tx.insert(person) },
                          contains: ["Person \"0123456789abcdef01234567\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000001\", which does not exist", "add that Dog"])
-        XCTAssertEqual(try store.read { try $0.count(Person.self) }, 0)
+        XCTAssertEqual(try store.read { try $0.count(TestPerson.self) }, 0)
     }
 
     func testUpsertDoesNotCascadeToObjectsLinkingToIt() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let rex = Dog(weight: 5)
-        let ada = Person(firstName: "Ada", dogs: [rex.id])
+        let rex = TestDog(weight: 5)
+        let ada = TestPerson(firstName: "Ada", dogs: [rex.id])
         try store.write { tx in
             try tx.insert(rex)
             try tx.insert(ada)
         }
-        try store.write { tx in try tx.upsert(Dog(_id: rex.id, weight: 6)) }
-        XCTAssertEqual(try store.read { try $0.object(Person.self, forKey: ada.id)?.dogs }, [rex.id])
-        XCTAssertEqual(try store.read { try $0.object(Dog.self, forKey: rex.id)?.weight }, 6)
+        try store.write { tx in try tx.upsert(TestDog(_id: rex.id, weight: 6)) }
+        XCTAssertEqual(try store.read { try $0.object(TestPerson.self, forKey: ada.id)?.dogs }, [rex.id])
+        XCTAssertEqual(try store.read { try $0.object(TestDog.self, forKey: rex.id)?.weight }, 6)
     }
 }

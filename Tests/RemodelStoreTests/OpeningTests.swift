@@ -65,10 +65,10 @@ final class OpeningTests: XCTestCase {
         let folder = TemporaryFolder()
         do {
             let store = try makeStore(folder)
-            try store.write { tx in try tx.insert(Note(identifier: "kept", content: "x")) }
+            try store.write { tx in try tx.insert(TestNote(identifier: "kept", content: "x")) }
         }
         let store = try makeStore(folder)
-        XCTAssertEqual(try store.read { try $0.object(Note.self, forKey: "kept")?.content }, "x")
+        XCTAssertEqual(try store.read { try $0.object(TestNote.self, forKey: "kept")?.content }, "x")
     }
 
     func testNotSQLiteAtAll() throws {
@@ -162,12 +162,12 @@ final class OpeningTests: XCTestCase {
         let path = folder.file("store.db")
         do {
             let store = try makeStore(folder)
-            try store.write { tx in try tx.insert(Note(identifier: "a", content: "b")) }
+            try store.write { tx in try tx.insert(TestNote(identifier: "a", content: "b")) }
         }
         // Opened read-only, the store reads but refuses writes.
         let readOnly = try makeStore(folder, options: OpenOptions(readOnly: true))
-        XCTAssertEqual(try readOnly.read { try $0.count(Note.self) }, 1)
-        assertStoreError(try readOnly.write { tx in try tx.insert(Note(identifier: "c", content: "d")) }, contains: ["opened with OpenOptions(readOnly: true)"])
+        XCTAssertEqual(try readOnly.read { try $0.count(TestNote.self) }, 1)
+        assertStoreError(try readOnly.write { tx in try tx.insert(TestNote(identifier: "c", content: "d")) }, contains: ["opened with OpenOptions(readOnly: true)"])
         // A store cannot be created in a read-only folder.
         let locked = folder.file("locked")
         try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
@@ -215,7 +215,7 @@ final class OpeningTests: XCTestCase {
         let path = folder.file("store.db")
         do {
             let store = try makeStore(folder)
-            try store.write { tx in try tx.insert(Note(identifier: "n", content: "c")) }
+            try store.write { tx in try tx.insert(TestNote(identifier: "n", content: "c")) }
             try store.checkpoint()
         }
         let (schema, _) = schema(extraProperty: true)

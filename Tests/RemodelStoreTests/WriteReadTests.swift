@@ -7,69 +7,69 @@ final class WriteReadTests: XCTestCase {
     func testInsertAndReadByKey() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let note = Note(identifier: "n1", content: "Hello, wörld 👋", lastEdited: Date(timeIntervalSince1970: 1_700_000_000.123456))
+        let note = TestNote(identifier: "n1", content: "Hello, wörld 👋", lastEdited: Date(timeIntervalSince1970: 1_700_000_000.123456))
         try store.write { tx in try tx.insert(note) }
-        let read = try store.read { db in try db.object(Note.self, forKey: "n1") }
+        let read = try store.read { db in try db.object(TestNote.self, forKey: "n1") }
         XCTAssertEqual(read, note)
-        XCTAssertNil(try store.read { db in try db.object(Note.self, forKey: "missing") })
-        XCTAssertEqual(try store.read { db in try db.count(Note.self) }, 1)
+        XCTAssertNil(try store.read { db in try db.object(TestNote.self, forKey: "missing") })
+        XCTAssertEqual(try store.read { db in try db.count(TestNote.self) }, 1)
     }
 
     func testWriteReturnsValueAndRollsBackOnThrow() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
         let count = try store.write { tx -> Int in
-            try tx.insert(Note(identifier: "a", content: "a"))
-            return try tx.count(Note.self)
+            try tx.insert(TestNote(identifier: "a", content: "a"))
+            return try tx.count(TestNote.self)
         }
         XCTAssertEqual(count, 1)
         struct Boom: Error {}
         XCTAssertThrowsError(try store.write { tx in
-            try tx.insert(Note(identifier: "b", content: "b"))
+            try tx.insert(TestNote(identifier: "b", content: "b"))
             throw Boom()
         }) { XCTAssertTrue($0 is Boom) }
-        XCTAssertEqual(try store.read { try $0.objects(Note.self).fetchAll().map(\.identifier) }, ["a"])
+        XCTAssertEqual(try store.read { try $0.objects(TestNote.self).fetchAll().map(\.identifier) }, ["a"])
     }
 
     func testInsertDuplicateKeyFailsAndUpsertReplaces() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        try store.write { tx in try tx.insert(Note(identifier: "k", content: "one")) }
-        assertStoreError(try store.write { tx in try tx.insert(Note(identifier: "k", content: "two")) },
+        try store.write { tx in try tx.insert(TestNote(identifier: "k", content: "one")) }
+        assertStoreError(try store.write { tx in try tx.insert(TestNote(identifier: "k", content: "two")) },
                          contains: ["a Note with primary key \"k\" already exists", "use upsert"])
-        try store.write { tx in try tx.upsert(Note(identifier: "k", content: "two")) }
-        XCTAssertEqual(try store.read { try $0.object(Note.self, forKey: "k")?.content }, "two")
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 1)
+        try store.write { tx in try tx.upsert(TestNote(identifier: "k", content: "two")) }
+        XCTAssertEqual(try store.read { try $0.object(TestNote.self, forKey: "k")?.content }, "two")
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 1)
     }
 
     func testUpdateRequiresExistingObject() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        assertStoreError(try store.write { tx in try tx.update(Note(identifier: "x", content: "")) }, contains: ["no Note with primary key \"x\" exists"])
-        try store.write { tx in try tx.insert(Note(identifier: "x", content: "old")) }
-        try store.write { tx in try tx.update(Note(identifier: "x", content: "new")) }
-        XCTAssertEqual(try store.read { try $0.object(Note.self, forKey: "x")?.content }, "new")
+        assertStoreError(try store.write { tx in try tx.update(TestNote(identifier: "x", content: "")) }, contains: ["no Note with primary key \"x\" exists"])
+        try store.write { tx in try tx.insert(TestNote(identifier: "x", content: "old")) }
+        try store.write { tx in try tx.update(TestNote(identifier: "x", content: "new")) }
+        XCTAssertEqual(try store.read { try $0.object(TestNote.self, forKey: "x")?.content }, "new")
     }
 
     func testDeleteByValueKeyAndAll() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let notes = (0..<5).map { Note(identifier: "n\($0)", content: "\($0)") }
+        let notes = (0..<5).map { TestNote(identifier: "n\($0)", content: "\($0)") }
         try store.write { tx in for note in notes { try tx.insert(note) } }
         try store.write { tx in
             XCTAssertTrue(try tx.delete(notes[0]))
-            XCTAssertTrue(try tx.delete(Note.self, key: "n1"))
-            XCTAssertFalse(try tx.delete(Note.self, key: "n1"))
+            XCTAssertTrue(try tx.delete(TestNote.self, key: "n1"))
+            XCTAssertFalse(try tx.delete(TestNote.self, key: "n1"))
         }
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 3)
-        XCTAssertEqual(try store.write { try $0.deleteAll(Note.self) }, 3)
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 0)
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 3)
+        XCTAssertEqual(try store.write { try $0.deleteAll(TestNote.self) }, 3)
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 0)
     }
 
     func testEveryPropertyTypeAndCollectionRoundTrips() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let person = Person(firstName: "Ada")
+        let person = TestPerson(firstName: "Ada")
         let sample = Sample(
             id: 7, flag: true, tiny: -128, small: 32767, medium: -2_147_483_648, large: Int64.max, single: 1.5, double: -0.1,
             text: "tab\t\"quote\" ✓ \0 nul", bytes: Data([0, 1, 2, 255]), date: Date(timeIntervalSince1970: -1.5),
@@ -103,10 +103,10 @@ final class WriteReadTests: XCTestCase {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
         let date = Date(timeIntervalSince1970: 1_700_000_000.1234567)
-        try store.write { tx in try tx.insert(Note(identifier: "d", content: "", lastEdited: date)) }
+        try store.write { tx in try tx.insert(TestNote(identifier: "d", content: "", lastEdited: date)) }
         let stored = try rawSQL(folder.file("store.db"), "SELECT \"lastEdited\" FROM \"Note\"")
         XCTAssertEqual(stored, [[.integer(1_700_000_000_123_457)]])
-        let read = try XCTUnwrap(try store.read { try $0.object(Note.self, forKey: "d") })
+        let read = try XCTUnwrap(try store.read { try $0.object(TestNote.self, forKey: "d") })
         XCTAssertEqual(read.lastEdited.timeIntervalSince1970, 1_700_000_000.123457, accuracy: 0.000_000_5)
     }
 
@@ -126,16 +126,16 @@ final class WriteReadTests: XCTestCase {
     func testUnknownEnumValueOnDiskNamesTypePropertyAndValue() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        let person = Person(firstName: "Grace")
+        let person = TestPerson(firstName: "Grace")
         try store.write { tx in try tx.insert(person) }
         _ = try rawSQL(folder.file("store.db"), "UPDATE \"Person\" SET \"businessUnit\" = 'Marketing'")
-        assertStoreError(try store.read { try $0.object(Person.self, forKey: person.id) },
+        assertStoreError(try store.read { try $0.object(TestPerson.self, forKey: person.id) },
                          contains: ["Person.businessUnit", "\"Marketing\"", "not a raw value of any case of BusinessUnitEnum"])
     }
 
     func testWriteInReadIsRefused() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        assertStoreError(try store.read { try $0.objects(Note.self).deleteAll() }, contains: ["needs a write transaction"])
+        assertStoreError(try store.read { try $0.objects(TestNote.self).deleteAll() }, contains: ["needs a write transaction"])
     }
 }

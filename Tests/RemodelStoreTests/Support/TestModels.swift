@@ -2,7 +2,9 @@ import Foundation
 import RemodelCore
 import RemodelStore
 
-// Hand-written exactly as /work/notes/store-protocol.md says the generator emits them.
+// Hand-written exactly as /work/notes/store-protocol.md says the generator emits them, except
+// that the Swift types are called TestNote, TestPerson, TestDog (schema names Note, Person,
+// Dog) so as not to clash with the example app's generated models used in GeneratedModelsTests.
 
 fileprivate struct _GeneratedWithRemodelStoreAPIVersion1: RemodelStoreAPIVersion1 {}
 
@@ -28,7 +30,7 @@ public struct Address: Hashable, Codable, Sendable {
     }
 }
 
-public struct Note: Hashable, Codable, Sendable, Identifiable {
+public struct TestNote: Hashable, Codable, Sendable, Identifiable {
     public var identifier: String
     public var content: String
     public var lastEdited: Date
@@ -41,17 +43,17 @@ public struct Note: Hashable, Codable, Sendable, Identifiable {
     }
 }
 
-public struct Person: Hashable, Codable, Sendable, Identifiable {
+public struct TestPerson: Hashable, Codable, Sendable, Identifiable {
     public var _id: ObjectID
     public var firstName: String
     public var company: String
     public var businessUnit: BusinessUnitEnum
     public var profileImageUrl: URL?
-    public var dogs: [Dog.ID]
+    public var dogs: [TestDog.ID]
     public var id: ObjectID { _id }
 
     public init(_id: ObjectID = ObjectID(), firstName: String = "", company: String = "MongoDB",
-                businessUnit: BusinessUnitEnum = .engineering, profileImageUrl: URL? = nil, dogs: [Dog.ID] = []) {
+                businessUnit: BusinessUnitEnum = .engineering, profileImageUrl: URL? = nil, dogs: [TestDog.ID] = []) {
         self._id = _id
         self.firstName = firstName
         self.company = company
@@ -61,7 +63,7 @@ public struct Person: Hashable, Codable, Sendable, Identifiable {
     }
 }
 
-public struct Dog: Hashable, Codable, Sendable, Identifiable {
+public struct TestDog: Hashable, Codable, Sendable, Identifiable {
     public var _id: UUID
     public var weight: Int
     public var id: UUID { _id }
@@ -96,22 +98,22 @@ public struct Sample: Hashable, Codable, Sendable, Identifiable {
     public var maybeDate: Date?
     public var maybeUUID: UUID?
     public var address: Address?
-    public var owner: Person.ID?
+    public var owner: TestPerson.ID?
     public var tags: [String]
     public var scores: Set<Int>
     public var attributes: [String: String]
     public var sparse: [Int?]
     public var addresses: [Address]
     public var priorities: [Priority]
-    public var friends: Set<Person.ID>
+    public var friends: Set<TestPerson.ID>
 
     public init(id: Int, flag: Bool = false, tiny: Int8 = 0, small: Int16 = 0, medium: Int32 = 0, large: Int64 = 0,
                 single: Float = 0, double: Double = 0, text: String = "", bytes: Data = Data(), date: Date = Date(timeIntervalSince1970: 0),
                 amount: Decimal = 0, objectId: ObjectID = ObjectID(), uuid: UUID = UUID(), link: URL = URL(string: "https://example.com")!,
                 unit: BusinessUnitEnum = .engineering, priority: Priority? = nil, maybeInt: Int? = nil, maybeText: String? = nil,
-                maybeDate: Date? = nil, maybeUUID: UUID? = nil, address: Address? = nil, owner: Person.ID? = nil, tags: [String] = [],
+                maybeDate: Date? = nil, maybeUUID: UUID? = nil, address: Address? = nil, owner: TestPerson.ID? = nil, tags: [String] = [],
                 scores: Set<Int> = [], attributes: [String: String] = [:], sparse: [Int?] = [], addresses: [Address] = [],
-                priorities: [Priority] = [], friends: Set<Person.ID> = []) {
+                priorities: [Priority] = [], friends: Set<TestPerson.ID> = []) {
         self.id = id
         self.flag = flag
         self.tiny = tiny
@@ -164,7 +166,7 @@ extension Priority: StorableEnum {}
 
 extension Address: EmbeddedModel {}
 
-extension Note: KeyedModel {
+extension TestNote: KeyedModel {
     public static let schemaName = "Note"
 
     public init(row: inout RowDecoder) throws {
@@ -182,13 +184,13 @@ extension Note: KeyedModel {
     }
 
     public enum Columns {
-        public static let identifier = Column<Note, String>("identifier")
-        public static let content = Column<Note, String>("content")
-        public static let lastEdited = Column<Note, Date>("lastEdited")
+        public static let identifier = Column<TestNote, String>("identifier")
+        public static let content = Column<TestNote, String>("content")
+        public static let lastEdited = Column<TestNote, Date>("lastEdited")
     }
 }
 
-extension Person: KeyedModel {
+extension TestPerson: KeyedModel {
     public static let schemaName = "Person"
 
     public init(row: inout RowDecoder) throws {
@@ -212,16 +214,16 @@ extension Person: KeyedModel {
     }
 
     public enum Columns {
-        public static let _id = Column<Person, ObjectID>("_id")
-        public static let firstName = Column<Person, String>("firstName")
-        public static let company = Column<Person, String>("company")
-        public static let businessUnit = Column<Person, BusinessUnitEnum>("businessUnit")
-        public static let profileImageUrl = Column<Person, URL?>("profileImageUrl")
-        public static let dogs = CollectionColumn<Person, Dog.ID>("dogs")
+        public static let _id = Column<TestPerson, ObjectID>("_id")
+        public static let firstName = Column<TestPerson, String>("firstName")
+        public static let company = Column<TestPerson, String>("company")
+        public static let businessUnit = Column<TestPerson, BusinessUnitEnum>("businessUnit")
+        public static let profileImageUrl = Column<TestPerson, URL?>("profileImageUrl")
+        public static let dogs = CollectionColumn<TestPerson, TestDog.ID>("dogs")
     }
 }
 
-extension Dog: KeyedModel {
+extension TestDog: KeyedModel {
     public static let schemaName = "Dog"
 
     public init(row: inout RowDecoder) throws {
@@ -237,12 +239,12 @@ extension Dog: KeyedModel {
     }
 
     public enum Columns {
-        public static let _id = Column<Dog, UUID>("_id")
-        public static let weight = Column<Dog, Int>("weight")
+        public static let _id = Column<TestDog, UUID>("_id")
+        public static let weight = Column<TestDog, Int>("weight")
     }
 
     public enum Inverses {
-        public static let person = Inverse<Dog, Person>(origin: "dogs")
+        public static let person = Inverse<TestDog, TestPerson>(origin: "dogs")
     }
 }
 
@@ -307,7 +309,7 @@ extension Sample: KeyedModel {
         public static let priority = Column<Sample, Priority?>("priority")
         public static let maybeInt = Column<Sample, Int?>("maybeInt")
         public static let maybeText = Column<Sample, String?>("maybeText")
-        public static let owner = Column<Sample, Person.ID?>("owner")
+        public static let owner = Column<Sample, TestPerson.ID?>("owner")
         public static let tags = CollectionColumn<Sample, String>("tags")
         public static let scores = CollectionColumn<Sample, Int>("scores")
         public static let attributes = CollectionColumn<Sample, String>("attributes")
@@ -338,7 +340,7 @@ public enum TestSchemaManifest: SchemaManifest {
     public static let version = 1
     public static let schemaHash = schema.storageHash
     public static let history: MigrationHistory? = nil
-    public static let models: [any PersistentModel.Type] = [Note.self, Person.self, Dog.self, Sample.self, LogEntry.self]
+    public static let models: [any PersistentModel.Type] = [TestNote.self, TestPerson.self, TestDog.self, Sample.self, LogEntry.self]
     public static let schema = Schema(
         enums: [
             EnumType(name: "BusinessUnitEnum", cases: [
