@@ -11,61 +11,89 @@ public enum SchemaLoader {
     /// `Schemas/Person.yaml`. Never throws and never crashes on bad input: unreadable,
     /// oversized, binary or malformed files are diagnostics like any other.
     public static func load(path: String) -> SchemaLoadResult {
+        // Files are read and parsed in parallel, then merged in path order and validated.
         let files: [String]
         switch SchemaFiles.find(at: path) {
         case .success(let found): files = found
         case .failure(let diagnostic): return SchemaLoadResult(schema: nil, diagnostics: [diagnostic], files: [])
         }
-        let log = DiagnosticLog()
-        let sources = files.compactMap { file in read(file, log: log).map { (file, $0) } }
-        return load(sources, files: files, log: log)
+        let outcomes = files.concurrentMap { file in
+            switch read(file, limits: YAMLLimits.standard) {
+            case .bytes(let bytes): parse(file, bytes: bytes, limits: YAMLLimits.standard)
+            case .failed(let outcome): outcome
+            }
+        }
+        return merge(outcomes, files: files)
     }
 
     /// Loads a schema from in-memory files (path and contents), as if read from disk.
-    static func load(_ sources: [(file: String, bytes: [UInt8])], files: [String], log: DiagnosticLog = DiagnosticLog(), limits: YAMLLimits = .standard) -> SchemaLoadResult {
+    static func load(_ sources: [(file: String, bytes: [UInt8])], files: [String], limits: YAMLLimits = .standard) -> SchemaLoadResult {
+        let outcomes = sources.concurrentMap { parse($0.file, bytes: $0.bytes, limits: limits) }
+        return merge(outcomes, files: files)
+    }
+
+    /// What one file contributed: its declarations, its problems, and whether it could be
+    /// read in full.
+    private struct FileOutcome {
         var syntax = SchemaSyntax()
-        let reader = SchemaFileReader(log: log)
-        // Files that could not be read or parsed leave their declarations unknown; checking
-        // names across files would then only report their absence, so that is skipped.
-        var complete = sources.count == files.count
-        for (file, bytes) in sources {
-            if bytes.count > limits.maxFileSize {
-                log.add(tooLarge(file, size: bytes.count, limits: limits))
-                complete = false
-                continue
-            }
-            let (root, problems) = YAMLParser(file: file, limits: limits).parse(bytes)
-            log.add(contentsOf: problems)
-            guard problems.isEmpty else {
-                complete = false
-                continue
-            }
-            guard let root, !root.isNull else {
-                log.warning("empty-file", "the schema file is empty", at: SourceLocation(file: file, line: 1, column: 1), hint: "declare 'enums:', 'objects:' or 'projections:' in it, or delete it")
-                continue
-            }
-            syntax.append(reader.read(root))
+        var diagnostics: [Diagnostic]
+        var isComplete: Bool
+    }
+
+    /// Parses one file and reads its declarations; independent of every other file.
+    private static func parse(_ file: String, bytes: [UInt8], limits: YAMLLimits) -> FileOutcome {
+        if bytes.count > limits.maxFileSize {
+            return FileOutcome(diagnostics: [tooLarge(file, size: bytes.count, limits: limits)], isComplete: false)
         }
-        let origin = files.first.map { SourceLocation(file: $0, line: 1, column: 1) }
+        let (root, problems) = YAMLParser(file: file, limits: limits).parse(bytes)
+        guard problems.isEmpty else { return FileOutcome(diagnostics: problems, isComplete: false) }
+        guard let root, !root.isNull else {
+            let warning = Diagnostic.warning(
+                "empty-file", "the schema file is empty", at: SourceLocation(file: file, line: 1, column: 1),
+                hint: "declare 'enums:', 'objects:' or 'projections:' in it, or delete it"
+            )
+            return FileOutcome(diagnostics: [warning], isComplete: true)
+        }
+        let log = DiagnosticLog()
+        let syntax = SchemaFileReader(log: log).read(root)
+        return FileOutcome(syntax: syntax, diagnostics: log.diagnostics, isComplete: true)
+    }
+
+    /// Merges the files in order and validates the whole schema. Files that could not be read
+    /// or parsed leave their declarations unknown; checking names across files would then only
+    /// report their absence, so that is skipped.
+    private static func merge(_ outcomes: [FileOutcome], files: [String]) -> SchemaLoadResult {
+        let log = DiagnosticLog()
+        var syntax = SchemaSyntax()
+        for outcome in outcomes {
+            log.add(contentsOf: outcome.diagnostics)
+            syntax.append(outcome.syntax)
+        }
         var schema: Schema?
-        if complete {
+        if outcomes.allSatisfy(\.isComplete) {
+            let origin = files.first.map { SourceLocation(file: $0, line: 1, column: 1) }
             schema = SchemaValidator(syntax: syntax, log: log, origin: origin).validate()
         }
         if log.hasErrors { schema = nil }
         return SchemaLoadResult(schema: schema, diagnostics: log.diagnostics.sortedByLocation(), files: files)
     }
 
-    private static func read(_ file: String, log: DiagnosticLog, limits: YAMLLimits = .standard) -> [UInt8]? {
+    private enum ReadResult {
+        case bytes([UInt8])
+        case failed(FileOutcome)
+    }
+
+    /// The bytes of `file`, or the outcome explaining why they cannot be used.
+    private static func read(_ file: String, limits: YAMLLimits) -> ReadResult {
         let attributes = try? FileManager.default.attributesOfItem(atPath: file)
         if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maxFileSize {
-            log.add(tooLarge(file, size: size, limits: limits))
-            return nil
+            return .failed(FileOutcome(diagnostics: [tooLarge(file, size: size, limits: limits)], isComplete: false))
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            log.error("file-unreadable", "cannot read '\(file)'", at: nil, hint: "check that the file exists and is readable")
-            return nil
+            let diagnostic = Diagnostic.error("file-unreadable", "cannot read '\(file)'", at: nil, hint: "check that the file exists and is readable")
+            return .failed(FileOutcome(diagnostics: [diagnostic], isComplete: false))
         }
-        return [UInt8](data)
+        return .bytes([UInt8](data))
     }
 
     private static func tooLarge(_ file: String, size: Int, limits: YAMLLimits) -> Diagnostic {
