@@ -138,4 +138,12 @@ final class WriteReadTests: XCTestCase {
         let store = try makeStore(folder)
         assertStoreError(try store.read { try $0.objects(TestNote.self).deleteAll() }, contains: ["needs a write transaction"])
     }
+
+    func testNestedWriteIsRefusedInsteadOfDeadlocking() throws {
+        let folder = TemporaryFolder()
+        let store = try makeStore(folder)
+        assertStoreError(try store.write { _ in try store.write { _ in } }, contains: ["inside another write", "use the transaction you already have"])
+        try store.write { tx in try tx.insert(TestNote(identifier: "still", content: "works")) }
+        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 1)
+    }
 }

@@ -94,8 +94,18 @@ public final class RemodelStore: @unchecked Sendable {
     @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         if options.readOnly { throw StoreError.readOnly(path: path, reason: "it was opened with OpenOptions(readOnly: true)") }
+        // A write inside a write on the same thread would wait for itself forever.
+        let marker = "RemodelStore.write.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
+        let thread = Thread.current
+        if thread.threadDictionary[marker] != nil {
+            throw StoreError.notWritable("write { } was called inside another write { } of the same store; use the transaction you already have")
+        }
         writerLock.lock()
-        defer { writerLock.unlock() }
+        thread.threadDictionary[marker] = true
+        defer {
+            thread.threadDictionary[marker] = nil
+            writerLock.unlock()
+        }
         _ = writer.takeChangedTables()
         let result = try run(writer, begin: "BEGIN IMMEDIATE") { try body(Transaction(connection: writer, layout: layout, path: path)) }
         notifier.committed(tables: writer.takeChangedTables())
