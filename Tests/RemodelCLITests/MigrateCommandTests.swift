@@ -139,6 +139,13 @@ final class MigrateCommandTests: XCTestCase {
             let end = Date()
             XCTAssertTrue(output.stdout.contains("Plan: migrate '\(direct)' from version \(version) to 3"), output.stdout)
             XCTAssertTrue(output.stdout.contains("Migrated '\(direct)' from version \(version) to 3"), output.stdout)
+            XCTAssertTrue(output.stdout.contains("  [data-dependent] convert Dog.weight from string to int (onError: default)  (step 1 (convert))\n"), output.stdout)
+            XCTAssertTrue(output.stdout.contains("  SQL:\n    1. ALTER TABLE"), output.stdout)
+            XCTAssertTrue(output.stderr.contains("] version 3: "), "progress lines on stderr: \(output.stderr)")
+            if version == 1 {
+                XCTAssertTrue(output.stdout.contains("  [data-dependent] split Person.name at \" \" into firstName, lastName  (step 2 (split))\n"), output.stdout)
+                XCTAssertTrue(output.stdout.contains("  [destructive]    remove property Person.name and its values  (schema)\n"), output.stdout)
+            }
             XCTAssertEqual(try normalisedExport(direct, start: start, end: end), golden, "v\(version) → v3 directly")
 
             let stepwise = try makeStore(version: version, name: "stepwise-v\(version).db")
@@ -173,6 +180,22 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertEqual(try fileHash(store), migratedHash)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         XCTAssertEqual(files.count, 1, "\(files)")
+    }
+
+    func testWithoutAHistoryTheSchemaIsVersionOne() throws {
+        let store = try makeStore(version: 1, migrations: folder.appendingPathComponent("none").path, schemas: "Tests/RemodelMigrateTests/Resources/history/v1")
+        let output = try remodel(["migrate", "--store", store, "--migrations", folder.appendingPathComponent("none").path, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v1"])
+        XCTAssertEqual(output.stdout, "'\(store)' is already at version 1, the newest; nothing to do\n")
+    }
+
+    func testSchemaEditedWithoutAMigrationIsRefused() throws {
+        let store = try makeStore(version: 1)
+        let hash = try fileHash(store)
+        let output = try remodel(["migrate", "--store", store, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v2"], expect: 1)
+        XCTAssertTrue(output.stderr.contains("differs from the newest snapshot 'Migrations/snapshots/v3.yaml' (version 3)"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("[schema-not-snapshotted]"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("run 'remodel migration new NAME'"), output.stderr)
+        XCTAssertEqual(try fileHash(store), hash)
     }
 
     // MARK: - Failures

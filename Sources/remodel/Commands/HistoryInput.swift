@@ -23,7 +23,8 @@ struct HistoryInput {
             DiagnosticsOutput.print(schema.diagnostics)
             guard let current = schema.schema else { return nil }
             if let history {
-                if let problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: history, migrationsPath: migrationsPath) {
+                if var problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: history, migrationsPath: migrationsPath) {
+                    problem.hint = (problem.hint ?? "") + "; or, if '\(migrationsPath)' belongs to another schema, pass that schema with --schemas DIR"
                     DiagnosticsOutput.print([problem])
                     return nil
                 }

@@ -24,7 +24,7 @@ struct MigrateCommand: Command {
         is. A store newer than the history is refused (superseded). Exit status: 0 migrated or \
         already current, 1 nothing changed because of an error, 64 usage error.
         """
-    static let store = OptionSpec.option("store", value: "FILE", help: "The store file to migrate.")
+    static let store = OptionSpec.option("store", value: "FILE", required: true, help: "The store file to migrate.")
     static let to = OptionSpec.option("to", value: "N", help: "The version to migrate to (default: the newest).")
     static let dryRun = OptionSpec.flag("dry-run", help: "Run the migration inside a transaction and roll it back: report counts and data errors, change nothing.")
     static let noBackup = OptionSpec.flag("no-backup", help: "Do not copy the store before migrating.")
