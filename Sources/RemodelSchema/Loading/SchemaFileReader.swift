@@ -200,7 +200,10 @@ struct SchemaFileReader {
               let keyPath = reader.node("keyPath")
         else { return nil }
         guard let scalar = keyPath.scalar, !scalar.isNull else {
-            log.error("invalid-value", "'keyPath' of \(what) must be a key path, found \(keyPath.kindDescription)", at: keyPath.location, hint: "write a key path such as 'lastName' or 'lastName.first'")
+            log.error(
+                "invalid-value", "'keyPath' of \(what) must be a key path, found \(keyPath.kindDescription)", at: keyPath.location,
+                hint: "write a key path such as 'lastName' or 'lastName.first'"
+            )
             return nil
         }
         return ProjectionDeclaration.Property(name: name, keyPath: keyPath, type: reader.string("type"), doc: reader.string("doc")?.value)

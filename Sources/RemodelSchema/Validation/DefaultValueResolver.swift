@@ -120,16 +120,10 @@ struct DefaultValueResolver {
             }
             let range = scalarType.integerRange!
             guard let value = IntegerLiteral.parse(text) else {
-                if IntegerLiteral.looksLikeInteger(text) {
-                    log.error("default-out-of-range", "default \(text) of \(what) does not fit in \(typeName) (\(range.lowerBound)...\(range.upperBound))", at: node.location, hint: "write a value in range, or use a wider type such as int64")
-                    return nil
-                }
+                if IntegerLiteral.looksLikeInteger(text) { return outOfRange(node, text, what, scalarType) }
                 return mismatch(node, "default '\(text)' of \(what) is not an integer", hint: "write a whole number such as 0 for an \(typeName) property")
             }
-            guard range.contains(value) else {
-                log.error("default-out-of-range", "default \(text) of \(what) does not fit in \(typeName) (\(range.lowerBound)...\(range.upperBound))", at: node.location, hint: "write a value in range, or use a wider type such as int64")
-                return nil
-            }
+            guard range.contains(value) else { return outOfRange(node, text, what, scalarType) }
             return .int(value)
         case .float, .double:
             guard scalar.isPlain else {
@@ -176,6 +170,15 @@ struct DefaultValueResolver {
             }
             return .string(text)
         }
+    }
+
+    private func outOfRange(_ node: YAMLNode, _ text: String, _ what: String, _ type: ScalarType) -> DefaultValue? {
+        let range = type.integerRange!
+        log.error(
+            "default-out-of-range", "default \(text) of \(what) does not fit in \(type.rawValue) (\(range.lowerBound)...\(range.upperBound))",
+            at: node.location, hint: "write a value in range, or use a wider type such as int64"
+        )
+        return nil
     }
 
     private func mismatch(_ node: YAMLNode, _ message: String, hint: String) -> DefaultValue? {

@@ -23,7 +23,8 @@ extension SchemaValidator {
                     if target.primaryKey == nil {
                         log.error(
                             "primary-key-missing", "property \(what) links to '\(targetName)', which has no primary key", at: nameLocation,
-                            hint: "give '\(targetName)' a primary key (e.g. 'primaryKey: _id' with '_id: { type: uuid, default: $uuid }'), or mark it 'embedded: true' to store it inside '\(object.name)'"
+                            hint: "give '\(targetName)' a primary key (e.g. 'primaryKey: _id' with '_id: { type: uuid, default: $uuid }'), "
+                                + "or mark it 'embedded: true' to store it inside '\(object.name)'"
                         )
                     }
                     if type.collection == nil, !type.isOptional {
@@ -89,7 +90,9 @@ extension SchemaValidator {
         guard let type, type.objectName == object.name, type.collection != .map else {
             let written = type.map { "'\($0)'" } ?? "an inverse relationship"
             log.error(
-                "inverse-origin-not-link", "inverse of property \(what) names '\(origin.type).\(origin.property)', which is \(written), not a link to '\(object.name)'", at: location(in: node, offset: propertyOffset),
+                "inverse-origin-not-link",
+                "inverse of property \(what) names '\(origin.type).\(origin.property)', which is \(written), not a link to '\(object.name)'",
+                at: location(in: node, offset: propertyOffset),
                 hint: "an inverse names a property of type '\(object.name)?', 'list<\(object.name)>' or 'set<\(object.name)>'"
             )
             return

@@ -135,7 +135,10 @@ extension SchemaValidator {
     func checkRenamedFrom(_ renamedFrom: Located<String>?, noun: String, owner: String, currentNames: Set<String>) {
         guard let renamedFrom else { return }
         guard Identifier.isValid(renamedFrom.value) else {
-            log.error("invalid-name", "'renamedFrom' of \(noun) '\(owner)' is not a valid identifier: '\(renamedFrom.value)'", at: renamedFrom.location, hint: "write the old name exactly as it was declared")
+            log.error(
+                "invalid-name", "'renamedFrom' of \(noun) '\(owner)' is not a valid identifier: '\(renamedFrom.value)'", at: renamedFrom.location,
+                hint: "write the old name exactly as it was declared"
+            )
             return
         }
         if currentNames.contains(renamedFrom.value) {

@@ -69,7 +69,9 @@ extension SchemaValidator {
         if let objectLevel = declaration.primaryKey {
             if let first = marked.first, first.name.value != objectLevel.value {
                 log.error(
-                    "primary-key-conflict", "object '\(declaration.name.value)' names primary key '\(objectLevel.value)' but marks '\(first.name.value)' with 'primaryKey: true'", at: first.isPrimaryKey!.location,
+                    "primary-key-conflict",
+                    "object '\(declaration.name.value)' names primary key '\(objectLevel.value)' but marks '\(first.name.value)' with 'primaryKey: true'",
+                    at: first.isPrimaryKey!.location,
                     hint: "keep one of the two declarations", notes: [.init("primary key named here", at: objectLevel.location)]
                 )
             }
