@@ -51,8 +51,17 @@ enum Reference {
         // `==` never equals) and every attribute, docs and projections too.
         XCTAssertEqual(CanonicalYAML.text(of: manifest.schema), CanonicalYAML.text(of: schema), "the manifest's schema differs from \(name)'s YAML", file: file, line: line)
         XCTAssertEqual(manifest.schemaHash, schema.storageHash, file: file, line: line)
-        XCTAssertEqual(manifest.version, 1, file: file, line: line)
-        XCTAssertNil(manifest.history, file: file, line: line)
+        if name == "Example" {
+            let migrations = MigrationHistoryLoader.load(migrations: URL(fileURLWithPath: schemaFolder(name)).deletingLastPathComponent().appendingPathComponent("Migrations").path)
+            let history = try XCTUnwrap(migrations.history, "the example has a migration history", file: file, line: line)
+            let embedded = try XCTUnwrap(manifest.history, file: file, line: line)
+            XCTAssertEqual(manifest.version, history.currentVersion, file: file, line: line)
+            XCTAssertEqual(embedded.migrations, history.migrations, file: file, line: line)
+            XCTAssertEqual(embedded.snapshots.map(CanonicalYAML.text(of:)), history.snapshots.map(CanonicalYAML.text(of:)), file: file, line: line)
+        } else {
+            XCTAssertEqual(manifest.version, 1, file: file, line: line)
+            XCTAssertNil(manifest.history, file: file, line: line)
+        }
         XCTAssertEqual(manifest.models.map { $0.schemaName }, schema.objects.filter { !$0.isEmbedded }.map(\.name), file: file, line: line)
     }
 }

@@ -52,7 +52,17 @@ enum ReferenceCases {
         guard let schema = result.schema else {
             throw CaseError(description: "\(folder.path) does not load:\n" + result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" }.joined(separator: "\n"))
         }
-        return GeneratorInput(schema: schema, schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: folder.path))
+        var input = GeneratorInput(schema: schema, schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: folder.path))
+        if name == "Example" {
+            // The example app has a migration history: the manifest embeds it.
+            let migrations = MigrationHistoryLoader.load(migrations: folder.deletingLastPathComponent().appendingPathComponent("Migrations").path)
+            guard !migrations.diagnostics.containsErrors else {
+                throw CaseError(description: "Migrations/ does not load: \(migrations.diagnostics.map(\.message))")
+            }
+            input.version = migrations.currentVersion
+            input.history = migrations.history
+        }
+        return input
     }
 
     /// The changes that would make `References/<name>/` hold exactly the generated files.

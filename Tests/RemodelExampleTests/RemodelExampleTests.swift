@@ -43,7 +43,13 @@ final class RemodelExampleTests: XCTestCase {
         XCTAssertEqual(RemodelSchemaManifest.schemaHash, RemodelSchemaManifest.schema.storageHash)
         XCTAssertEqual(Set(RemodelSchemaManifest.models.map { $0.schemaName }), ["Note", "Person", "Dog"])
         XCTAssertEqual(RemodelSchemaManifest.models.map { $0.schemaName }, RemodelSchemaManifest.schema.objects.map(\.name))
-        XCTAssertEqual(RemodelSchemaManifest.version, 1)
+        // The package has Migrations/: the manifest carries the whole history, and the current
+        // schema is its newest snapshot.
+        let history = RemodelSchemaManifest.history
+        XCTAssertEqual(RemodelSchemaManifest.version, history?.currentVersion)
+        XCTAssertGreaterThan(RemodelSchemaManifest.version, 1)
+        XCTAssertEqual(history?.snapshots.last?.storageHash, RemodelSchemaManifest.schemaHash)
+        XCTAssertEqual(history?.migrations.count, RemodelSchemaManifest.version - 1)
     }
 
     func testFileBackedStoreRoundTrip() throws {

@@ -43,10 +43,24 @@ struct GenerateCommand: Command {
         DiagnosticsOutput.print(loaded.diagnostics)
         guard let schema = loaded.schema else { return ExitStatus.failure }
 
+        // The history (snapshots and migrations) is embedded in the manifest so that an app can
+        // upgrade its store with no files; its newest version is the schema version.
+        let migrations = MigrationHistoryLoader.load(migrations: arguments.migrationsPath)
+        DiagnosticsOutput.print(migrations.diagnostics)
+        if migrations.diagnostics.containsErrors { return ExitStatus.failure }
+        if var drift = MigrationHistoryLoader.checkSnapshotted(
+            schema: schema, schemasPath: arguments.schemasPath, history: migrations.history, migrationsPath: arguments.migrationsPath
+        ) {
+            // Generation still succeeds (the CI gate is `remodel check`); the store will refuse
+            // this code for stores written at that version with the snapshot's schema.
+            drift.severity = .warning
+            DiagnosticsOutput.print([drift])
+        }
         let input = GeneratorInput(
             schema: schema,
             schemaFiles: SchemaFolder.displayNames(of: loaded.files, schemasPath: arguments.schemasPath),
-            version: SchemaFolder.version(migrationsPath: arguments.migrationsPath)
+            version: migrations.currentVersion,
+            history: migrations.history
         )
         let generator = CodeGenerator(options: GeneratorOptions(manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName))
         let files: [GeneratedFile]

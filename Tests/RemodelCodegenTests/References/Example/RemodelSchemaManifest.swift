@@ -18,13 +18,466 @@ fileprivate struct _GeneratedWithRemodelStoreAPIVersion1: RemodelStoreAPIVersion
 /// run time: pass it to `RemodelStore(path:manifest:)`.
 public enum RemodelSchemaManifest: SchemaManifest {
     /// The schema version: the number of the newest migration, 1 without migrations.
-    public static let version = 1
+    public static let version = 3
 
     /// `schema.storageHash`, computed when the code was generated.
     public static let schemaHash = "1:20a355965afbd43c320338b4d6fc0cf1c0c95315c29d7a26ad0fd56454449e28"
 
     /// Every version's schema and the migrations between them; `nil` without migrations.
-    public static let history: RemodelCore.MigrationHistory? = nil
+    public static let history: RemodelCore.MigrationHistory? = RemodelCore.MigrationHistory(
+        snapshots: [
+            RemodelCore.Schema(
+                objects: [
+                    RemodelCore.ObjectType(
+                        name: "Person",
+                        primaryKey: "_id",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "_id",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
+                                defaultValue: .generated(.objectId)
+                            ),
+                            RemodelCore.Property(
+                                name: "name",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string(""),
+                                doc: "The full name."
+                            ),
+                            RemodelCore.Property(
+                                name: "employeeId",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "company",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("MongoDB")
+                            ),
+                            RemodelCore.Property(
+                                name: "businessUnit",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string(""),
+                                doc: "Free text."
+                            ),
+                            RemodelCore.Property(
+                                name: "dogs",
+                                kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                                doc: "The dogs this person owns, in the order they were added."
+                            )
+                        ],
+                        doc: "A person and the dogs they own."
+                    ),
+                    RemodelCore.ObjectType(
+                        name: "Dog",
+                        primaryKey: "_id",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "_id",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
+                                defaultValue: .generated(.uuid)
+                            ),
+                            RemodelCore.Property(
+                                name: "name",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "breed",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "weight",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string(""),
+                                doc: "Free text."
+                            ),
+                            RemodelCore.Property(
+                                name: "person",
+                                kind: .inverse(type: "Person", property: "dogs"),
+                                doc: "The people who own this dog (Realm's LinkingObjects)."
+                            )
+                        ],
+                        doc: "A dog, owned by the people whose `dogs` list holds it."
+                    ),
+                    RemodelCore.ObjectType(
+                        name: "Note",
+                        primaryKey: "identifier",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "identifier",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .generated(.uuid),
+                                doc: "A new UUID string for each note."
+                            ),
+                            RemodelCore.Property(
+                                name: "content",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                doc: "The text of the note. Required, no default."
+                            ),
+                            RemodelCore.Property(
+                                name: "lastEdited",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
+                                defaultValue: .generated(.now),
+                                doc: "When the note was last changed."
+                            )
+                        ],
+                        doc: "A note the user wrote, identified by a UUID string."
+                    )
+                ]
+            ),
+            RemodelCore.Schema(
+                enums: [
+                    RemodelCore.EnumType(
+                        name: "BusinessUnitEnum",
+                        cases: [
+                            RemodelCore.EnumType.Case(
+                                name: "customerEngineering",
+                                rawValue: .string("Customer Engineering")
+                            ),
+                            RemodelCore.EnumType.Case(
+                                name: "educationCommunityAndDocs",
+                                rawValue: .string("Education, Community and Docs")
+                            ),
+                            RemodelCore.EnumType.Case(name: "engineering", rawValue: .string("Engineering")),
+                            RemodelCore.EnumType.Case(
+                                name: "financeAndOperations",
+                                rawValue: .string("Finance and Operations")
+                            ),
+                            RemodelCore.EnumType.Case(
+                                name: "humanResourcesAndRescruiting",
+                                rawValue: .string("Human Resources and Recruiting")
+                            ),
+                            RemodelCore.EnumType.Case(name: "management", rawValue: .string("Management")),
+                            RemodelCore.EnumType.Case(name: "marketing", rawValue: .string("Marketing")),
+                            RemodelCore.EnumType.Case(name: "product", rawValue: .string("Product")),
+                            RemodelCore.EnumType.Case(name: "sales", rawValue: .string("Sales"))
+                        ],
+                        doc: "The part of the company a person works in, persisted as its display name."
+                    )
+                ],
+                objects: [
+                    RemodelCore.ObjectType(
+                        name: "Person",
+                        primaryKey: "_id",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "_id",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
+                                defaultValue: .generated(.objectId)
+                            ),
+                            RemodelCore.Property(
+                                name: "firstName",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "lastName",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "personId",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "company",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("MongoDB")
+                            ),
+                            RemodelCore.Property(
+                                name: "businessUnit",
+                                kind: .stored(RemodelCore.PropertyType(.enumeration("BusinessUnitEnum"))),
+                                defaultValue: .enumCase("engineering")
+                            ),
+                            RemodelCore.Property(
+                                name: "dogs",
+                                kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                                doc: "The dogs this person owns, in the order they were added."
+                            )
+                        ],
+                        doc: "A person and the dogs they own."
+                    ),
+                    RemodelCore.ObjectType(
+                        name: "Dog",
+                        primaryKey: "_id",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "_id",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
+                                defaultValue: .generated(.uuid)
+                            ),
+                            RemodelCore.Property(
+                                name: "name",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "breed",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "weight",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string(""),
+                                doc: "Free text."
+                            ),
+                            RemodelCore.Property(
+                                name: "person",
+                                kind: .inverse(type: "Person", property: "dogs"),
+                                doc: "The people who own this dog (Realm's LinkingObjects)."
+                            )
+                        ],
+                        doc: "A dog, owned by the people whose `dogs` list holds it."
+                    ),
+                    RemodelCore.ObjectType(
+                        name: "Note",
+                        primaryKey: "identifier",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "identifier",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .generated(.uuid),
+                                doc: "A new UUID string for each note."
+                            ),
+                            RemodelCore.Property(
+                                name: "content",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                doc: "The text of the note. Required, no default."
+                            ),
+                            RemodelCore.Property(
+                                name: "lastEdited",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
+                                defaultValue: .generated(.now),
+                                doc: "When the note was last changed."
+                            )
+                        ],
+                        doc: "A note the user wrote, identified by a UUID string."
+                    )
+                ]
+            ),
+            RemodelCore.Schema(
+                enums: [
+                    RemodelCore.EnumType(
+                        name: "BusinessUnitEnum",
+                        cases: [
+                            RemodelCore.EnumType.Case(
+                                name: "customerEngineering",
+                                rawValue: .string("Customer Engineering")
+                            ),
+                            RemodelCore.EnumType.Case(
+                                name: "educationCommunityAndDocs",
+                                rawValue: .string("Education, Community and Docs")
+                            ),
+                            RemodelCore.EnumType.Case(name: "engineering", rawValue: .string("Engineering")),
+                            RemodelCore.EnumType.Case(
+                                name: "financeAndOperations",
+                                rawValue: .string("Finance and Operations")
+                            ),
+                            RemodelCore.EnumType.Case(
+                                name: "humanResourcesAndRescruiting",
+                                rawValue: .string("Human Resources and Recruiting")
+                            ),
+                            RemodelCore.EnumType.Case(name: "management", rawValue: .string("Management")),
+                            RemodelCore.EnumType.Case(name: "marketing", rawValue: .string("Marketing")),
+                            RemodelCore.EnumType.Case(name: "product", rawValue: .string("Product")),
+                            RemodelCore.EnumType.Case(name: "sales", rawValue: .string("Sales"))
+                        ],
+                        doc: "The part of the company a person works in, persisted as its display name."
+                    )
+                ],
+                objects: [
+                    RemodelCore.ObjectType(
+                        name: "Person",
+                        primaryKey: "_id",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "_id",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
+                                defaultValue: .generated(.objectId)
+                            ),
+                            RemodelCore.Property(
+                                name: "firstName",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "lastName",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "personId",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "company",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("MongoDB")
+                            ),
+                            RemodelCore.Property(
+                                name: "businessUnit",
+                                kind: .stored(RemodelCore.PropertyType(.enumeration("BusinessUnitEnum"))),
+                                defaultValue: .enumCase("engineering")
+                            ),
+                            RemodelCore.Property(
+                                name: "profileImageUrl",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
+                            ),
+                            RemodelCore.Property(
+                                name: "dogs",
+                                kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                                doc: "The dogs this person owns, in the order they were added."
+                            )
+                        ],
+                        doc: "A person and the dogs they own."
+                    ),
+                    RemodelCore.ObjectType(
+                        name: "Dog",
+                        primaryKey: "_id",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "_id",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
+                                defaultValue: .generated(.uuid)
+                            ),
+                            RemodelCore.Property(
+                                name: "name",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "breed",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "weight",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
+                                defaultValue: .int(0)
+                            ),
+                            RemodelCore.Property(
+                                name: "favoriteToy",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .string("")
+                            ),
+                            RemodelCore.Property(
+                                name: "profileImageUrl",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
+                            ),
+                            RemodelCore.Property(
+                                name: "dateLastUpdated",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
+                                defaultValue: .generated(.now)
+                            ),
+                            RemodelCore.Property(
+                                name: "person",
+                                kind: .inverse(type: "Person", property: "dogs"),
+                                doc: "The people who own this dog (Realm's LinkingObjects)."
+                            )
+                        ],
+                        doc: "A dog, owned by the people whose `dogs` list holds it."
+                    ),
+                    RemodelCore.ObjectType(
+                        name: "Note",
+                        primaryKey: "identifier",
+                        properties: [
+                            RemodelCore.Property(
+                                name: "identifier",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                defaultValue: .generated(.uuid),
+                                doc: "A new UUID string for each note."
+                            ),
+                            RemodelCore.Property(
+                                name: "content",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                doc: "The text of the note. Required, no default."
+                            ),
+                            RemodelCore.Property(
+                                name: "lastEdited",
+                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
+                                defaultValue: .generated(.now),
+                                doc: "When the note was last changed."
+                            )
+                        ],
+                        doc: "A note the user wrote, identified by a UUID string."
+                    )
+                ],
+                projections: [
+                    RemodelCore.Projection(
+                        name: "Profile",
+                        of: "Person",
+                        properties: [
+                            RemodelCore.Projection.Property(name: "firstName", keyPath: "firstName"),
+                            RemodelCore.Projection.Property(
+                                name: "lastNameInitial",
+                                keyPath: "lastName.localizedCapitalized.first",
+                                type: "Character?",
+                                doc: "The first letter of the last name, capitalised."
+                            ),
+                            RemodelCore.Projection.Property(name: "personId", keyPath: "personId"),
+                            RemodelCore.Projection.Property(name: "businessUnit", keyPath: "businessUnit"),
+                            RemodelCore.Projection.Property(name: "profileImageUrl", keyPath: "profileImageUrl"),
+                            RemodelCore.Projection.Property(name: "dogs", keyPath: "dogs")
+                        ],
+                        doc: "What a person's profile page shows."
+                    )
+                ]
+            )
+        ],
+        migrations: [
+            RemodelCore.Migration(
+                version: 1,
+                name: "initial",
+                description: "The first released version of the schema.",
+                steps: [],
+                checksum: "8f298d25ce4b5de774631e19a8788c795ed656135e879d1ec29c829695ac2c4b"
+            ),
+            RemodelCore.Migration(
+                version: 2,
+                name: "split-person-name",
+                description: "Split Person.name; employee IDs become person IDs; business units become an enum",
+                steps: [
+                    .renameProperty(type: "Person", from: "employeeId", to: "personId"),
+                    .split(type: "Person", property: "name", into: ["firstName", "lastName"], separator: " "),
+                    .mapValues(
+                        type: "Person",
+                        property: "businessUnit",
+                        values: [
+                            RemodelCore.MigrationStep.ValueMapping(from: "Eng", to: .string("engineering")),
+                            RemodelCore.MigrationStep.ValueMapping(
+                                from: "HR",
+                                to: .string("humanResourcesAndRescruiting")
+                            ),
+                            RemodelCore.MigrationStep.ValueMapping(
+                                from: "Docs",
+                                to: .string("educationCommunityAndDocs")
+                            )
+                        ],
+                        otherwise: .string("engineering")
+                    )
+                ],
+                checksum: "9a2f8ef0defd5b836bd38593faea21c61c7b328e6d65350f6c46c9e177548240"
+            ),
+            RemodelCore.Migration(
+                version: 3,
+                name: "dog-details",
+                description: "Dogs get whole-number weights, a favourite toy, a profile image and a last-updated date",
+                steps: [
+                    .convert(
+                        type: "Dog",
+                        property: "weight",
+                        to: RemodelCore.PropertyType(.scalar(.int)),
+                        onError: .`default`
+                    )
+                ],
+                checksum: "672de22a113062d263311094c2dc71bd976d167b16d7ee87ba0a187d27416b82"
+            )
+        ]
+    )
 
     /// The stored model types, in schema order.
     public static let models: [any PersistentModel.Type] = [Person.self, Dog.self, Note.self]
