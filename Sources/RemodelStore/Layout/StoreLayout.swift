@@ -23,6 +23,9 @@ package struct StoreLayout: Sendable {
         self.schema = schema
         var tables: [TableLayout] = []
         for object in schema.objects where !object.isEmbedded {
+            if object.name.hasPrefix("_remodel") {
+                throw StoreError.unsupportedSchema("the object type name '\(object.name)' starts with '_remodel', which is reserved for the store's own tables; rename it")
+            }
             tables.append(try TableLayout(object: object, schema: schema))
         }
         self.tables = tables

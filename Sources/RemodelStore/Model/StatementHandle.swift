@@ -18,11 +18,13 @@ public struct StatementHandle {
         sqlite3_column_type(pointer, index) == SQLITE_NULL
     }
 
+    /// The integer in column `index` (0 for NULL).
     @inlinable
     public func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(pointer, index)
     }
 
+    /// The real number in column `index` (0 for NULL).
     @inlinable
     public func double(_ index: Int32) -> Double {
         sqlite3_column_double(pointer, index)
@@ -58,21 +60,26 @@ public struct StatementHandle {
         }
     }
 
+    /// Binds NULL to parameter `index` (1-based); returns SQLite's result code.
     @inlinable
     public func bindNull(_ index: Int32) -> Int32 {
         sqlite3_bind_null(pointer, index)
     }
 
+    /// Binds an integer to parameter `index` (1-based); returns SQLite's result code.
     @inlinable
     public func bind(_ value: Int64, _ index: Int32) -> Int32 {
         sqlite3_bind_int64(pointer, index, value)
     }
 
+    /// Binds a real number to parameter `index` (1-based); returns SQLite's result code.
     @inlinable
     public func bind(_ value: Double, _ index: Int32) -> Int32 {
         sqlite3_bind_double(pointer, index, value)
     }
 
+    /// Binds UTF-8 text (copied by SQLite) to parameter `index` (1-based); returns SQLite's
+    /// result code.
     @inlinable
     public func bind(_ value: String, _ index: Int32) -> Int32 {
         var value = value
@@ -84,6 +91,8 @@ public struct StatementHandle {
         }
     }
 
+    /// Binds a blob (copied by SQLite) to parameter `index` (1-based); returns SQLite's
+    /// result code.
     @inlinable
     public func bind(bytes: UnsafeRawBufferPointer, _ index: Int32) -> Int32 {
         // A zero-length blob stays a blob, not NULL.

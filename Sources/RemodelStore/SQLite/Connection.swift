@@ -3,12 +3,13 @@ import Foundation
 
 /// One SQLite connection, used by one thread at a time (the store serialises access): the
 /// handle, a statement cache and the per-model coding contexts.
+@usableFromInline
 package final class Connection {
     package let pointer: OpaquePointer
     package let path: String
     private var statements: [String: Statement] = [:]
     /// Per-model prepared state, keyed by the model type.
-    var contexts: [ObjectIdentifier: RowCodingContext] = [:]
+    @usableFromInline var contexts: [ObjectIdentifier: RowCodingContext] = [:]
     /// Coding contexts of the dynamic API, keyed by table name.
     var dynamicContexts: [String: RowCodingContext] = [:]
     /// Side-table statements, keyed by side-table name.

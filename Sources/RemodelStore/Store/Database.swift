@@ -3,7 +3,7 @@ import CSQLite
 /// Read access to a store inside `RemodelStore.read` (or `write`): fetch by key, query,
 /// count, resolve links and inverses. Valid only inside the closure it is passed to.
 public class Database {
-    package let connection: Connection
+    @usableFromInline package let connection: Connection
     package let layout: StoreLayout
     let path: String
 
@@ -14,13 +14,14 @@ public class Database {
     }
 
     /// The coding context of `Model` on this connection.
-    @inline(__always)
+    @inlinable
     func context<Model: PersistentModel>(_ type: Model.Type) throws -> RowCodingContext {
         if let context = connection.contexts[ObjectIdentifier(type)] { return context }
         return try makeContext(Model.schemaName, id: ObjectIdentifier(type))
     }
 
-    private func makeContext(_ name: String, id: ObjectIdentifier) throws -> RowCodingContext {
+    @usableFromInline
+    func makeContext(_ name: String, id: ObjectIdentifier) throws -> RowCodingContext {
         guard let table = layout.table(named: name) else { throw StoreError.unknownType(name) }
         let context = RowCodingContext(table: table, connection: connection)
         connection.contexts[id] = context
@@ -36,9 +37,10 @@ public class Database {
     // MARK: - Fetching
 
     /// The object of `type` with primary key `key`, or `nil`.
+    @inlinable
     public func object<Model: KeyedModel>(_ type: Model.Type, forKey key: Model.ID) throws -> Model? {
         let context = try context(type)
-        let statement = try context.statement(.selectByKey)
+        let statement = try context.selectByKeyStatement()
         let code = key.bind(to: statement.handle, at: 1)
         if code != SQLITE_OK { throw context.bindFailure(code, parameter: context.primaryKeyParameter) }
         defer { statement.reset() }

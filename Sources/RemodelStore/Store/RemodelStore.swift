@@ -42,10 +42,11 @@ public final class RemodelStore: @unchecked Sendable {
                 "\(Manifest.self).schemaHash (\(manifest.schemaHash)) is not the hash of \(Manifest.self).schema (\(hash)); the generated code is inconsistent: regenerate it"
             )
         }
-        try self.init(path: path, target: StoreTarget(schema: manifest.schema, version: manifest.version, hash: hash, history: manifest.history), options: options)
+        let layout = try StoreLayout(schema: manifest.schema)
         for model in manifest.models where layout.table(named: model.schemaName) == nil {
             throw StoreError.unknownType(model.schemaName)
         }
+        try self.init(path: path, target: StoreTarget(schema: manifest.schema, version: manifest.version, hash: hash, history: manifest.history), options: options)
     }
 
     /// Opens (or creates) the store at `path` with a schema known only at run time — no

@@ -27,6 +27,12 @@ final class RowCodingContext {
         hasCollections = !table.sideTables.isEmpty
     }
 
+    /// The statement reading one object by key.
+    @usableFromInline
+    func selectByKeyStatement() throws -> Statement {
+        try statement(.selectByKey)
+    }
+
     /// The prepared statement of `kind`, ready to bind. Callers reset it after use.
     func statement(_ kind: Kind) throws -> Statement {
         if let statement = cached[kind.rawValue] { return statement }
