@@ -62,11 +62,11 @@ struct Conversion {
         case (let a, .bool) where a.isInteger:
             return Conversion(test: "\(v) IN (0, 1)", value: v)
         case (.string, let b) where b.isInteger:
-            // Whole decimal numbers only, with an optional sign, that fit the target type.
-            let digits = "(CASE WHEN substr(\(trimmed), 1, 1) IN ('+', '-') THEN substr(\(trimmed), 2) ELSE \(trimmed) END)"
+            // Whole decimal numbers only, with an optional sign and at most 18 significant
+            // digits, that fit the target type (remodel_parse_integer: NULL for the rest).
             let range = b.integerRange!
-            let wellFormed = "\(digits) <> '' AND \(digits) NOT GLOB '*[^0-9]*' AND length(ltrim(\(digits), '0')) <= 18"
-            return Conversion(test: "\(wellFormed) AND CAST(\(trimmed) AS INTEGER) BETWEEN \(range.lowerBound) AND \(range.upperBound)", value: "CAST(\(trimmed) AS INTEGER)")
+            let parsed = "\(MigrationFunctions.parseInteger)(\(v))"
+            return Conversion(test: "coalesce(\(parsed) BETWEEN \(range.lowerBound) AND \(range.upperBound), 0)", value: parsed)
         case (.string, .double), (.string, .float):
             return Conversion(test: "\(MigrationFunctions.isReal)(\(trimmed))", value: "CAST(\(trimmed) AS REAL)")
         case (.string, .bool):

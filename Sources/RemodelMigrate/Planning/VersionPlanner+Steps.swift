@@ -64,21 +64,15 @@ extension VersionPlanner {
                 return
             }
             var fragments: [String] = []
-            var rest = "trim(coalesce(\(source.expression.operand), ''), \(Conversion.whitespace))"
             for (position, name) in targets.enumerated() {
                 guard let target = newColumnType(name, in: table, step: index) else { return }
                 guard target.scalar == .string else {
                     error("migration-invalid-step", "'\(table.name).\(name)' is \(target); split produces text", step: index, hint: "make '\(name)' a string, or convert it in a later version")
                     return
                 }
-                let sql: String
-                if position == targets.count - 1 {
-                    sql = rest
-                } else {
-                    let found = "instr(\(rest), \(SQLText.text(separator)))"
-                    sql = "(CASE WHEN \(found) > 0 THEN trim(substr(\(rest), 1, \(found) - 1), \(Conversion.whitespace)) ELSE \(rest) END)"
-                    rest = "(CASE WHEN \(found) > 0 THEN trim(substr(\(rest), \(found) + \(separator.count)), \(Conversion.whitespace)) ELSE '' END)"
-                }
+                // One pass over the bytes per part (see MigrationFunctions.splitPart); NULL
+                // splits like "".
+                let sql = "\(MigrationFunctions.splitPart)(\(source.expression.operand), \(SQLText.text(separator)), \(position), \(targets.count))"
                 assign(name, .computed(sql, nonNull: true), type: target, in: &table, origin: origin)
                 fragments.append("\(SQL.quote(name)) = \(sql)")
             }
