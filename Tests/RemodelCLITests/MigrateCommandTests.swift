@@ -207,6 +207,12 @@ final class MigrateCommandTests: XCTestCase {
         let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "onError: default", with: "onError: fail")
         try text.write(to: file, atomically: true, encoding: .utf8)
         let store = try makeStore(version: 1)
+        // A dry run reports the same data error, makes no backup and changes nothing.
+        let hash = try fileHash(store)
+        let dryRun = try remodel(["migrate", "--store", store, "--migrations", migrations.path, "--dry-run"], expect: 1)
+        XCTAssertTrue(dryRun.stderr.contains("3 Dog objects with values that cannot be converted to int in Dog.weight"), dryRun.stderr)
+        XCTAssertFalse(dryRun.stdout.contains("Backup"), dryRun.stdout)
+        XCTAssertEqual(try fileHash(store), hash)
         try expectDataError(store: store, migrations: migrations.path, schemas: "Schemas", contains: [
             "migration to version 3 (dog-details), step 1 (convert): 3 Dog objects with values that cannot be converted to int in Dog.weight",
             "00000000-0000-0000-0000-0000000000D2 (\"\")", "00000000-0000-0000-0000-0000000000D3 (\"n/a\")", "(\"12.5\")",

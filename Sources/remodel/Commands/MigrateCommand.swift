@@ -115,7 +115,8 @@ final class ProgressPrinter: @unchecked Sendable {
         let now = ContinuousClock.now
         let line = "[\(progress.completed)/\(progress.total)] version \(progress.version): \(progress.activity)"
         if interactive {
-            let columns = 100
+            // One terminal line, so that the carriage return rewrites all of it.
+            let columns = max(20, (ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? 80) - 1)
             let shown = line.count > columns ? String(line.prefix(columns - 1)) + "…" : line
             Console.writeError("\r\u{1B}[K" + shown)
             liveLine = true
