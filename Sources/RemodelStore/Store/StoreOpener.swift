@@ -63,12 +63,12 @@ enum StoreOpener {
             return false
         }
         if isDirectory.boolValue { throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file; give the path of the store file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard manager.isReadableFile(atPath: path) else {
             throw StoreError.cannotOpen(path: path, reason: "the file cannot be read (permissions); make it readable")
         }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
-        if !header.isEmpty, header != Data("SQLite format 3\0".utf8) { throw StoreError.notSQLite(path: path) }
+        // The header is left to SQLite (SQLITE_NOTADB): opening and closing the file here would
+        // drop the POSIX locks other connections of this process hold on it.
+        let size = ((try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
         if !options.readOnly {
             guard manager.isWritableFile(atPath: path) else {
                 throw StoreError.readOnly(path: path, reason: "the file is read-only; make it writable (chmod u+w) or open it with OpenOptions(readOnly: true)")
@@ -77,7 +77,7 @@ enum StoreOpener {
                 throw StoreError.readOnly(path: path, reason: "its folder '\(folder)' is read-only, and SQLite needs to write its journal beside the store; move the store to a writable folder or open it with OpenOptions(readOnly: true)")
             }
         }
-        return !header.isEmpty
+        return size > 0
     }
 
     /// Maps SQLite's failures while opening to the store's typed errors.
