@@ -230,4 +230,32 @@ final class OpeningTests: XCTestCase {
         XCTAssertEqual(try store.appliedMigrations().map(\.name), ["0002-add-title"])
         XCTAssertEqual(try store.metadata()["schemaHash"], .text(schema.storageHash))
     }
+
+    func testInspectReadsTheSelfDescriptionWithoutChangingTheFile() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("store.db")
+        do {
+            let store = try makeStore(folder)
+            try store.checkpoint()
+        }
+        let before = fileBytes(path)
+        let info = try RemodelStore.inspect(path: path)
+        XCTAssertEqual(info.version, 1)
+        XCTAssertEqual(info.schemaHash, TestSchemaManifest.schemaHash)
+        XCTAssertEqual(info.schemaText, CanonicalYAML.text(of: TestSchemaManifest.schema))
+        XCTAssertEqual(info.formatVersion, StoreFormat.formatVersion)
+        XCTAssertGreaterThan(info.size, 0)
+        XCTAssertEqual(fileBytes(path)[0], before[0], "the store file is unchanged (a read-only open may leave an empty -wal)")
+        assertStoreError(try RemodelStore.inspect(path: folder.file("missing.db")), contains: ["the file does not exist; check the path"])
+    }
+
+    func testSchemasTheStoreCannotLayOutAreRefusedBeforeCreatingAnything() throws {
+        let folder = TemporaryFolder()
+        let keyless = Schema(objects: [ObjectType(name: "Log", properties: [Property("lines", PropertyType(.scalar(.string), collection: .list))])])
+        assertStoreError(try RemodelStore(path: folder.file("a.db"), schema: keyless, version: 1),
+                         contains: ["'Log' has no primary key, so its collection property 'lines' has nothing to attach to; give 'Log' a primaryKey"])
+        let reserved = Schema(objects: [ObjectType(name: "_remodel_things", primaryKey: "id", properties: [Property("id", .scalar(.int))])])
+        assertStoreError(try RemodelStore(path: folder.file("b.db"), schema: reserved, version: 1), contains: ["starts with '_remodel', which is reserved"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
 }
