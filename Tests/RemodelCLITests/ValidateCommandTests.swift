@@ -32,8 +32,41 @@ final class ValidateCommandTests: XCTestCase {
     func testExampleSchemaIsValid() throws {
         let output = try CLIRunner.run(["validate"])
         XCTAssertEqual(output.status, 0, output.stderr)
-        XCTAssertEqual(output.stdout, "Schemas: valid (3 objects, 1 enum, 1 projection in 3 files)\n")
+        XCTAssertEqual(output.stdout, "Schemas: valid (3 objects, 1 enum, 1 projection in 3 files)\nMigrations: valid (3 versions, current version 3)\n")
         XCTAssertEqual(output.stderr, "")
+    }
+
+    func testMigrationStepThatDoesNotFitItsSchemasIsReportedAtItsLine() throws {
+        let root = CLIRunner.packageRoot
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Migrations").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Migrations"))
+        let file = folder.appendingPathComponent("Migrations/0002-split-person-name.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("property: name,"), text)
+        try text.replacingOccurrences(of: "property: name,", with: "property: nmae,").write(to: file, atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["validate"], in: folder)
+        XCTAssertEqual(output.status, 1, output.stderr)
+        let lines = output.stderr.split(separator: "\n").map(String.init)
+        let error = try XCTUnwrap(lines.first { $0.contains("[migration-unknown-property]") }, output.stderr)
+        XCTAssertTrue(error.hasPrefix("Migrations/0002-split-person-name.yaml:"), error)
+        XCTAssertTrue(error.contains("has no property 'nmae'"), error)
+        XCTAssertTrue(output.stderr.contains("did you mean 'name'?"), output.stderr)
+    }
+
+    func testSchemaEditedWithoutANewMigrationIsReported() throws {
+        let root = CLIRunner.packageRoot
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Migrations").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Migrations"))
+        let file = folder.appendingPathComponent("Schemas/Notes.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "      lastEdited:", with: "      pinned: { type: bool, default: false }\n      lastEdited:").write(to: file, atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["validate"], in: folder)
+        XCTAssertEqual(output.status, 1, output.stderr)
+        XCTAssertTrue(output.stderr.contains("[schema-not-snapshotted]"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("property Note.pinned added"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("remodel migration new NAME"), output.stderr)
     }
 
     func testBrokenSchemaListsEveryErrorWithLocationRuleAndHint() throws {
