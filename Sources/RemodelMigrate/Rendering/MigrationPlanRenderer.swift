@@ -17,12 +17,23 @@ public enum MigrationPlanRenderer {
             out += "\nversion \(version.version) — \(version.name)"
             if let description = version.description, !description.isEmpty { out += ": \(description)" }
             out += "\n"
+            // Statements are numbered as the SQL section lists them; a change whose SQL is
+            // made of whole statements refers to their numbers instead of repeating them.
+            var numbers: [String: Int] = [:]
+            for (index, item) in version.items.enumerated() {
+                if case .sql(let sql) = item, numbers[sql] == nil { numbers[sql] = index + 1 }
+            }
             let width = version.changes.map { $0.impact.rawValue.count }.max() ?? 0
             for change in version.changes {
                 let label = "[\(change.impact.rawValue)]"
                 out += "  \(label.padding(toLength: width + 2, withPad: " ", startingAt: 0)) \(change.summary)  (\(change.origin))\n"
-                for sql in change.sql {
-                    out += indent(sql, by: 6)
+                let referenced = change.sql.compactMap { numbers[$0] }
+                if !change.sql.isEmpty && referenced.count == change.sql.count {
+                    out += "      SQL \(referenced.map(String.init).joined(separator: ", ")) below\n"
+                } else {
+                    for sql in change.sql {
+                        out += indent(sql, by: 6)
+                    }
                 }
             }
             let checks = version.items.compactMap { if case .check(let check) = $0 { check } else { nil } }
