@@ -59,6 +59,8 @@ enum GenerationChecks {
             }
         }
 
+        let objectsByName = Dictionary(schema.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let enumNames = Set(schema.enums.map(\.name))
         for object in schema.objects {
             for property in object.properties {
                 checkName(property.name, "property name of \(object.name)")
@@ -69,7 +71,7 @@ enum GenerationChecks {
                     error("codegen-name-collision", "property '\(object.name).id' clashes with the generated 'id' (the primary key '\(object.primaryKey!)' for Identifiable)", hint: "rename the property or make it the primary key")
                 }
                 if let origin = property.inverseOrigin {
-                    if schema.objectType(named: origin.type)?.property(named: origin.property)?.storedType?.objectName != object.name {
+                    if objectsByName[origin.type]?.property(named: origin.property)?.storedType?.objectName != object.name {
                         error("codegen-invalid-inverse", "inverse '\(object.name).\(property.name)' names '\(origin.type).\(origin.property)', which is not a link to \(object.name)", hint: "name a link property of another type that points to \(object.name)")
                     }
                     continue
@@ -78,11 +80,11 @@ enum GenerationChecks {
                 switch type.base {
                 case .scalar: break
                 case .enumeration(let name):
-                    if schema.enumType(named: name) == nil {
+                    if !enumNames.contains(name) {
                         error("codegen-unknown-type", "property '\(object.name).\(property.name)' has unknown enum type '\(name)'", hint: "declare the enum under 'enums:'")
                     }
                 case .object(let name):
-                    if let target = schema.objectType(named: name) {
+                    if let target = objectsByName[name] {
                         if !target.isEmbedded && target.primaryKey == nil {
                             error("codegen-link-without-key", "property '\(object.name).\(property.name)' links to \(name), which has no primary key", hint: "give \(name) a primaryKey, or mark it 'embedded: true'")
                         }

@@ -4,6 +4,13 @@ import RemodelCore
 /// Maps schema types and defaults to Swift types and expressions, for one schema.
 struct SwiftTypeMapper: Sendable {
     let schema: Schema
+    /// Object types by name (the schema's own lookup is linear).
+    private let objectsByName: [String: ObjectType]
+
+    init(schema: Schema) {
+        self.schema = schema
+        objectsByName = Dictionary(schema.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// The Swift type of a scalar.
     static func swiftType(of scalar: ScalarType) -> SwiftType {
@@ -28,7 +35,7 @@ struct SwiftTypeMapper: Sendable {
 
     /// Whether `name` is an embedded object type (held by value, not by key).
     func isEmbedded(_ name: String) -> Bool {
-        schema.objectType(named: name)?.isEmbedded ?? false
+        objectsByName[name]?.isEmbedded ?? false
     }
 
     /// The Swift type of one value of `type`, before collections: links become the

@@ -5,6 +5,7 @@ public enum SwiftLiteral {
     /// quotes, backslashes, `\(`, `"""`, newlines, NUL, invisible or bidirectional
     /// characters (those are written as `\u{…}` escapes so that they stay visible).
     public static func string(_ text: String) -> String {
+        if isPlainASCII(text) { return "\"" + text + "\"" }
         var out = "\""
         var isFirst = true
         for scalar in text.unicodeScalars {
@@ -32,6 +33,15 @@ public enum SwiftLiteral {
     /// safely) and trailing spaces removed. A doc comment made of `///` lines has no
     /// terminator to forge, so `*/` and the like are harmless.
     public static func commentLines(_ text: String) -> [String] {
+        // Fast path: printable ASCII and plain newlines only.
+        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+            // Split the bytes, not the Characters: no grapheme breaking needed for ASCII.
+            return text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
+                var end = bytes.endIndex
+                while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: " ") { end = bytes.index(before: end) }
+                return String(decoding: bytes[bytes.startIndex..<end], as: UTF8.self)
+            }
+        }
         var lines: [String] = []
         var current = String.UnicodeScalarView()
         var previousWasCR = false
@@ -59,6 +69,14 @@ public enum SwiftLiteral {
     /// One comment line for `text` (line breaks become spaces).
     public static func commentLine(_ text: String) -> String {
         commentLines(text).joined(separator: " ")
+    }
+
+    /// Printable ASCII only (no controls, no quote or backslash unless allowed): the fast path
+    /// that needs no escaping.
+    private static func isPlainASCII(_ text: String, allowingQuotes: Bool = false) -> Bool {
+        text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7F && (allowingQuotes || (byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")))
+        }
     }
 
     private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {

@@ -19,7 +19,7 @@ public struct SwiftRenderer: Sendable {
         }
         if !file.imports.isEmpty {
             if !file.header.isEmpty { out.blank() }
-            for module in file.imports { out.line(0, "import " + SwiftNames.escaped(module)) }
+            for module in file.imports { out.line(0, "import " + escaped(module)) }
         }
         for (index, declaration) in file.declarations.enumerated() {
             let follows = index > 0 ? file.declarations[index - 1] : nil
@@ -41,21 +41,20 @@ public struct SwiftRenderer: Sendable {
         switch declaration {
         case .structure(let type):
             doc(type.doc, depth, &out)
-            typeBody(keyword: "struct", access: type.access, name: SwiftNames.escaped(type.name), inherits: type.conformances, members: type.members, depth: depth, into: &out)
+            typeBody(keyword: "struct", access: type.access, name: escaped(type.name), inherits: type.conformances, members: type.members, depth: depth, into: &out)
         case .enumeration(let type):
             doc(type.doc, depth, &out)
-            typeBody(keyword: "enum", access: type.access, name: SwiftNames.escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
+            typeBody(keyword: "enum", access: type.access, name: escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
         case .extensionOf(let ext):
             typeBody(keyword: "extension", access: .internal, name: render(ext.extended), inherits: ext.conformances, members: ext.members, depth: depth, into: &out)
         case .property(let property):
             doc(property.doc, depth, &out)
             var head = modifiers(property.access, isStatic: property.isStatic) + property.binding.rawValue + " "
-            head += SwiftNames.escaped(property.name)
+            head += escaped(property.name)
             if let type = property.type { head += ": " + render(type) }
             if let getter = property.getter {
                 if getter.count == 1, case .returnValue(let value) = getter[0] {
-                    let flat = self.flat(value)
-                    if indentWidth(depth) + head.count + flat.count + 6 <= lineWidth && !flat.contains("\n") {
+                    if let flat = self.flat(value, within: lineWidth - indentWidth(depth) - head.utf8.count - 6) {
                         out.line(depth, head + " { " + flat + " }")
                         return
                     }
@@ -65,7 +64,7 @@ public struct SwiftRenderer: Sendable {
                 out.line(depth, "}")
             } else if let value = property.value {
                 head += " = "
-                out.line(depth, head + layout(value, column: indentWidth(depth) + head.count, depth: depth))
+                out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
             } else {
                 out.line(depth, head)
             }
@@ -80,7 +79,7 @@ public struct SwiftRenderer: Sendable {
             doc(function.doc, depth, &out)
             var head = modifiers(function.access, isStatic: function.isStatic)
             if function.isMutating { head += "mutating " }
-            head += "func " + SwiftNames.escaped(function.name)
+            head += "func " + escaped(function.name)
             var tail = function.isThrowing ? " throws" : ""
             if let result = function.result { tail += " -> " + render(result) }
             tail += " {"
@@ -88,10 +87,10 @@ public struct SwiftRenderer: Sendable {
             statements(function.body, depth: depth + 1, into: &out)
             out.line(depth, "}")
         case .typeAlias(let access, let name, let type):
-            out.line(depth, modifiers(access, isStatic: false) + "typealias " + SwiftNames.escaped(name) + " = " + render(type))
+            out.line(depth, modifiers(access, isStatic: false) + "typealias " + escaped(name) + " = " + render(type))
         case .enumCase(let docText, let name, let rawValue):
             doc(docText, depth, &out)
-            var text = "case " + SwiftNames.escaped(name)
+            var text = "case " + escaped(name)
             if let rawValue { text += " = " + flat(rawValue) }
             out.line(depth, text)
         case .mark(let text):
@@ -140,7 +139,7 @@ public struct SwiftRenderer: Sendable {
     private func signature(head: String, parameters: [SwiftParameter], tail: String, depth: Int, into out: inout Printer) {
         let rendered = parameters.map(parameter)
         let oneLine = head + "(" + rendered.joined(separator: ", ") + ")" + tail
-        if indentWidth(depth) + oneLine.count <= lineWidth || parameters.isEmpty {
+        if indentWidth(depth) + oneLine.utf8.count <= lineWidth || parameters.isEmpty {
             out.line(depth, oneLine)
             return
         }
@@ -152,12 +151,12 @@ public struct SwiftRenderer: Sendable {
     }
 
     private func parameter(_ parameter: SwiftParameter) -> String {
-        let name = SwiftNames.escaped(parameter.name)
+        let name = escaped(parameter.name)
         var text: String
         switch parameter.label {
         case nil: text = name
         case "_"?: text = "_ " + name
-        case let label?: text = label == parameter.name ? name : SwiftNames.escaped(label) + " " + name
+        case let label?: text = label == parameter.name ? name : escaped(label) + " " + name
         }
         text += ": " + (parameter.isInOut ? "inout " : "") + render(parameter.type)
         if let value = parameter.defaultValue { text += " = " + flat(value) }
@@ -187,14 +186,14 @@ public struct SwiftRenderer: Sendable {
             out.line(depth, layout(value, column: indentWidth(depth), depth: depth))
         case .assignment(let target, let value):
             let head = flat(target) + " = "
-            out.line(depth, head + layout(value, column: indentWidth(depth) + head.count, depth: depth))
+            out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
         case .returnValue(let value):
             out.line(depth, "return " + layout(value, column: indentWidth(depth) + 7, depth: depth))
         case .constant(let name, let type, let value):
-            var head = "let " + SwiftNames.escaped(name)
+            var head = "let " + escaped(name)
             if let type { head += ": " + render(type) }
             head += " = "
-            out.line(depth, head + layout(value, column: indentWidth(depth) + head.count, depth: depth))
+            out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
         case .switchOver(let subject, let cases):
             out.line(depth, "switch " + flat(subject) + " {")
             for switchCase in cases {
@@ -217,8 +216,8 @@ public struct SwiftRenderer: Sendable {
     public func render(_ type: SwiftType) -> String {
         switch type {
         case .named(let name, let generics):
-            SwiftNames.escaped(name) + (generics.isEmpty ? "" : "<" + generics.map(render).joined(separator: ", ") + ">")
-        case .member(let base, let name): render(base) + "." + SwiftNames.escaped(name)
+            escaped(name) + (generics.isEmpty ? "" : "<" + generics.map(render).joined(separator: ", ") + ">")
+        case .member(let base, let name): render(base) + "." + escaped(name)
         case .optional(let wrapped): render(wrapped) + "?"
         case .array(let element): "[" + render(element) + "]"
         case .dictionary(let key, let value): "[" + render(key) + ": " + render(value) + "]"
@@ -228,51 +227,97 @@ public struct SwiftRenderer: Sendable {
 
     /// The expression on one line.
     public func flat(_ expression: SwiftExpression) -> String {
-        switch expression {
-        case .identifier(let name): SwiftNames.escaped(name)
-        case .token(let text): text
-        case .string(let text): SwiftLiteral.string(text)
-        case .member(let base, let name): flat(base) + "." + SwiftNames.escaped(name)
-        case .implicitMember(let name): "." + SwiftNames.escaped(name)
-        case .call(let callee, let arguments): flat(callee) + "(" + arguments.map(argument).joined(separator: ", ") + ")"
-        case .array(let elements): "[" + elements.map(flat).joined(separator: ", ") + "]"
-        case .dictionary(let elements):
-            elements.isEmpty ? "[:]" : "[" + elements.map { flat($0.key) + ": " + flat($0.value) }.joined(separator: ", ") + "]"
-        case .forceUnwrap(let value): flat(value) + "!"
-        case .tryExpression(let value): "try " + flat(value)
-        case .inOut(let value): "&" + flat(value)
-        case .binary(let lhs, let op, let rhs): flat(lhs) + " " + op + " " + flat(rhs)
-        case .metatype(let type): render(type) + ".self"
-        case .type(let type): render(type)
-        }
+        var out = ""
+        _ = append(expression, to: &out, limit: .max)
+        return out
     }
 
-    private func argument(_ argument: SwiftArgument) -> String {
-        guard let label = argument.label else { return flat(argument.value) }
-        return Self.argumentLabel(label) + ": " + flat(argument.value)
+    /// The expression on one line if it is at most `limit` UTF-8 bytes long, else `nil`;
+    /// stops rendering as soon as it is too long, so that laying out a large expression
+    /// stays linear in its size.
+    private func flat(_ expression: SwiftExpression, within limit: Int) -> String? {
+        var out = ""
+        return append(expression, to: &out, limit: limit) ? out : nil
+    }
+
+    /// Appends the one-line form of `expression`; returns `false` once `out` exceeds `limit`.
+    private func append(_ expression: SwiftExpression, to out: inout String, limit: Int) -> Bool {
+        switch expression {
+        case .identifier(let name): out += escaped(name)
+        case .token(let text): out += text
+        case .string(let text): out += SwiftLiteral.string(text)
+        case .member(let base, let name):
+            guard append(base, to: &out, limit: limit) else { return false }
+            out += "." + escaped(name)
+        case .implicitMember(let name): out += "." + escaped(name)
+        case .call(let callee, let arguments):
+            guard append(callee, to: &out, limit: limit) else { return false }
+            out += "("
+            for (index, argument) in arguments.enumerated() {
+                if index > 0 { out += ", " }
+                if let label = argument.label { out += Self.argumentLabel(label) + ": " }
+                guard append(argument.value, to: &out, limit: limit) else { return false }
+            }
+            out += ")"
+        case .array(let elements):
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ", " }
+                guard append(element, to: &out, limit: limit) else { return false }
+            }
+            out += "]"
+        case .dictionary(let elements):
+            guard !elements.isEmpty else {
+                out += "[:]"
+                break
+            }
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ", " }
+                guard append(element.key, to: &out, limit: limit) else { return false }
+                out += ": "
+                guard append(element.value, to: &out, limit: limit) else { return false }
+            }
+            out += "]"
+        case .forceUnwrap(let value):
+            guard append(value, to: &out, limit: limit) else { return false }
+            out += "!"
+        case .tryExpression(let value):
+            out += "try "
+            guard append(value, to: &out, limit: limit) else { return false }
+        case .inOut(let value):
+            out += "&"
+            guard append(value, to: &out, limit: limit) else { return false }
+        case .binary(let lhs, let op, let rhs):
+            guard append(lhs, to: &out, limit: limit) else { return false }
+            out += " " + op + " "
+            guard append(rhs, to: &out, limit: limit) else { return false }
+        case .metatype(let type): out += render(type) + ".self"
+        case .type(let type): out += render(type)
+        }
+        return out.utf8.count <= limit
     }
 
     /// The expression starting at `column`, broken over lines (one argument or element per
     /// line, indented one level deeper than `depth`) when it does not fit.
     private func layout(_ expression: SwiftExpression, column: Int, depth: Int) -> String {
-        let oneLine = flat(expression)
-        if column + oneLine.count <= lineWidth { return oneLine }
-        let inner = String(repeating: " ", count: indentWidth(depth + 1))
-        let closing = String(repeating: " ", count: indentWidth(depth))
+        if let oneLine = flat(expression, within: lineWidth - column) { return oneLine }
+        let inner = indentation(depth + 1)
+        let closing = indentation(depth)
         switch expression {
         case .call(let callee, let arguments) where !arguments.isEmpty:
             let items = arguments.map { argument -> String in
                 let label = argument.label.map { Self.argumentLabel($0) + ": " } ?? ""
-                return inner + label + layout(argument.value, column: inner.count + label.count, depth: depth + 1)
+                return inner + label + layout(argument.value, column: inner.utf8.count + label.utf8.count, depth: depth + 1)
             }
             return flat(callee) + "(\n" + items.joined(separator: ",\n") + "\n" + closing + ")"
         case .array(let elements) where !elements.isEmpty:
-            let items = elements.map { inner + layout($0, column: inner.count, depth: depth + 1) }
+            let items = elements.map { inner + layout($0, column: inner.utf8.count, depth: depth + 1) }
             return "[\n" + items.joined(separator: ",\n") + "\n" + closing + "]"
         case .dictionary(let elements) where !elements.isEmpty:
             let items = elements.map { element -> String in
                 let key = inner + flat(element.key) + ": "
-                return key + layout(element.value, column: key.count, depth: depth + 1)
+                return key + layout(element.value, column: key.utf8.count, depth: depth + 1)
             }
             return "[\n" + items.joined(separator: ",\n") + "\n" + closing + "]"
         case .forceUnwrap(let value):
@@ -280,7 +325,7 @@ public struct SwiftRenderer: Sendable {
         case .tryExpression(let value):
             return "try " + layout(value, column: column + 4, depth: depth)
         default:
-            return oneLine
+            return flat(expression)
         }
     }
 
@@ -291,6 +336,10 @@ public struct SwiftRenderer: Sendable {
     }
 
     private func indentWidth(_ depth: Int) -> Int { depth * 4 }
+
+    private func indentation(_ depth: Int) -> String {
+        depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4)
+    }
 }
 
 /// Accumulates indented lines.
@@ -298,7 +347,7 @@ private struct Printer {
     var text = ""
 
     mutating func line(_ depth: Int, _ content: String) {
-        if !content.isEmpty { text += String(repeating: " ", count: depth * 4) }
+        if !content.isEmpty { text += depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4) }
         // A multi-line expression already carries its own indentation after the first line.
         text += content + "\n"
     }
@@ -306,4 +355,18 @@ private struct Printer {
     mutating func blank() {
         text += "\n"
     }
+}
+
+/// `name`, in backticks when it is a keyword (SwiftNames' two lists, looked up once).
+private func escaped(_ name: String) -> String {
+    EscapedNames.all.contains(name) ? "`" + name + "`" : name
+}
+
+private enum EscapedNames {
+    static let all = SwiftNames.keywords.union(SwiftNames.memberKeywords)
+}
+
+/// Indentation strings for the usual depths, made once.
+private enum Indentation {
+    static let cached: [String] = (0..<16).map { String(repeating: " ", count: $0 * 4) }
 }
