@@ -10,6 +10,7 @@ import Foundation
 let benchmarks: [(name: String, abstract: String, run: ([String]) throws -> Void)] = [
     ("schema", "load and validate a generated 1,000-object × 20-property schema", runSchemaBenchmark),
     ("generate", "remodel generate for the 1,000-object schema and the example schema", runGenerateBenchmark),
+    ("migrate", "migrate a 1,000,000 × 3-type v1 store to v3: remodel migrate vs hand-written SQL (sqlite3), peak RSS", runMigrateBenchmark),
     ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", runStoreBenchmark),
 ]
 

@@ -1,0 +1,395 @@
+import CSQLite
+import Foundation
+import RemodelCore
+import RemodelSchema
+import RemodelStore
+
+// `remodel-benchmarks migrate [--objects N] [--rss-objects N] [--runs N] [--remodel PATH]`
+//
+// Builds a v1 store of the example history (Migrations/) with N Person, N Dog and N Note
+// (default 1,000,000 each) with set-based SQL, then migrates fresh copies of it to v3, in
+// the same run:
+//   - with the real `remodel migrate --store COPY --no-backup` process (the release binary
+//     next to this one: build it first with the same scratch path), measuring wall time, CPU
+//     time and the child's peak RSS (wait4's ru_maxrss, through GNU time: see runChild);
+//   - with hand-written SQL run by the `sqlite3` CLI in one transaction, in two variants
+//     (Benchmarks/sql/migrate-v1-v3-alter.sql: ALTER TABLE + UPDATE + DROP COLUMN;
+//     migrate-v1-v3-rebuild.sql: CREATE / INSERT … SELECT / DROP / RENAME); the faster is the
+//     baseline.
+// Every result is checked against the first Remodel result with a checksum query. Prints
+// medians, the ratio remodel/baseline, and the peak RSS of `remodel migrate` at
+// `--rss-objects` (default 100,000) and at N objects.
+//
+// Pragmas: both sides run at SQLite's defaults on a fresh connection (synchronous = FULL,
+// cache_size = -2000) with the journal mode the store file has (WAL, as RemodelStore creates
+// it); the engine may change the journal mode for the migration itself (see
+// MigrationExecutor). Each copy is fsynced before it is migrated, so neither side pays for
+// writing back the copy.
+
+func runMigrateBenchmark(_ arguments: [String]) throws {
+    func option(_ name: String, _ fallback: Int) -> Int {
+        arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
+    }
+    let remodel = arguments.firstIndex(of: "--remodel").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    let benchmark = try MigrateBenchmark(
+        objects: option("--objects", 1_000_000), rssObjects: option("--rss-objects", 100_000), runs: option("--runs", 3), remodel: remodel
+    )
+    try benchmark.run()
+}
+
+/// Prints a line at once, also when stdout is a file (runs take minutes).
+private func emit(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+struct MigrateBenchmarkError: Error, CustomStringConvertible {
+    var description: String
+}
+
+struct MigrateBenchmark {
+    let objects: Int
+    let rssObjects: Int
+    let runs: Int
+    let root: String
+    let remodel: String
+    let sqlite3: String
+    let folder: String
+    let v1: Schema
+
+    init(objects: Int, rssObjects: Int, runs: Int, remodel: String?) throws {
+        self.objects = objects
+        self.rssObjects = rssObjects
+        self.runs = max(1, runs)
+        // Benchmarks/remodel-benchmarks/MigrateBenchmark.swift → the package folder.
+        root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        self.remodel = remodel ?? executable.deletingLastPathComponent().appendingPathComponent("remodel").path
+        guard FileManager.default.isExecutableFile(atPath: self.remodel) else {
+            throw MigrateBenchmarkError(description: "no remodel executable at \(self.remodel); build it in the same folder first: swift build -c release --scratch-path PATH --product remodel")
+        }
+        sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "sqlite3"
+        folder = NSTemporaryDirectory() + "remodel-migrate-benchmark-\(ProcessInfo.processInfo.processIdentifier)"
+        let loaded = MigrationHistoryLoader.load(migrations: root + "/Migrations")
+        guard let history = loaded.history, let schema = history.schema(at: 1), history.currentVersion == 3 else {
+            throw MigrateBenchmarkError(description: "cannot load the example history v1…v3 from \(root)/Migrations: \(loaded.diagnostics)")
+        }
+        v1 = schema
+    }
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        emit("migrate benchmark: v1 → v3 of the example store, \(objects) Person + \(objects) Dog + \(objects) Note, median of \(runs) runs")
+        emit("remodel: \(remodel)")
+        emit("sqlite3: \(sqlite3) (library \(String(cString: sqlite3_libversion())))")
+
+        let pristine = folder + "/pristine-\(objects).db"
+        let generated = try timed { try generate(pristine, count: objects) }
+        emit(String(format: "generated the v1 store in %.1f s (%@)", generated, megabytes(fileSize(pristine))))
+        emit("pragmas on a fresh connection to it (both sides): \(try pragmas(of: pristine))")
+
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        var scripts: [(name: String, path: String)] = []
+        for variant in ["alter", "rebuild"] {
+            let text = try String(contentsOfFile: "\(root)/Benchmarks/sql/migrate-v1-v3-\(variant).sql", encoding: .utf8)
+            let path = "\(folder)/\(variant).sql"
+            try text.replacingOccurrences(of: "{{now}}", with: String(now)).write(toFile: path, atomically: true, encoding: .utf8)
+            scripts.append((variant, path))
+        }
+
+        var remodelTimes: [Double] = []
+        var remodelRSS: [Int] = []
+        var sqlTimes: [String: [Double]] = [:]
+        var cpuTimes: [String: [Double]] = [:]
+        var reference: String?
+        for runIndex in 0..<runs {
+            // Alternate the order, so that neither side always runs on a warmer machine.
+            let order = runIndex % 2 == 0 ? ["remodel"] + scripts.map(\.name) : scripts.map(\.name).reversed() + ["remodel"]
+            for variant in order {
+                let copy = "\(folder)/copy.db"
+                try prepareCopy(of: pristine, at: copy)
+                let result: ChildResult
+                if variant == "remodel" {
+                    result = try runRemodel(on: copy)
+                    remodelTimes.append(result.seconds)
+                    remodelRSS.append(result.maxRSSKilobytes)
+                } else {
+                    let script = scripts.first { $0.name == variant }!.path
+                    result = try runChild(sqlite3, [copy], stdin: script, log: "\(folder)/\(variant).log")
+                    sqlTimes[variant, default: []].append(result.seconds)
+                }
+                let sum = try checksum(copy)
+                if reference == nil { reference = sum }
+                guard sum == reference else {
+                    throw MigrateBenchmarkError(description: "\(variant) gives a different store than remodel migrate:\n  remodel: \(reference!)\n  \(variant): \(sum)")
+                }
+                cpuTimes[variant, default: []].append(result.cpuSeconds)
+                emit(String(format: "  run %d %-8@ %8.2f s wall  %6.2f s CPU  peak RSS %@", runIndex + 1, variant, result.seconds, result.cpuSeconds, megabytes(result.maxRSSKilobytes * 1024)))
+                try removeStore(copy)
+            }
+        }
+        emit("checksum of every result (Person; Dog; Person.dogs; Note): \(reference ?? "-")")
+
+        let remodelMedian = median(remodelTimes)
+        let baselines = sqlTimes.map { (name: $0.key, median: median($0.value)) }.sorted { $0.median < $1.median }
+        for baseline in baselines.reversed() {
+            emit(String(format: "sqlite3 %@ (hand-written SQL, one transaction): median %.2f s wall, %.2f s CPU", baseline.name, baseline.median, median(cpuTimes[baseline.name] ?? [])))
+        }
+        let best = baselines[0]
+        let remodelCPU = median(cpuTimes["remodel"] ?? [])
+        emit(String(format: "remodel migrate: median %.2f s wall, %.2f s CPU", remodelMedian, remodelCPU))
+        emit(String(format: "ratio remodel / best hand-written (%@): %.2f wall (bound 1.2), %.2f CPU", best.name, remodelMedian / best.median, remodelCPU / median(cpuTimes[best.name] ?? [])))
+
+        // Peak memory at a tenth (or --rss-objects) of the size.
+        var small: [Int] = []
+        if rssObjects != objects {
+            let smallPristine = folder + "/pristine-\(rssObjects).db"
+            try generate(smallPristine, count: rssObjects)
+            for _ in 0..<runs {
+                let copy = "\(folder)/copy-small.db"
+                try prepareCopy(of: smallPristine, at: copy)
+                small.append(try runRemodel(on: copy).maxRSSKilobytes)
+                try removeStore(copy)
+            }
+            try removeStore(smallPristine)
+        }
+        try removeStore(pristine)
+        if !small.isEmpty {
+            emit("peak RSS of remodel migrate at \(rssObjects) objects per type: max \(megabytes(small.max()! * 1024)) over \(small.count) runs")
+        }
+        emit("peak RSS of remodel migrate at \(objects) objects per type: max \(megabytes(remodelRSS.max()! * 1024)) over \(remodelRSS.count) runs (bound 50 MB, flat)")
+    }
+
+    // MARK: - The v1 store
+
+    /// Creates a v1 store through RemodelStore, then fills it with set-based SQL on one
+    /// connection (journal off while filling; WAL again at the end, as RemodelStore leaves it).
+    func generate(_ path: String, count: Int) throws {
+        try removeStore(path)
+        _ = try RemodelStore(path: path, schema: v1, version: 1)
+        let db = try SQLiteHandle(path: path)
+        try db.exec("PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144")
+        sqlite3_create_function_v2(db.pointer, "bench_objectid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, arguments in
+            // 4-byte timestamp, 5 process bytes, 3-byte counter: increasing, like real ObjectIDs.
+            let n = UInt64(sqlite3_value_int64(arguments![0]!))
+            let seconds = UInt32(1_700_000_000 + n / 1000)
+            var bytes: [UInt8] = [UInt8(seconds >> 24), UInt8(truncatingIfNeeded: seconds >> 16), UInt8(truncatingIfNeeded: seconds >> 8), UInt8(truncatingIfNeeded: seconds)]
+            bytes += [0x5a, 0x17, 0xc3, 0x9e, 0x42]
+            bytes += [UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)]
+            remodel_sqlite3_result_blob_transient(context, bytes, 12)
+        }, nil, nil, nil)
+        try db.exec(Self.generatorSQL(count: count))
+        try db.exec("PRAGMA journal_mode = WAL")
+    }
+
+    static func generatorSQL(count: Int) -> String {
+        func pick(_ words: [String]) -> String {
+            let json = "[" + words.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            return "json_extract('\(json.replacingOccurrences(of: "'", with: "''"))', '$[' || (abs(random()) % \(words.count)) || ']')"
+        }
+        let first = pick(["Ada", "Grace", "Linus", "Zoë", "José", "Margaret", "Alan", "Barbara", "Dennis", "Ken", "Bjarne", "Guido", "Anders", "Chris", "Frances", "Edsger", "Niklaus", "Tony", "Jean", "Søren"])
+        let last = pick(["Lovelace", "Hopper", "Torvalds", "Ünal", "García", "Hamilton", "Turing", "Liskov", "Ritchie", "Thompson", "Stroustrup", "van Rossum", "Hejlsberg", "Lattner", "Allen", "Dijkstra", "Wirth", "Hoare", "Sammet", "O'Neil"])
+        let units = pick(["Eng", "HR", "Docs", "Engineering", "Sales", "Marketing", "Customer Engineering", "Product", "Management", "Finance and Operations", "Knitting", "", "unknown", "eng", "Education, Community and Docs"])
+        let dogs = pick(["Rex", "Fido", "Bella", "Max", "Luna", "Charlie", "Lucy", "Cooper", "Daisy", "Milo", "Bailey", "Sadie"])
+        let breeds = pick(["mutt", "labrador", "poodle", "beagle", "dachshund", "husky", "corgi", "boxer"])
+        let weights = pick(["12", "", "n/a", "12.5", " 7 ", "-3", "30", "4", "25", "8", "heavy", "+15"])
+        return """
+            BEGIN;
+            CREATE TEMP TABLE n (i INTEGER PRIMARY KEY);
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < \(count)) INSERT INTO n SELECT i FROM c;
+            INSERT INTO "Person" ("_id", "name", "employeeId", "company", "businessUnit")
+            SELECT bench_objectid(i),
+              CASE abs(random()) % 10
+                WHEN 0 THEN \(first)
+                WHEN 1 THEN '  ' || \(first) || '   ' || \(last) || ' '
+                WHEN 2 THEN \(first) || ' ' || \(first) || ' ' || \(last)
+                WHEN 3 THEN ''
+                WHEN 4 THEN \(first) || char(9) || \(last)
+                ELSE \(first) || ' ' || \(last)
+              END,
+              CASE WHEN i % 11 = 0 THEN '' ELSE 'E' || i END,
+              CASE WHEN i % 17 = 0 THEN 'Realm' ELSE 'MongoDB' END,
+              \(units)
+            FROM n;
+            INSERT INTO "Dog" ("_id", "name", "breed", "weight") SELECT randomblob(16), \(dogs), \(breeds), \(weights) FROM n;
+            INSERT INTO "Note" ("identifier", "content", "lastEdited")
+            SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' || substr(h, 21),
+              'Note ' || i || ': remember the milk', 1700000000000000 + i * 1000
+            FROM (SELECT i, hex(randomblob(16)) AS h FROM n);
+            INSERT INTO "Person.dogs" ("owner", "position", "value")
+            SELECT p."_id", 0, d."_id" FROM "Person" p JOIN "Dog" d ON d.rowid = p.rowid WHERE p.rowid % 5 <> 0;
+            INSERT INTO "Person.dogs" ("owner", "position", "value")
+            SELECT p."_id", 1, d."_id" FROM "Person" p JOIN "Dog" d ON d.rowid = (p.rowid * 7919) % \(count) + 1 WHERE p.rowid % 3 = 0;
+            DROP TABLE temp.n;
+            COMMIT;
+            """
+    }
+
+    /// Numbers that change when any migrated value does (dates: one shared value).
+    func checksum(_ path: String) throws -> String {
+        let db = try SQLiteHandle(path: path)
+        let key = "(unicode(substr(hex(\"_id\"), -1)) + 31 * unicode(substr(hex(\"_id\"), -2, 1)))"
+        return [
+            try db.row("SELECT 'v' || (SELECT user_version FROM pragma_user_version)"),
+            try db.row("""
+                SELECT count(*), total(length("firstName")), total(length("lastName")), total(unicode("firstName")), total(unicode("lastName")),
+                  total(length("personId")), total(length("company")), total(length("businessUnit")), count(DISTINCT "businessUnit"), count("profileImageUrl"),
+                  total((length("firstName") + 3 * length("lastName") + 7 * length("businessUnit") + 11 * length("personId")) * \(key))
+                FROM "Person"
+                """),
+            try db.row("""
+                SELECT count(*), sum("weight"), sum("weight" = 0), count(DISTINCT typeof("weight")), total(length("name")), total(length("breed")),
+                  total(length("favoriteToy")), count("profileImageUrl"), count(DISTINCT "dateLastUpdated"), total("weight" * \(key))
+                FROM "Dog"
+                """),
+            try db.row("SELECT count(*), count(DISTINCT \"owner\"), count(DISTINCT \"value\") FROM \"Person.dogs\""),
+            try db.row("SELECT count(*), total(length(\"content\")) FROM \"Note\""),
+        ].joined(separator: "; ")
+    }
+
+    func pragmas(of path: String) throws -> String {
+        let db = try SQLiteHandle(path: path)
+        return try ["journal_mode", "synchronous", "cache_size", "page_size"].map { "\($0) = \(try db.row("PRAGMA \($0)"))" }.joined(separator: ", ")
+    }
+
+    // MARK: - Processes
+
+    func runRemodel(on store: String) throws -> ChildResult {
+        try runChild(remodel, ["migrate", "--store", store, "--no-backup", "--migrations", root + "/Migrations", "--schemas", root + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")
+    }
+
+    struct ChildResult {
+        var seconds: Double
+        /// User + system CPU time: steadier than wall time on a shared machine.
+        var cpuSeconds: Double
+        var maxRSSKilobytes: Int
+    }
+
+    /// Runs a program to its end; its wall time, CPU time and peak resident memory.
+    ///
+    /// The peak comes from wait4's `ru_maxrss`, but Linux starts a child's `ru_maxrss` at the
+    /// resident size of the process that spawned it (exec records the old address space's
+    /// peak), and this process holds hundreds of MB after generating a store. So the child is
+    /// started through GNU time (`/usr/bin/time -f %M`, a ~2 MB process doing fork, exec and
+    /// wait4) when it exists; otherwise the figure is an upper bound.
+    func runChild(_ executable: String, _ arguments: [String], stdin: String?, log: String) throws -> ChildResult {
+        let gnuTime = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: gnuTime) else {
+            return try spawnAndWait(executable, arguments, stdin: stdin, log: log)
+        }
+        let rssFile = log + ".rss"
+        var result = try spawnAndWait(gnuTime, ["-o", rssFile, "-f", "%M", executable] + arguments, stdin: stdin, log: log)
+        let text = (try? String(contentsOfFile: rssFile, encoding: .utf8)) ?? ""
+        if let line = text.split(separator: "\n").last, let kilobytes = Int(line.trimmingCharacters(in: .whitespaces)) {
+            result.maxRSSKilobytes = kilobytes
+        }
+        return result
+    }
+
+    private func spawnAndWait(_ executable: String, _ arguments: [String], stdin: String?, log: String) throws -> ChildResult {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let code = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard code == 0 else { throw MigrateBenchmarkError(description: "cannot start \(executable): \(String(cString: strerror(code)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        // WIFEXITED && WEXITSTATUS == 0
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw MigrateBenchmarkError(description: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)):\n\(output.suffix(2000))")
+        }
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return ChildResult(seconds: seconds, cpuSeconds: cpu, maxRSSKilobytes: usage.ru_maxrss)
+    }
+
+    // MARK: - Files
+
+    /// Copies the store and flushes the copy to disk, so that the migration does not pay for
+    /// writing back the copy.
+    func prepareCopy(of source: String, at copy: String) throws {
+        try removeStore(copy)
+        try FileManager.default.copyItem(atPath: source, toPath: copy)
+        let descriptor = open(copy, O_RDONLY)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+    }
+
+    func removeStore(_ path: String) throws {
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+    }
+
+    func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+
+    func timed(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
+
+/// A bare SQLite connection for the benchmark's own setup and checks.
+final class SQLiteHandle {
+    let pointer: OpaquePointer
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
+            sqlite3_close_v2(handle)
+            throw MigrateBenchmarkError(description: "cannot open \(path)")
+        }
+        pointer = handle
+    }
+
+    deinit {
+        sqlite3_close_v2(pointer)
+    }
+
+    func exec(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(pointer, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(pointer))
+            sqlite3_free(message)
+            throw MigrateBenchmarkError(description: "\(text) in: \(sql.prefix(200))")
+        }
+    }
+
+    /// The first row of a query, its values joined by `|`.
+    func row(_ sql: String) throws -> String {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(pointer, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw MigrateBenchmarkError(description: "\(String(cString: sqlite3_errmsg(pointer))) in: \(sql)")
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return "" }
+        return (0..<sqlite3_column_count(statement)).map { column in
+            sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "NULL"
+        }.joined(separator: "|")
+    }
+}
