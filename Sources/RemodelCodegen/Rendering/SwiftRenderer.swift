@@ -301,31 +301,62 @@ public struct SwiftRenderer: Sendable {
     /// The expression starting at `column`, broken over lines (one argument or element per
     /// line, indented one level deeper than `depth`) when it does not fit.
     private func layout(_ expression: SwiftExpression, column: Int, depth: Int) -> String {
-        if let oneLine = flat(expression, within: lineWidth - column) { return oneLine }
+        var out = ""
+        layout(expression, column: column, depth: depth, into: &out)
+        return out
+    }
+
+    /// Appends `expression` starting at `column` to `out`, broken over lines (one argument or
+    /// element per line, indented one level deeper than `depth`) when it does not fit. Writes
+    /// into one buffer so that nested breaks do not copy their text at every level.
+    private func layout(_ expression: SwiftExpression, column: Int, depth: Int, into out: inout String) {
+        if let oneLine = flat(expression, within: lineWidth - column) {
+            out += oneLine
+            return
+        }
         let inner = indentation(depth + 1)
         let closing = indentation(depth)
         switch expression {
         case .call(let callee, let arguments) where !arguments.isEmpty:
-            let items = arguments.map { argument -> String in
-                let label = argument.label.map { Self.argumentLabel($0) + ": " } ?? ""
-                return inner + label + layout(argument.value, column: inner.utf8.count + label.utf8.count, depth: depth + 1)
+            _ = append(callee, to: &out, limit: .max)
+            out += "(\n"
+            for (index, argument) in arguments.enumerated() {
+                if index > 0 { out += ",\n" }
+                out += inner
+                var width = inner.utf8.count
+                if let label = argument.label {
+                    let text = Self.argumentLabel(label) + ": "
+                    out += text
+                    width += text.utf8.count
+                }
+                layout(argument.value, column: width, depth: depth + 1, into: &out)
             }
-            return flat(callee) + "(\n" + items.joined(separator: ",\n") + "\n" + closing + ")"
+            out += "\n" + closing + ")"
         case .array(let elements) where !elements.isEmpty:
-            let items = elements.map { inner + layout($0, column: inner.utf8.count, depth: depth + 1) }
-            return "[\n" + items.joined(separator: ",\n") + "\n" + closing + "]"
-        case .dictionary(let elements) where !elements.isEmpty:
-            let items = elements.map { element -> String in
-                let key = inner + flat(element.key) + ": "
-                return key + layout(element.value, column: key.utf8.count, depth: depth + 1)
+            out += "[\n"
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ",\n" }
+                out += inner
+                layout(element, column: inner.utf8.count, depth: depth + 1, into: &out)
             }
-            return "[\n" + items.joined(separator: ",\n") + "\n" + closing + "]"
+            out += "\n" + closing + "]"
+        case .dictionary(let elements) where !elements.isEmpty:
+            out += "[\n"
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ",\n" }
+                let key = inner + flat(element.key) + ": "
+                out += key
+                layout(element.value, column: key.utf8.count, depth: depth + 1, into: &out)
+            }
+            out += "\n" + closing + "]"
         case .forceUnwrap(let value):
-            return layout(value, column: column, depth: depth) + "!"
+            layout(value, column: column, depth: depth, into: &out)
+            out += "!"
         case .tryExpression(let value):
-            return "try " + layout(value, column: column + 4, depth: depth)
+            out += "try "
+            layout(value, column: column + 4, depth: depth, into: &out)
         default:
-            return flat(expression)
+            _ = append(expression, to: &out, limit: .max)
         }
     }
 
