@@ -49,21 +49,33 @@ enum SchemaExpressions {
         return .call(core("ObjectType"), arguments)
     }
 
+    /// A stored property uses the short initialiser, `Property("name", .scalar(.string), default: …)`;
+    /// an inverse the long one.
     static func property(_ property: Property) -> SwiftExpression {
-        let kind: SwiftExpression = switch property.kind {
-        case .stored(let type): .call(.implicitMember("stored"), [.unlabelled(propertyType(type))])
+        var arguments: [SwiftArgument]
+        switch property.kind {
+        case .stored(let type):
+            arguments = [.unlabelled(.string(property.name)), .unlabelled(propertyType(type))]
+            if let value = property.defaultValue { arguments.append(SwiftArgument("default", defaultValue(value))) }
+            if property.isIndexed { arguments.append(SwiftArgument("indexed", .bool(true))) }
         case .inverse(let type, let origin):
-            .call(.implicitMember("inverse"), [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(origin))])
+            let kind = SwiftExpression.call(.implicitMember("inverse"), [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(origin))])
+            arguments = [SwiftArgument("name", .string(property.name)), SwiftArgument("kind", kind)]
+            if let value = property.defaultValue { arguments.append(SwiftArgument("defaultValue", defaultValue(value))) }
+            if property.isIndexed { arguments.append(SwiftArgument("isIndexed", .bool(true))) }
         }
-        var arguments = [SwiftArgument("name", .string(property.name)), SwiftArgument("kind", kind)]
-        if let value = property.defaultValue { arguments.append(SwiftArgument("defaultValue", defaultValue(value))) }
-        if property.isIndexed { arguments.append(SwiftArgument("isIndexed", .bool(true))) }
         if let renamedFrom = property.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
         if let doc = property.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
         return .call(core("Property"), arguments)
     }
 
+    /// `.scalar(.string)`, `.scalar(.url, optional: true)`, `.init(.object("Dog"), collection: .list)`.
     static func propertyType(_ type: PropertyType) -> SwiftExpression {
+        if type.collection == nil, let scalar = type.scalar {
+            var arguments = [SwiftArgument.unlabelled(.implicitMember(scalar.rawValue))]
+            if type.isOptional { arguments.append(SwiftArgument("optional", .bool(true))) }
+            return .call(.implicitMember("scalar"), arguments)
+        }
         let base: SwiftExpression = switch type.base {
         case .scalar(let scalar): .call(.implicitMember("scalar"), [.unlabelled(.implicitMember(scalar.rawValue))])
         case .enumeration(let name): .call(.implicitMember("enumeration"), [.unlabelled(.string(name))])
@@ -72,7 +84,7 @@ enum SchemaExpressions {
         var arguments = [SwiftArgument.unlabelled(base)]
         if type.isOptional { arguments.append(SwiftArgument("optional", .bool(true))) }
         if let collection = type.collection { arguments.append(SwiftArgument("collection", .implicitMember(collection.rawValue))) }
-        return .call(core("PropertyType"), arguments)
+        return .call(.token(".init"), arguments)
     }
 
     static func defaultValue(_ value: DefaultValue) -> SwiftExpression {

@@ -45,91 +45,36 @@ public enum CollectionsManifest: SchemaManifest {
             RemodelCore.ObjectType(
                 name: "CollectionItem",
                 primaryKey: "code",
-                properties: [
-                    RemodelCore.Property(name: "code", kind: .stored(RemodelCore.PropertyType(.scalar(.string))))
-                ]
+                properties: [RemodelCore.Property("code", .scalar(.string))]
             ),
             RemodelCore.ObjectType(
                 name: "CollectionPart",
                 isEmbedded: true,
                 properties: [
-                    RemodelCore.Property(name: "label", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(
-                        name: "weight",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(0.0)
-                    )
+                    RemodelCore.Property("label", .scalar(.string)),
+                    RemodelCore.Property("weight", .scalar(.double), default: .double(0.0))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "CollectionHolder",
                 primaryKey: "id",
                 properties: [
-                    RemodelCore.Property(
-                        name: "id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(
-                        name: "numbers",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "maybeNames",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true, collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "uniqueNames",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "maybeCounts",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int), optional: true, collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "scores",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double), collection: .map))
-                    ),
-                    RemodelCore.Property(
-                        name: "maybeNotes",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true, collection: .map))
-                    ),
-                    RemodelCore.Property(
-                        name: "dates",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "blobs",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.data), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "tags",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("CollectionTag"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "tagSet",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("CollectionTag"), collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "tagMap",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("CollectionTag"), collection: .map))
-                    ),
-                    RemodelCore.Property(
-                        name: "items",
-                        kind: .stored(RemodelCore.PropertyType(.object("CollectionItem"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "itemSet",
-                        kind: .stored(RemodelCore.PropertyType(.object("CollectionItem"), collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "parts",
-                        kind: .stored(RemodelCore.PropertyType(.object("CollectionPart"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "partMap",
-                        kind: .stored(RemodelCore.PropertyType(.object("CollectionPart"), collection: .map))
-                    )
+                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
+                    RemodelCore.Property("numbers", .init(.scalar(.int), collection: .list)),
+                    RemodelCore.Property("maybeNames", .init(.scalar(.string), optional: true, collection: .list)),
+                    RemodelCore.Property("uniqueNames", .init(.scalar(.string), collection: .set)),
+                    RemodelCore.Property("maybeCounts", .init(.scalar(.int), optional: true, collection: .set)),
+                    RemodelCore.Property("scores", .init(.scalar(.double), collection: .map)),
+                    RemodelCore.Property("maybeNotes", .init(.scalar(.string), optional: true, collection: .map)),
+                    RemodelCore.Property("dates", .init(.scalar(.date), collection: .list)),
+                    RemodelCore.Property("blobs", .init(.scalar(.data), collection: .list)),
+                    RemodelCore.Property("tags", .init(.enumeration("CollectionTag"), collection: .list)),
+                    RemodelCore.Property("tagSet", .init(.enumeration("CollectionTag"), collection: .set)),
+                    RemodelCore.Property("tagMap", .init(.enumeration("CollectionTag"), collection: .map)),
+                    RemodelCore.Property("items", .init(.object("CollectionItem"), collection: .list)),
+                    RemodelCore.Property("itemSet", .init(.object("CollectionItem"), collection: .set)),
+                    RemodelCore.Property("parts", .init(.object("CollectionPart"), collection: .list)),
+                    RemodelCore.Property("partMap", .init(.object("CollectionPart"), collection: .map))
                 ]
             )
         ]

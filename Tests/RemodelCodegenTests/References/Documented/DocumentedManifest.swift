@@ -47,30 +47,21 @@ public enum DocumentedManifest: SchemaManifest {
                 name: "DocumentedEntry",
                 primaryKey: "slug",
                 properties: [
+                    RemodelCore.Property("slug", .scalar(.string), doc: "The URL path of the entry: lowercase, dashes."),
                     RemodelCore.Property(
-                        name: "slug",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        doc: "The URL path of the entry: lowercase, dashes."
-                    ),
-                    RemodelCore.Property(
-                        name: "title",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("Untitled"),
+                        "title",
+                        .scalar(.string),
+                        default: .string("Untitled"),
                         doc: "What readers see first.\nKeep it short."
                     ),
                     RemodelCore.Property(
-                        name: "kind",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("DocumentedKind"))),
-                        defaultValue: .enumCase("article"),
+                        "kind",
+                        .init(.enumeration("DocumentedKind")),
+                        default: .enumCase("article"),
                         renamedFrom: "type",
                         doc: "The entry's kind."
                     ),
-                    RemodelCore.Property(
-                        name: "archived",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.bool))),
-                        defaultValue: .bool(false),
-                        isIndexed: true
-                    )
+                    RemodelCore.Property("archived", .scalar(.bool), default: .bool(false), indexed: true)
                 ],
                 renamedFrom: "Entry",
                 doc: "An entry in the catalogue.\n\n- Note: Entries are never deleted, only archived.\n"

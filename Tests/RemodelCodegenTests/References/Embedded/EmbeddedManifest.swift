@@ -36,24 +36,17 @@ public enum EmbeddedManifest: SchemaManifest {
                 name: "EmbeddedGeo",
                 isEmbedded: true,
                 properties: [
-                    RemodelCore.Property(name: "latitude", kind: .stored(RemodelCore.PropertyType(.scalar(.double)))),
-                    RemodelCore.Property(name: "longitude", kind: .stored(RemodelCore.PropertyType(.scalar(.double))))
+                    RemodelCore.Property("latitude", .scalar(.double)),
+                    RemodelCore.Property("longitude", .scalar(.double))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "EmbeddedAddress",
                 isEmbedded: true,
                 properties: [
-                    RemodelCore.Property(
-                        name: "street",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(name: "city", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(
-                        name: "geo",
-                        kind: .stored(RemodelCore.PropertyType(.object("EmbeddedGeo"), optional: true))
-                    )
+                    RemodelCore.Property("street", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("city", .scalar(.string)),
+                    RemodelCore.Property("geo", .init(.object("EmbeddedGeo"), optional: true))
                 ],
                 doc: "A postal address, owned by its customer."
             ),
@@ -61,24 +54,11 @@ public enum EmbeddedManifest: SchemaManifest {
                 name: "EmbeddedCustomer",
                 primaryKey: "id",
                 properties: [
-                    RemodelCore.Property(
-                        name: "id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                        defaultValue: .generated(.objectId)
-                    ),
-                    RemodelCore.Property(name: "name", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(
-                        name: "home",
-                        kind: .stored(RemodelCore.PropertyType(.object("EmbeddedAddress"), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "addresses",
-                        kind: .stored(RemodelCore.PropertyType(.object("EmbeddedAddress"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "byLabel",
-                        kind: .stored(RemodelCore.PropertyType(.object("EmbeddedAddress"), collection: .map))
-                    )
+                    RemodelCore.Property("id", .scalar(.objectId), default: .generated(.objectId)),
+                    RemodelCore.Property("name", .scalar(.string)),
+                    RemodelCore.Property("home", .init(.object("EmbeddedAddress"), optional: true)),
+                    RemodelCore.Property("addresses", .init(.object("EmbeddedAddress"), collection: .list)),
+                    RemodelCore.Property("byLabel", .init(.object("EmbeddedAddress"), collection: .map))
                 ]
             )
         ]

@@ -32,36 +32,19 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         name: "Person",
                         primaryKey: "_id",
                         properties: [
+                            RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+                            RemodelCore.Property("name", .scalar(.string), default: .string(""), doc: "The full name."),
+                            RemodelCore.Property("employeeId", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
                             RemodelCore.Property(
-                                name: "_id",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                                defaultValue: .generated(.objectId)
-                            ),
-                            RemodelCore.Property(
-                                name: "name",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string(""),
-                                doc: "The full name."
-                            ),
-                            RemodelCore.Property(
-                                name: "employeeId",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "company",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("MongoDB")
-                            ),
-                            RemodelCore.Property(
-                                name: "businessUnit",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string(""),
+                                "businessUnit",
+                                .scalar(.string),
+                                default: .string(""),
                                 doc: "Free text."
                             ),
                             RemodelCore.Property(
-                                name: "dogs",
-                                kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                                "dogs",
+                                .init(.object("Dog"), collection: .list),
                                 doc: "The dogs this person owns, in the order they were added."
                             )
                         ],
@@ -71,27 +54,10 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         name: "Dog",
                         primaryKey: "_id",
                         properties: [
-                            RemodelCore.Property(
-                                name: "_id",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                                defaultValue: .generated(.uuid)
-                            ),
-                            RemodelCore.Property(
-                                name: "name",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "breed",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "weight",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string(""),
-                                doc: "Free text."
-                            ),
+                            RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("breed", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("weight", .scalar(.string), default: .string(""), doc: "Free text."),
                             RemodelCore.Property(
                                 name: "person",
                                 kind: .inverse(type: "Person", property: "dogs"),
@@ -105,20 +71,20 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         primaryKey: "identifier",
                         properties: [
                             RemodelCore.Property(
-                                name: "identifier",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .generated(.uuid),
+                                "identifier",
+                                .scalar(.string),
+                                default: .generated(.uuid),
                                 doc: "A new UUID string for each note."
                             ),
                             RemodelCore.Property(
-                                name: "content",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                "content",
+                                .scalar(.string),
                                 doc: "The text of the note. Required, no default."
                             ),
                             RemodelCore.Property(
-                                name: "lastEdited",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                                defaultValue: .generated(.now),
+                                "lastEdited",
+                                .scalar(.date),
+                                default: .generated(.now),
                                 doc: "When the note was last changed."
                             )
                         ],
@@ -161,39 +127,19 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         name: "Person",
                         primaryKey: "_id",
                         properties: [
+                            RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+                            RemodelCore.Property("firstName", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("lastName", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("personId", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
                             RemodelCore.Property(
-                                name: "_id",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                                defaultValue: .generated(.objectId)
+                                "businessUnit",
+                                .init(.enumeration("BusinessUnitEnum")),
+                                default: .enumCase("engineering")
                             ),
                             RemodelCore.Property(
-                                name: "firstName",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "lastName",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "personId",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "company",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("MongoDB")
-                            ),
-                            RemodelCore.Property(
-                                name: "businessUnit",
-                                kind: .stored(RemodelCore.PropertyType(.enumeration("BusinessUnitEnum"))),
-                                defaultValue: .enumCase("engineering")
-                            ),
-                            RemodelCore.Property(
-                                name: "dogs",
-                                kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                                "dogs",
+                                .init(.object("Dog"), collection: .list),
                                 doc: "The dogs this person owns, in the order they were added."
                             )
                         ],
@@ -203,27 +149,10 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         name: "Dog",
                         primaryKey: "_id",
                         properties: [
-                            RemodelCore.Property(
-                                name: "_id",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                                defaultValue: .generated(.uuid)
-                            ),
-                            RemodelCore.Property(
-                                name: "name",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "breed",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "weight",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string(""),
-                                doc: "Free text."
-                            ),
+                            RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("breed", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("weight", .scalar(.string), default: .string(""), doc: "Free text."),
                             RemodelCore.Property(
                                 name: "person",
                                 kind: .inverse(type: "Person", property: "dogs"),
@@ -237,20 +166,20 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         primaryKey: "identifier",
                         properties: [
                             RemodelCore.Property(
-                                name: "identifier",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .generated(.uuid),
+                                "identifier",
+                                .scalar(.string),
+                                default: .generated(.uuid),
                                 doc: "A new UUID string for each note."
                             ),
                             RemodelCore.Property(
-                                name: "content",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                "content",
+                                .scalar(.string),
                                 doc: "The text of the note. Required, no default."
                             ),
                             RemodelCore.Property(
-                                name: "lastEdited",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                                defaultValue: .generated(.now),
+                                "lastEdited",
+                                .scalar(.date),
+                                default: .generated(.now),
                                 doc: "When the note was last changed."
                             )
                         ],
@@ -293,43 +222,20 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         name: "Person",
                         primaryKey: "_id",
                         properties: [
+                            RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+                            RemodelCore.Property("firstName", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("lastName", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("personId", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
                             RemodelCore.Property(
-                                name: "_id",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                                defaultValue: .generated(.objectId)
+                                "businessUnit",
+                                .init(.enumeration("BusinessUnitEnum")),
+                                default: .enumCase("engineering")
                             ),
+                            RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)),
                             RemodelCore.Property(
-                                name: "firstName",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "lastName",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "personId",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "company",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("MongoDB")
-                            ),
-                            RemodelCore.Property(
-                                name: "businessUnit",
-                                kind: .stored(RemodelCore.PropertyType(.enumeration("BusinessUnitEnum"))),
-                                defaultValue: .enumCase("engineering")
-                            ),
-                            RemodelCore.Property(
-                                name: "profileImageUrl",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
-                            ),
-                            RemodelCore.Property(
-                                name: "dogs",
-                                kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                                "dogs",
+                                .init(.object("Dog"), collection: .list),
                                 doc: "The dogs this person owns, in the order they were added."
                             )
                         ],
@@ -339,40 +245,13 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         name: "Dog",
                         primaryKey: "_id",
                         properties: [
-                            RemodelCore.Property(
-                                name: "_id",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                                defaultValue: .generated(.uuid)
-                            ),
-                            RemodelCore.Property(
-                                name: "name",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "breed",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "weight",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
-                                defaultValue: .int(0)
-                            ),
-                            RemodelCore.Property(
-                                name: "favoriteToy",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .string("")
-                            ),
-                            RemodelCore.Property(
-                                name: "profileImageUrl",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
-                            ),
-                            RemodelCore.Property(
-                                name: "dateLastUpdated",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                                defaultValue: .generated(.now)
-                            ),
+                            RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("breed", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("weight", .scalar(.int), default: .int(0)),
+                            RemodelCore.Property("favoriteToy", .scalar(.string), default: .string("")),
+                            RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)),
+                            RemodelCore.Property("dateLastUpdated", .scalar(.date), default: .generated(.now)),
                             RemodelCore.Property(
                                 name: "person",
                                 kind: .inverse(type: "Person", property: "dogs"),
@@ -386,20 +265,20 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         primaryKey: "identifier",
                         properties: [
                             RemodelCore.Property(
-                                name: "identifier",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                                defaultValue: .generated(.uuid),
+                                "identifier",
+                                .scalar(.string),
+                                default: .generated(.uuid),
                                 doc: "A new UUID string for each note."
                             ),
                             RemodelCore.Property(
-                                name: "content",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                                "content",
+                                .scalar(.string),
                                 doc: "The text of the note. Required, no default."
                             ),
                             RemodelCore.Property(
-                                name: "lastEdited",
-                                kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                                defaultValue: .generated(.now),
+                                "lastEdited",
+                                .scalar(.date),
+                                default: .generated(.now),
                                 doc: "When the note was last changed."
                             )
                         ],
@@ -466,14 +345,7 @@ public enum RemodelSchemaManifest: SchemaManifest {
                 version: 3,
                 name: "dog-details",
                 description: "Dogs get whole-number weights, a favourite toy, a profile image and a last-updated date",
-                steps: [
-                    .convert(
-                        type: "Dog",
-                        property: "weight",
-                        to: RemodelCore.PropertyType(.scalar(.int)),
-                        onError: .`default`
-                    )
-                ],
+                steps: [.convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .`default`)],
                 checksum: "672de22a113062d263311094c2dc71bd976d167b16d7ee87ba0a187d27416b82"
             )
         ]
@@ -512,43 +384,20 @@ public enum RemodelSchemaManifest: SchemaManifest {
                 name: "Person",
                 primaryKey: "_id",
                 properties: [
+                    RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+                    RemodelCore.Property("firstName", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("lastName", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("personId", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
                     RemodelCore.Property(
-                        name: "_id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                        defaultValue: .generated(.objectId)
+                        "businessUnit",
+                        .init(.enumeration("BusinessUnitEnum")),
+                        default: .enumCase("engineering")
                     ),
+                    RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)),
                     RemodelCore.Property(
-                        name: "firstName",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "lastName",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "personId",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "company",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("MongoDB")
-                    ),
-                    RemodelCore.Property(
-                        name: "businessUnit",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("BusinessUnitEnum"))),
-                        defaultValue: .enumCase("engineering")
-                    ),
-                    RemodelCore.Property(
-                        name: "profileImageUrl",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "dogs",
-                        kind: .stored(RemodelCore.PropertyType(.object("Dog"), collection: .list)),
+                        "dogs",
+                        .init(.object("Dog"), collection: .list),
                         doc: "The dogs this person owns, in the order they were added."
                     )
                 ],
@@ -558,40 +407,13 @@ public enum RemodelSchemaManifest: SchemaManifest {
                 name: "Dog",
                 primaryKey: "_id",
                 properties: [
-                    RemodelCore.Property(
-                        name: "_id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(
-                        name: "name",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "breed",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "weight",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
-                        defaultValue: .int(0)
-                    ),
-                    RemodelCore.Property(
-                        name: "favoriteToy",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "profileImageUrl",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "dateLastUpdated",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .generated(.now)
-                    ),
+                    RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                    RemodelCore.Property("name", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("breed", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("weight", .scalar(.int), default: .int(0)),
+                    RemodelCore.Property("favoriteToy", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)),
+                    RemodelCore.Property("dateLastUpdated", .scalar(.date), default: .generated(.now)),
                     RemodelCore.Property(
                         name: "person",
                         kind: .inverse(type: "Person", property: "dogs"),
@@ -605,20 +427,20 @@ public enum RemodelSchemaManifest: SchemaManifest {
                 primaryKey: "identifier",
                 properties: [
                     RemodelCore.Property(
-                        name: "identifier",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .generated(.uuid),
+                        "identifier",
+                        .scalar(.string),
+                        default: .generated(.uuid),
                         doc: "A new UUID string for each note."
                     ),
                     RemodelCore.Property(
-                        name: "content",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
+                        "content",
+                        .scalar(.string),
                         doc: "The text of the note. Required, no default."
                     ),
                     RemodelCore.Property(
-                        name: "lastEdited",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .generated(.now),
+                        "lastEdited",
+                        .scalar(.date),
+                        default: .generated(.now),
                         doc: "When the note was last changed."
                     )
                 ],

@@ -52,72 +52,52 @@ public enum HostileStringsManifest: SchemaManifest {
                 primaryKey: "id",
                 properties: [
                     RemodelCore.Property(
-                        name: "id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("\"; fatalError(); let x = \""),
+                        "id",
+                        .scalar(.string),
+                        default: .string("\"; fatalError(); let x = \""),
                         doc: "/// not a doc\n// MARK: - fake\n*/"
                     ),
+                    RemodelCore.Property("quotes", .scalar(.string), default: .string("She said \"hi\" and 'bye'")),
+                    RemodelCore.Property("backslashes", .scalar(.string), default: .string("C:\\path\\n\\t\\\\")),
+                    RemodelCore.Property("interpolation", .scalar(.string), default: .string("\\(fatalError())")),
+                    RemodelCore.Property("tripleQuotes", .scalar(.string), default: .string("\"\"\"\nraw\n\"\"\"")),
+                    RemodelCore.Property("rawDelimiters", .scalar(.string), default: .string("#\"raw\"# ##\"\"##")),
                     RemodelCore.Property(
-                        name: "quotes",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("She said \"hi\" and 'bye'")
+                        "commentTerminators",
+                        .scalar(.string),
+                        default: .string("*/ /* // /// #if false")
                     ),
                     RemodelCore.Property(
-                        name: "backslashes",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("C:\\path\\n\\t\\\\")
+                        "newlines",
+                        .scalar(.string),
+                        default: .string("line1\nline2\r\nline3\rline4\u{2028}line5\u{2029}line6\u{85}")
                     ),
                     RemodelCore.Property(
-                        name: "interpolation",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("\\(fatalError())")
+                        "controls",
+                        .scalar(.string),
+                        default: .string("nul\0bell\u{7}backspace\u{8}escape\u{1B}tab\tdelete\u{7F}")
                     ),
                     RemodelCore.Property(
-                        name: "tripleQuotes",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("\"\"\"\nraw\n\"\"\"")
+                        "unicode",
+                        .scalar(.string),
+                        default: .string("emoji 🐶👩\u{200D}👩\u{200D}👧 é vs é, 日本語, عربى")
                     ),
                     RemodelCore.Property(
-                        name: "rawDelimiters",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("#\"raw\"# ##\"\"##")
-                    ),
-                    RemodelCore.Property(
-                        name: "commentTerminators",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("*/ /* // /// #if false")
-                    ),
-                    RemodelCore.Property(
-                        name: "newlines",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("line1\nline2\r\nline3\rline4\u{2028}line5\u{2029}line6\u{85}")
-                    ),
-                    RemodelCore.Property(
-                        name: "controls",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("nul\0bell\u{7}backspace\u{8}escape\u{1B}tab\tdelete\u{7F}")
-                    ),
-                    RemodelCore.Property(
-                        name: "unicode",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("emoji 🐶👩\u{200D}👩\u{200D}👧 é vs é, 日本語, عربى")
-                    ),
-                    RemodelCore.Property(
-                        name: "invisible",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string(
+                        "invisible",
+                        .scalar(.string),
+                        default: .string(
                             "\u{301}starts with a combining mark, rtl\u{202E}override\u{202C}, zero\u{200B}width, bom\u{FEFF}"
                         )
                     ),
                     RemodelCore.Property(
-                        name: "nonCharacters",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("private\u{E000} unassigned\u{E0080} last\u{10FFFD}")
+                        "nonCharacters",
+                        .scalar(.string),
+                        default: .string("private\u{E000} unassigned\u{E0080} last\u{10FFFD}")
                     ),
                     RemodelCore.Property(
-                        name: "hostileURL",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.url))),
-                        defaultValue: .string("https://example.com/\"quoted\"?q=\\(x)")
+                        "hostileURL",
+                        .scalar(.url),
+                        default: .string("https://example.com/\"quoted\"?q=\\(x)")
                     )
                 ],
                 doc: "Line one */ } struct Injected { /*\r\nline two\rline three\u{2028}line four\u{85}line five\u{1B}[31m"

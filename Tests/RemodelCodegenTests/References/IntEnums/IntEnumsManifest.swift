@@ -57,33 +57,13 @@ public enum IntEnumsManifest: SchemaManifest {
                 name: "IntEnumTask",
                 primaryKey: "number",
                 properties: [
-                    RemodelCore.Property(name: "number", kind: .stored(RemodelCore.PropertyType(.scalar(.int32)))),
-                    RemodelCore.Property(
-                        name: "priority",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("IntPriority"))),
-                        defaultValue: .enumCase("normal")
-                    ),
-                    RemodelCore.Property(
-                        name: "backup",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("IntPriority"), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "history",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("IntPriority"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "seen",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("IntPriority"), collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "byOwner",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("IntPriority"), collection: .map))
-                    ),
-                    RemodelCore.Property(
-                        name: "status",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("StringStatus"))),
-                        defaultValue: .enumCase("open")
-                    )
+                    RemodelCore.Property("number", .scalar(.int32)),
+                    RemodelCore.Property("priority", .init(.enumeration("IntPriority")), default: .enumCase("normal")),
+                    RemodelCore.Property("backup", .init(.enumeration("IntPriority"), optional: true)),
+                    RemodelCore.Property("history", .init(.enumeration("IntPriority"), collection: .list)),
+                    RemodelCore.Property("seen", .init(.enumeration("IntPriority"), collection: .set)),
+                    RemodelCore.Property("byOwner", .init(.enumeration("IntPriority"), collection: .map)),
+                    RemodelCore.Property("status", .init(.enumeration("StringStatus")), default: .enumCase("open"))
                 ]
             )
         ]

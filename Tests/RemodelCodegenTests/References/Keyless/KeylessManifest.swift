@@ -35,29 +35,15 @@ public enum KeylessManifest: SchemaManifest {
             RemodelCore.ObjectType(
                 name: "KeylessLogEntry",
                 properties: [
-                    RemodelCore.Property(name: "message", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(
-                        name: "level",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int16))),
-                        defaultValue: .int(0)
-                    ),
-                    RemodelCore.Property(
-                        name: "at",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .generated(.now)
-                    )
+                    RemodelCore.Property("message", .scalar(.string)),
+                    RemodelCore.Property("level", .scalar(.int16), default: .int(0)),
+                    RemodelCore.Property("at", .scalar(.date), default: .generated(.now))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "KeyOnly",
                 primaryKey: "id",
-                properties: [
-                    RemodelCore.Property(
-                        name: "id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
-                        defaultValue: .int(0)
-                    )
-                ]
+                properties: [RemodelCore.Property("id", .scalar(.int), default: .int(0))]
             )
         ]
     )

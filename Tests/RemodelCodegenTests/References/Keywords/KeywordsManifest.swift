@@ -53,58 +53,27 @@ public enum KeywordsManifest: SchemaManifest {
                 name: "KeywordHolder",
                 primaryKey: "default",
                 properties: [
+                    RemodelCore.Property("default", .scalar(.string), default: .generated(.uuid)),
+                    RemodelCore.Property("class", .scalar(.int), default: .int(0)),
+                    RemodelCore.Property("protocol", .init(.enumeration("KeywordCase")), default: .enumCase("protocol")),
                     RemodelCore.Property(
-                        name: "default",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .generated(.uuid)
+                        "func",
+                        .init(.enumeration("KeywordCase"), optional: true),
+                        default: .enumCase("nil")
                     ),
-                    RemodelCore.Property(
-                        name: "class",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
-                        defaultValue: .int(0)
-                    ),
-                    RemodelCore.Property(
-                        name: "protocol",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("KeywordCase"))),
-                        defaultValue: .enumCase("protocol")
-                    ),
-                    RemodelCore.Property(
-                        name: "func",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("KeywordCase"), optional: true)),
-                        defaultValue: .enumCase("nil")
-                    ),
-                    RemodelCore.Property(
-                        name: "where",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("KeywordCase"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "return",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.bool))),
-                        defaultValue: .bool(false)
-                    ),
-                    RemodelCore.Property(
-                        name: "var",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "in",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int), collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "switch",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), collection: .map))
-                    ),
-                    RemodelCore.Property(
-                        name: "extension",
-                        kind: .stored(RemodelCore.PropertyType(.object("KeywordTarget"), optional: true))
-                    )
+                    RemodelCore.Property("where", .init(.enumeration("KeywordCase"), collection: .list)),
+                    RemodelCore.Property("return", .scalar(.bool), default: .bool(false)),
+                    RemodelCore.Property("var", .scalar(.string, optional: true)),
+                    RemodelCore.Property("in", .init(.scalar(.int), collection: .set)),
+                    RemodelCore.Property("switch", .init(.scalar(.string), collection: .map)),
+                    RemodelCore.Property("extension", .init(.object("KeywordTarget"), optional: true))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "KeywordTarget",
                 primaryKey: "struct",
                 properties: [
-                    RemodelCore.Property(name: "struct", kind: .stored(RemodelCore.PropertyType(.scalar(.int)))),
+                    RemodelCore.Property("struct", .scalar(.int)),
                     RemodelCore.Property(name: "holders", kind: .inverse(type: "KeywordHolder", property: "extension"))
                 ]
             )

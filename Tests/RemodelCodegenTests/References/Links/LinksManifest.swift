@@ -36,43 +36,19 @@ public enum LinksManifest: SchemaManifest {
                 name: "LinkOwner",
                 primaryKey: "ownerID",
                 properties: [
-                    RemodelCore.Property(
-                        name: "ownerID",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(
-                        name: "pets",
-                        kind: .stored(RemodelCore.PropertyType(.object("LinkPet"), collection: .list))
-                    ),
-                    RemodelCore.Property(
-                        name: "favorites",
-                        kind: .stored(RemodelCore.PropertyType(.object("LinkPet"), collection: .set))
-                    ),
-                    RemodelCore.Property(
-                        name: "vet",
-                        kind: .stored(RemodelCore.PropertyType(.object("LinkVet"), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "pastVets",
-                        kind: .stored(RemodelCore.PropertyType(.object("LinkVet"), collection: .list))
-                    )
+                    RemodelCore.Property("ownerID", .scalar(.string), default: .generated(.uuid)),
+                    RemodelCore.Property("pets", .init(.object("LinkPet"), collection: .list)),
+                    RemodelCore.Property("favorites", .init(.object("LinkPet"), collection: .set)),
+                    RemodelCore.Property("vet", .init(.object("LinkVet"), optional: true)),
+                    RemodelCore.Property("pastVets", .init(.object("LinkVet"), collection: .list))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "LinkPet",
                 primaryKey: "id",
                 properties: [
-                    RemodelCore.Property(
-                        name: "id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(
-                        name: "name",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        isIndexed: true
-                    ),
+                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
+                    RemodelCore.Property("name", .scalar(.string), indexed: true),
                     RemodelCore.Property(name: "owners", kind: .inverse(type: "LinkOwner", property: "pets")),
                     RemodelCore.Property(name: "fans", kind: .inverse(type: "LinkOwner", property: "favorites"))
                 ]
@@ -81,24 +57,15 @@ public enum LinksManifest: SchemaManifest {
                 name: "LinkVet",
                 primaryKey: "number",
                 properties: [
-                    RemodelCore.Property(name: "number", kind: .stored(RemodelCore.PropertyType(.scalar(.int)))),
-                    RemodelCore.Property(
-                        name: "clinic",
-                        kind: .stored(RemodelCore.PropertyType(.object("LinkClinic"), optional: true))
-                    ),
+                    RemodelCore.Property("number", .scalar(.int)),
+                    RemodelCore.Property("clinic", .init(.object("LinkClinic"), optional: true)),
                     RemodelCore.Property(name: "patients", kind: .inverse(type: "LinkOwner", property: "vet"))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "LinkClinic",
                 primaryKey: "oid",
-                properties: [
-                    RemodelCore.Property(
-                        name: "oid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                        defaultValue: .generated(.objectId)
-                    )
-                ]
+                properties: [RemodelCore.Property("oid", .scalar(.objectId), default: .generated(.objectId))]
             )
         ]
     )

@@ -47,25 +47,14 @@ public enum MemberKeywordsManifest: SchemaManifest {
                 name: "MemberKeywordHolder",
                 primaryKey: "Type",
                 properties: [
+                    RemodelCore.Property("Type", .scalar(.string), default: .string("type")),
+                    RemodelCore.Property("init", .scalar(.int), default: .int(1)),
                     RemodelCore.Property(
-                        name: "Type",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("type")
+                        "Protocol",
+                        .init(.enumeration("MemberKeywordCase")),
+                        default: .enumCase("self")
                     ),
-                    RemodelCore.Property(
-                        name: "init",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
-                        defaultValue: .int(1)
-                    ),
-                    RemodelCore.Property(
-                        name: "Protocol",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("MemberKeywordCase"))),
-                        defaultValue: .enumCase("self")
-                    ),
-                    RemodelCore.Property(
-                        name: "Self",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("MemberKeywordCase"), collection: .list))
-                    )
+                    RemodelCore.Property("Self", .init(.enumeration("MemberKeywordCase"), collection: .list))
                 ]
             )
         ],

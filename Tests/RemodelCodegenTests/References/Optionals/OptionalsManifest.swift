@@ -44,115 +44,44 @@ public enum OptionalsManifest: SchemaManifest {
             RemodelCore.ObjectType(
                 name: "OptionalTarget",
                 primaryKey: "id",
-                properties: [RemodelCore.Property(name: "id", kind: .stored(RemodelCore.PropertyType(.scalar(.int))))]
+                properties: [RemodelCore.Property("id", .scalar(.int))]
             ),
             RemodelCore.ObjectType(
                 name: "OptionalNested",
                 isEmbedded: true,
-                properties: [
-                    RemodelCore.Property(
-                        name: "note",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true))
-                    )
-                ]
+                properties: [RemodelCore.Property("note", .scalar(.string, optional: true))]
             ),
             RemodelCore.ObjectType(
                 name: "OptionalEverything",
                 primaryKey: "id",
                 properties: [
-                    RemodelCore.Property(name: "id", kind: .stored(RemodelCore.PropertyType(.scalar(.int)))),
+                    RemodelCore.Property("id", .scalar(.int)),
+                    RemodelCore.Property("flag", .scalar(.bool, optional: true)),
+                    RemodelCore.Property("count", .scalar(.int, optional: true)),
+                    RemodelCore.Property("tiny", .scalar(.int8, optional: true)),
+                    RemodelCore.Property("small", .scalar(.int16, optional: true)),
+                    RemodelCore.Property("medium", .scalar(.int32, optional: true)),
+                    RemodelCore.Property("large", .scalar(.int64, optional: true)),
+                    RemodelCore.Property("ratio", .scalar(.float, optional: true)),
+                    RemodelCore.Property("precise", .scalar(.double, optional: true)),
+                    RemodelCore.Property("text", .scalar(.string, optional: true)),
+                    RemodelCore.Property("blob", .scalar(.data, optional: true)),
+                    RemodelCore.Property("moment", .scalar(.date, optional: true)),
+                    RemodelCore.Property("amount", .scalar(.decimal128, optional: true)),
+                    RemodelCore.Property("oid", .scalar(.objectId, optional: true)),
+                    RemodelCore.Property("uid", .scalar(.uuid, optional: true)),
+                    RemodelCore.Property("link", .scalar(.url, optional: true)),
+                    RemodelCore.Property("mood", .init(.enumeration("OptionalMood"), optional: true)),
+                    RemodelCore.Property("target", .init(.object("OptionalTarget"), optional: true)),
+                    RemodelCore.Property("nested", .init(.object("OptionalNested"), optional: true)),
+                    RemodelCore.Property("explicitNull", .scalar(.string, optional: true), default: .null),
+                    RemodelCore.Property("withDefault", .scalar(.int, optional: true), default: .int(3)),
                     RemodelCore.Property(
-                        name: "flag",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.bool), optional: true))
+                        "moodDefault",
+                        .init(.enumeration("OptionalMood"), optional: true),
+                        default: .enumCase("sad")
                     ),
-                    RemodelCore.Property(
-                        name: "count",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "tiny",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int8), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "small",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int16), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "medium",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int32), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "large",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int64), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "ratio",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.float), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "precise",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "text",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "blob",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.data), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "moment",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "amount",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.decimal128), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "oid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.objectId), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "uid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "link",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.url), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "mood",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("OptionalMood"), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "target",
-                        kind: .stored(RemodelCore.PropertyType(.object("OptionalTarget"), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "nested",
-                        kind: .stored(RemodelCore.PropertyType(.object("OptionalNested"), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "explicitNull",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true)),
-                        defaultValue: .null
-                    ),
-                    RemodelCore.Property(
-                        name: "withDefault",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int), optional: true)),
-                        defaultValue: .int(3)
-                    ),
-                    RemodelCore.Property(
-                        name: "moodDefault",
-                        kind: .stored(RemodelCore.PropertyType(.enumeration("OptionalMood"), optional: true)),
-                        defaultValue: .enumCase("sad")
-                    ),
-                    RemodelCore.Property(
-                        name: "uuidDefault",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid), optional: true)),
-                        defaultValue: .generated(.uuid)
-                    )
+                    RemodelCore.Property("uuidDefault", .scalar(.uuid, optional: true), default: .generated(.uuid))
                 ]
             )
         ]

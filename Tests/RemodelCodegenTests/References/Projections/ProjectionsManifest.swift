@@ -36,25 +36,12 @@ public enum ProjectionsManifest: SchemaManifest {
                 name: "ProjectedAuthor",
                 primaryKey: "id",
                 properties: [
-                    RemodelCore.Property(
-                        name: "id",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(name: "name", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(
-                        name: "nickname",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), optional: true))
-                    ),
-                    RemodelCore.Property(
-                        name: "tags",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string), collection: .list))
-                    ),
-                    RemodelCore.Property(name: "born", kind: .stored(RemodelCore.PropertyType(.scalar(.date)))),
-                    RemodelCore.Property(
-                        name: "friends",
-                        kind: .stored(RemodelCore.PropertyType(.object("ProjectedAuthor"), collection: .list))
-                    )
+                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
+                    RemodelCore.Property("name", .scalar(.string)),
+                    RemodelCore.Property("nickname", .scalar(.string, optional: true)),
+                    RemodelCore.Property("tags", .init(.scalar(.string), collection: .list)),
+                    RemodelCore.Property("born", .scalar(.date)),
+                    RemodelCore.Property("friends", .init(.object("ProjectedAuthor"), collection: .list))
                 ]
             )
         ],

@@ -36,187 +36,67 @@ public enum ScalarsManifest: SchemaManifest {
                 name: "ScalarDefaults",
                 primaryKey: "key",
                 properties: [
+                    RemodelCore.Property("key", .scalar(.int64), default: .int(9223372036854775807)),
+                    RemodelCore.Property("flag", .scalar(.bool), default: .bool(true)),
+                    RemodelCore.Property("count", .scalar(.int), default: .int(-5)),
+                    RemodelCore.Property("tiny", .scalar(.int8), default: .int(-128)),
+                    RemodelCore.Property("small", .scalar(.int16), default: .int(32767)),
+                    RemodelCore.Property("medium", .scalar(.int32), default: .int(-2147483648)),
+                    RemodelCore.Property("large", .scalar(.int64), default: .int(-9223372036854775808)),
+                    RemodelCore.Property("ratio", .scalar(.float), default: .double(1.5)),
+                    RemodelCore.Property("precise", .scalar(.double), default: .double(0.1)),
+                    RemodelCore.Property("text", .scalar(.string), default: .string("hello")),
+                    RemodelCore.Property("blob", .scalar(.data), default: .string("AAEC/w==")),
+                    RemodelCore.Property("moment", .scalar(.date), default: .string("2024-02-29T12:34:56Z")),
+                    RemodelCore.Property("amount", .scalar(.decimal128), default: .string("12345.6789")),
+                    RemodelCore.Property("oid", .scalar(.objectId), default: .string("65f0c0ffee0123456789abcd")),
                     RemodelCore.Property(
-                        name: "key",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int64))),
-                        defaultValue: .int(9223372036854775807)
+                        "uid",
+                        .scalar(.uuid),
+                        default: .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
                     ),
-                    RemodelCore.Property(
-                        name: "flag",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.bool))),
-                        defaultValue: .bool(true)
-                    ),
-                    RemodelCore.Property(
-                        name: "count",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int))),
-                        defaultValue: .int(-5)
-                    ),
-                    RemodelCore.Property(
-                        name: "tiny",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int8))),
-                        defaultValue: .int(-128)
-                    ),
-                    RemodelCore.Property(
-                        name: "small",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int16))),
-                        defaultValue: .int(32767)
-                    ),
-                    RemodelCore.Property(
-                        name: "medium",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int32))),
-                        defaultValue: .int(-2147483648)
-                    ),
-                    RemodelCore.Property(
-                        name: "large",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.int64))),
-                        defaultValue: .int(-9223372036854775808)
-                    ),
-                    RemodelCore.Property(
-                        name: "ratio",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.float))),
-                        defaultValue: .double(1.5)
-                    ),
-                    RemodelCore.Property(
-                        name: "precise",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(0.1)
-                    ),
-                    RemodelCore.Property(
-                        name: "text",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("hello")
-                    ),
-                    RemodelCore.Property(
-                        name: "blob",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.data))),
-                        defaultValue: .string("AAEC/w==")
-                    ),
-                    RemodelCore.Property(
-                        name: "moment",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .string("2024-02-29T12:34:56Z")
-                    ),
-                    RemodelCore.Property(
-                        name: "amount",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.decimal128))),
-                        defaultValue: .string("12345.6789")
-                    ),
-                    RemodelCore.Property(
-                        name: "oid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                        defaultValue: .string("65f0c0ffee0123456789abcd")
-                    ),
-                    RemodelCore.Property(
-                        name: "uid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                        defaultValue: .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
-                    ),
-                    RemodelCore.Property(
-                        name: "link",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.url))),
-                        defaultValue: .string("https://example.com/a?b=c&d=%20e")
-                    )
+                    RemodelCore.Property("link", .scalar(.url), default: .string("https://example.com/a?b=c&d=%20e"))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "ScalarRequired",
                 primaryKey: "uid",
                 properties: [
-                    RemodelCore.Property(
-                        name: "uid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.uuid))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(
-                        name: "oid",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.objectId))),
-                        defaultValue: .generated(.objectId)
-                    ),
-                    RemodelCore.Property(
-                        name: "textID",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .generated(.uuid)
-                    ),
-                    RemodelCore.Property(
-                        name: "created",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .generated(.now)
-                    ),
-                    RemodelCore.Property(name: "flag", kind: .stored(RemodelCore.PropertyType(.scalar(.bool)))),
-                    RemodelCore.Property(name: "count", kind: .stored(RemodelCore.PropertyType(.scalar(.int)))),
-                    RemodelCore.Property(name: "tiny", kind: .stored(RemodelCore.PropertyType(.scalar(.int8)))),
-                    RemodelCore.Property(name: "small", kind: .stored(RemodelCore.PropertyType(.scalar(.int16)))),
-                    RemodelCore.Property(name: "medium", kind: .stored(RemodelCore.PropertyType(.scalar(.int32)))),
-                    RemodelCore.Property(name: "large", kind: .stored(RemodelCore.PropertyType(.scalar(.int64)))),
-                    RemodelCore.Property(name: "ratio", kind: .stored(RemodelCore.PropertyType(.scalar(.float)))),
-                    RemodelCore.Property(name: "precise", kind: .stored(RemodelCore.PropertyType(.scalar(.double)))),
-                    RemodelCore.Property(name: "text", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(name: "blob", kind: .stored(RemodelCore.PropertyType(.scalar(.data)))),
-                    RemodelCore.Property(name: "moment", kind: .stored(RemodelCore.PropertyType(.scalar(.date)))),
-                    RemodelCore.Property(name: "amount", kind: .stored(RemodelCore.PropertyType(.scalar(.decimal128)))),
-                    RemodelCore.Property(name: "link", kind: .stored(RemodelCore.PropertyType(.scalar(.url))))
+                    RemodelCore.Property("uid", .scalar(.uuid), default: .generated(.uuid)),
+                    RemodelCore.Property("oid", .scalar(.objectId), default: .generated(.objectId)),
+                    RemodelCore.Property("textID", .scalar(.string), default: .generated(.uuid)),
+                    RemodelCore.Property("created", .scalar(.date), default: .generated(.now)),
+                    RemodelCore.Property("flag", .scalar(.bool)),
+                    RemodelCore.Property("count", .scalar(.int)),
+                    RemodelCore.Property("tiny", .scalar(.int8)),
+                    RemodelCore.Property("small", .scalar(.int16)),
+                    RemodelCore.Property("medium", .scalar(.int32)),
+                    RemodelCore.Property("large", .scalar(.int64)),
+                    RemodelCore.Property("ratio", .scalar(.float)),
+                    RemodelCore.Property("precise", .scalar(.double)),
+                    RemodelCore.Property("text", .scalar(.string)),
+                    RemodelCore.Property("blob", .scalar(.data)),
+                    RemodelCore.Property("moment", .scalar(.date)),
+                    RemodelCore.Property("amount", .scalar(.decimal128)),
+                    RemodelCore.Property("link", .scalar(.url))
                 ]
             ),
             RemodelCore.ObjectType(
                 name: "ScalarEdges",
                 primaryKey: "name",
                 properties: [
-                    RemodelCore.Property(name: "name", kind: .stored(RemodelCore.PropertyType(.scalar(.string)))),
-                    RemodelCore.Property(
-                        name: "notANumber",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(.nan)
-                    ),
-                    RemodelCore.Property(
-                        name: "infinite",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(.infinity)
-                    ),
-                    RemodelCore.Property(
-                        name: "negativeInfinite",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(-.infinity)
-                    ),
-                    RemodelCore.Property(
-                        name: "negativeZero",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(-0.0)
-                    ),
-                    RemodelCore.Property(
-                        name: "tinyDouble",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(Double(bitPattern: 0x1))
-                    ),
-                    RemodelCore.Property(
-                        name: "hugeDouble",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(1.7976931348623157e+308)
-                    ),
-                    RemodelCore.Property(
-                        name: "wholeDouble",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.double))),
-                        defaultValue: .double(3.0)
-                    ),
-                    RemodelCore.Property(
-                        name: "epoch",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .string("1970-01-01T00:00:00Z")
-                    ),
-                    RemodelCore.Property(
-                        name: "fractional",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.date))),
-                        defaultValue: .string("2001-01-01T00:00:00.25Z")
-                    ),
-                    RemodelCore.Property(
-                        name: "emptyText",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.string))),
-                        defaultValue: .string("")
-                    ),
-                    RemodelCore.Property(
-                        name: "emptyBlob",
-                        kind: .stored(RemodelCore.PropertyType(.scalar(.data))),
-                        defaultValue: .string("")
-                    )
+                    RemodelCore.Property("name", .scalar(.string)),
+                    RemodelCore.Property("notANumber", .scalar(.double), default: .double(.nan)),
+                    RemodelCore.Property("infinite", .scalar(.double), default: .double(.infinity)),
+                    RemodelCore.Property("negativeInfinite", .scalar(.double), default: .double(-.infinity)),
+                    RemodelCore.Property("negativeZero", .scalar(.double), default: .double(-0.0)),
+                    RemodelCore.Property("tinyDouble", .scalar(.double), default: .double(Double(bitPattern: 0x1))),
+                    RemodelCore.Property("hugeDouble", .scalar(.double), default: .double(1.7976931348623157e+308)),
+                    RemodelCore.Property("wholeDouble", .scalar(.double), default: .double(3.0)),
+                    RemodelCore.Property("epoch", .scalar(.date), default: .string("1970-01-01T00:00:00Z")),
+                    RemodelCore.Property("fractional", .scalar(.date), default: .string("2001-01-01T00:00:00.25Z")),
+                    RemodelCore.Property("emptyText", .scalar(.string), default: .string("")),
+                    RemodelCore.Property("emptyBlob", .scalar(.data), default: .string(""))
                 ]
             )
         ]
