@@ -39,8 +39,9 @@ public struct OutputDirectory: Sendable {
             wanted.insert(file.name)
             let url = fileURL(file.name)
             if let data = FileManager.default.contents(atPath: url.path) {
-                let old = String(decoding: data, as: UTF8.self)
-                if old != file.contents { changes.append(.update(name: file.name, old: old, new: file.contents)) }
+                // Compare bytes first: decoding megabytes of unchanged files as text is wasted.
+                guard data != Data(file.contents.utf8) else { continue }
+                changes.append(.update(name: file.name, old: String(decoding: data, as: UTF8.self), new: file.contents))
             } else {
                 changes.append(.create(name: file.name, contents: file.contents))
             }
