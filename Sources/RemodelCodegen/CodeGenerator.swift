@@ -131,7 +131,14 @@ public struct CodeGenerator: Sendable {
         let projections = ProjectionGenerator(types: types)
         let bridges = StoreBridgeGenerator(types: types)
 
-        var parts: Parts = ([], [], ManifestGenerator(name: options.manifestName).declaration(schema: schema, version: input.version, history: input.history))
+        // The manifest (which hashes the whole schema) is built on another thread meanwhile.
+        let manifest = ManifestSlot()
+        let manifestGenerator = ManifestGenerator(name: options.manifestName)
+        let manifestThread = DispatchGroup()
+        DispatchQueue.global().async(group: manifestThread) {
+            manifest.set(manifestGenerator.declaration(schema: schema, version: input.version, history: input.history))
+        }
+        var parts: Parts = ([], [], .comment([]))
         for enumType in schema.enums {
             parts.models.append((enumType.name, enums.declaration(for: enumType), false))
         }
@@ -143,6 +150,8 @@ public struct CodeGenerator: Sendable {
             parts.models.append((projection.name, projections.declaration(for: projection), false))
         }
         parts.bridges = schema.enums.map { ($0.name, bridges.declaration(for: $0)) } + schema.objects.map { ($0.name, bridges.declaration(for: $0)) }
+        manifestThread.wait()
+        parts.manifest = manifest.get()
         return parts
     }
 
@@ -178,5 +187,23 @@ private final class RenderedFiles: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots.map { $0! }
+    }
+}
+
+/// The manifest declaration, built on another thread.
+private final class ManifestSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var declaration: SwiftDeclaration?
+
+    func set(_ declaration: SwiftDeclaration) {
+        lock.lock()
+        self.declaration = declaration
+        lock.unlock()
+    }
+
+    func get() -> SwiftDeclaration {
+        lock.lock()
+        defer { lock.unlock() }
+        return declaration!
     }
 }
