@@ -176,7 +176,7 @@ extension VersionPlanner {
         switch tableRewrite {
         case .rebuild: rebuild = changesValues || !dropped.isEmpty || structural
         case .alterTable: rebuild = structural
-        case .automatic: rebuild = structural || dropped.count >= 2
+        case .automatic: rebuild = structural
         }
 
         var statements: [String] = []
@@ -267,8 +267,7 @@ extension VersionPlanner {
 
     private func rebuildReason(structural: Bool, dropped: Int) -> String {
         if structural { return "its primary key or links change" }
-        if tableRewrite == .rebuild { return "table rebuilds requested" }
-        return "\(dropped) columns dropped: one copy instead of \(dropped) rewrites"
+        return "table rebuilds requested, \(dropped) column\(dropped == 1 ? "" : "s") dropped"
     }
 
     /// The names of the indexes the store layout gives a table.
