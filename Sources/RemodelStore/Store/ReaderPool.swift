@@ -46,12 +46,4 @@ final class ReaderPool: @unchecked Sendable {
         condition.signal()
         condition.unlock()
     }
-
-    /// Closes idle connections (used when the store's schema changes).
-    func drain() {
-        condition.lock()
-        created -= idle.count
-        idle.removeAll()
-        condition.unlock()
-    }
 }
