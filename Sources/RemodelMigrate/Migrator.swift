@@ -95,7 +95,7 @@ public struct StoreState: Sendable {
 
     static func read(path: String) throws -> StoreState {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError.cannotOpen(path: path, reason: "no such file")
+            throw StoreError.cannotOpen(path: path, reason: "no such file; check the path, or create the store first (remodel init --store FILE --version N)")
         }
         let connection: Connection
         do {

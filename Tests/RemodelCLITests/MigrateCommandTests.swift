@@ -289,7 +289,7 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertEqual(try fileHash(plain.path), hash)
 
         let missing = try remodel(["migrate", "--store", folder.appendingPathComponent("missing.db").path], expect: 1)
-        XCTAssertTrue(missing.stderr.contains("no such file"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no such file; check the path, or create the store first (remodel init"), missing.stderr)
     }
 
     func testUsageErrors() throws {
