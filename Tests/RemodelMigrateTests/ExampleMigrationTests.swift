@@ -158,6 +158,10 @@ import Testing
         #expect(summaries.contains("data-dependent: split Person.name at \" \" into firstName, lastName"))
         #expect(summaries.contains("destructive: remove property Person.name and its values"))
         #expect(v2.statements.contains("ALTER TABLE \"Person\" RENAME COLUMN \"employeeId\" TO \"personId\""))
+        // firstName takes the removed name column's slot: one pass over Person, no DROP COLUMN.
+        #expect(v2.statements.contains("ALTER TABLE \"Person\" RENAME COLUMN \"name\" TO \"firstName\""))
+        #expect(!v2.statements.contains { $0.contains("DROP COLUMN") })
+        #expect(v2.statements.filter { $0.hasPrefix("UPDATE \"Person\"") }.count == 1)
         #expect(plan.impact == .destructive)
     }
 

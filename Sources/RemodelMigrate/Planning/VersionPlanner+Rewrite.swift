@@ -197,7 +197,19 @@ extension VersionPlanner {
                 statements.append("DROP INDEX IF EXISTS \(SQL.quote(index))")
             }
             var assignments: [String] = []
-            for (column, expression) in added + replaced.map({ ($0.0, $0.1) }) {
+            // A computed new column takes over the slot of a removed column declared the same
+            // way: the UPDATE writes its value there and a rename names it, which saves the
+            // full-table pass of DROP COLUMN.
+            var reusable = removed.filter { !$0.value.isPrimaryKey && $0.value.link == nil }
+            var reused: [(slot: String, column: String)] = []
+            for (column, expression) in added where !expression.isConstant && column.link == nil {
+                guard let index = reusable.firstIndex(where: { $0.value.sqlType == column.sqlType && $0.value.type.isOptional == column.type.isOptional }) else { continue }
+                let slot = reusable.remove(at: index).key
+                reused.append((slot, column.name))
+                assignments.append("\(SQL.quote(slot)) = \(expression.sql)")
+            }
+            let reusedColumns = Set(reused.map(\.column))
+            for (column, expression) in added.filter({ !reusedColumns.contains($0.0.name) }) + replaced.map({ ($0.0, $0.1) }) {
                 let isReplacement = replaced.contains { $0.0.name == column.name }
                 let columnName = isReplacement ? column.name + "__remodel_new" : column.name
                 var definition = "\(SQL.quote(columnName)) \(column.sqlType)"
@@ -218,8 +230,12 @@ extension VersionPlanner {
             if !assignments.isEmpty {
                 statements.append("UPDATE \(quoted) SET " + assignments.joined(separator: ", "))
             }
-            for column in dropped {
+            let reusedSlots = Set(reused.map(\.slot))
+            for column in dropped where !reusedSlots.contains(column) {
                 statements.append("ALTER TABLE \(quoted) DROP COLUMN \(SQL.quote(column))")
+            }
+            for (slot, column) in reused {
+                statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(slot)) TO \(SQL.quote(column))")
             }
             for (column, _) in replaced {
                 statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(column.name + "__remodel_new")) TO \(SQL.quote(column.name))")
@@ -229,7 +245,8 @@ extension VersionPlanner {
             }
             statements += createIndexes
             if !statements.isEmpty && (changesValues || !dropped.isEmpty) {
-                record(changesValues ? .dataDependent : .destructive, "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(dropped.count) dropped)", origin: "plan", sql: statements)
+                let droppedCount = dropped.count - reused.count
+                record(changesValues ? .dataDependent : .destructive, "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped\(reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot"))", origin: "plan", sql: statements)
             } else if !statements.isEmpty {
                 record(.additive, "adjust \(name)'s columns and indexes", origin: "plan", sql: statements)
             }
