@@ -200,11 +200,17 @@ extension VersionPlanner {
             // A computed new column takes over the slot of a removed column declared the same
             // way: the UPDATE writes its value there and a rename names it, which saves the
             // full-table pass of DROP COLUMN.
-            var reusable = removed.filter { !$0.value.isPrimaryKey && $0.value.link == nil }
+            // The old slot of a retyped column can be reused the same way, and once the table
+            // is rewritten anyway, an added column with a constant value can take a slot too.
+            func canReuse(_ layout: ColumnLayout) -> Bool { !layout.isPrimaryKey && layout.link == nil && !layout.isIndexed }
+            var reusable = removed.filter { canReuse($0.value) }.map { (slot: $0.key, layout: $0.value) }
+            reusable += replaced.compactMap { entry in table.physical[entry.0.name].flatMap { canReuse($0) ? (slot: entry.0.name, layout: $0) : nil } }
+            let rewrites = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isConstant }
+            let candidates = added.filter { !$0.1.isConstant } + (rewrites ? added.filter { $0.1.isConstant } : [])
             var reused: [(slot: String, column: String)] = []
-            for (column, expression) in added where !expression.isConstant && column.link == nil {
-                guard let index = reusable.firstIndex(where: { $0.value.sqlType == column.sqlType && $0.value.type.isOptional == column.type.isOptional }) else { continue }
-                let slot = reusable.remove(at: index).key
+            for (column, expression) in candidates where column.link == nil {
+                guard let index = reusable.firstIndex(where: { $0.layout.sqlType == column.sqlType && $0.layout.type.isOptional == column.type.isOptional }) else { continue }
+                let slot = reusable.remove(at: index).slot
                 reused.append((slot, column.name))
                 assignments.append("\(SQL.quote(slot)) = \(expression.sql)")
             }
