@@ -162,6 +162,10 @@ import Testing
         #expect(v2.statements.contains("ALTER TABLE \"Person\" RENAME COLUMN \"name\" TO \"firstName\""))
         #expect(!v2.statements.contains { $0.contains("DROP COLUMN") })
         #expect(v2.statements.filter { $0.hasPrefix("UPDATE \"Person\"") }.count == 1)
+        // Dog's old text weight slot becomes favoriteToy; the int weight is a new column.
+        let v3 = try #require(plan.versions.last)
+        #expect(v3.statements.contains("ALTER TABLE \"Dog\" RENAME COLUMN \"weight\" TO \"favoriteToy\""))
+        #expect(!v3.statements.contains { $0.contains("DROP COLUMN") })
         #expect(plan.impact == .destructive)
     }
 
