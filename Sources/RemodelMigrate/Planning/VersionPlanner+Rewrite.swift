@@ -165,8 +165,10 @@ extension VersionPlanner {
             record(.destructive, "remove property \(name).\(oldName) and its values", origin: "schema", sql: [])
         }
         let dropped = removed.map(\.key) + replaced.map(\.0.name)
-        let oldIndexes = Self.indexNames(of: table.oldTable, tableName: table.oldTable.name)
-        let newIndexes = Self.indexNames(of: table.newTable, tableName: name)
+        // Index names follow the table and column names, which renames already changed for
+        // the table but not for its indexes: old ones keep the old layout's names.
+        let oldIndexes = Set(table.oldTable.indexes.map(\.name))
+        let newIndexes = Set(table.newTable.indexes.map(\.name))
         let changesValues = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isConstant }
         let structural = replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil }
             || removed.contains { $0.value.isPrimaryKey || $0.value.link != nil }
@@ -246,10 +248,7 @@ extension VersionPlanner {
             for (column, _) in replaced {
                 statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(column.name + "__remodel_new")) TO \(SQL.quote(column.name))")
             }
-            let createIndexes = table.newTable.createIndexStatements.filter { statement in
-                newIndexes.subtracting(oldIndexes).contains { statement.hasPrefix("CREATE INDEX \(SQL.quote($0)) ") }
-            }
-            statements += createIndexes
+            statements += table.newTable.indexes.filter { !oldIndexes.contains($0.name) }.map(\.statement)
             if !statements.isEmpty && (changesValues || !dropped.isEmpty) {
                 let droppedCount = dropped.count - reused.count
                 record(changesValues ? .dataDependent : .destructive, "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped\(reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot"))", origin: "plan", sql: statements)
@@ -291,11 +290,6 @@ extension VersionPlanner {
     private func rebuildReason(structural: Bool, dropped: Int) -> String {
         if structural { return "its primary key or links change" }
         return "table rebuilds requested, \(dropped) column\(dropped == 1 ? "" : "s") dropped"
-    }
-
-    /// The names of the indexes the store layout gives a table.
-    static func indexNames(of table: TableLayout, tableName: String) -> Set<String> {
-        Set(table.columns.filter { ($0.isIndexed || $0.link != nil) && !$0.isPrimaryKey }.map { "\(tableName).\($0.name).index" })
     }
 }
 

@@ -109,12 +109,16 @@ package struct TableLayout: Sendable {
         return "CREATE TABLE \(SQL.quote(name)) (\n  " + definitions.joined(separator: ",\n  ") + "\n)"
     }
 
-    /// `CREATE INDEX` for indexed properties and link columns.
-    package var createIndexStatements: [String] {
+    /// The indexes of indexed properties and link columns: name and `CREATE INDEX` statement.
+    package var indexes: [(name: String, statement: String)] {
         columns.filter { ($0.isIndexed || $0.link != nil) && $0.name != primaryKey?.name }.map { column in
-            "CREATE INDEX \(SQL.quote("\(name).\(column.name).index")) ON \(SQL.quote(name)) (\(SQL.quote(column.name)))"
+            let index = "\(name).\(column.name).index"
+            return (index, "CREATE INDEX \(SQL.quote(index)) ON \(SQL.quote(name)) (\(SQL.quote(column.name)))")
         }
     }
+
+    /// `CREATE INDEX` for indexed properties and link columns.
+    package var createIndexStatements: [String] { indexes.map(\.statement) }
 
     /// Everything that creates this type's storage.
     package var createStatements: [String] {
