@@ -4,7 +4,8 @@ import RemodelCore
 import RemodelSchema
 import RemodelStore
 
-// `remodel-benchmarks migrate [--objects N] [--rss-objects N] [--runs N] [--remodel PATH]`
+// `remodel-benchmarks migrate [--objects N] [--rss-objects N] [--runs N] [--remodel PATH]
+//   [--keep-store PATH]`
 //
 // Builds a v1 store of the example history (Migrations/) with N Person, N Dog and N Note
 // (default 1,000,000 each) with set-based SQL, then migrates fresh copies of it to v3, in
@@ -26,15 +27,23 @@ import RemodelStore
 // faster for remodel here, but switching WAL → DELETE → WAL bumps the header's change
 // counter, so a failed migration would no longer leave the file byte-identical.) Each copy
 // is fsynced before it is migrated, so neither side pays for writing back the copy.
+// `--keep-store PATH` only writes the generated v1 store to PATH (for profiling) and exits.
 
 func runMigrateBenchmark(_ arguments: [String]) throws {
     func option(_ name: String, _ fallback: Int) -> Int {
         arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
     }
-    let remodel = arguments.firstIndex(of: "--remodel").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    func text(_ name: String) -> String? {
+        arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    }
     let benchmark = try MigrateBenchmark(
-        objects: option("--objects", 1_000_000), rssObjects: option("--rss-objects", 100_000), runs: option("--runs", 3), remodel: remodel
+        objects: option("--objects", 1_000_000), rssObjects: option("--rss-objects", 100_000), runs: option("--runs", 3), remodel: text("--remodel")
     )
+    if let path = text("--keep-store") {
+        let seconds = try benchmark.timed { try benchmark.generate(path, count: benchmark.objects) }
+        emit(String(format: "generated the v1 store with %d objects per type at %@ in %.1f s", benchmark.objects, path, seconds))
+        return
+    }
     try benchmark.run()
 }
 

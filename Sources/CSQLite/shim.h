@@ -23,4 +23,8 @@ static inline void remodel_sqlite3_result_text_transient(sqlite3_context *contex
 static inline void remodel_sqlite3_result_blob_transient(sqlite3_context *context, const void *bytes, int length) {
     sqlite3_result_blob(context, bytes, length, SQLITE_TRANSIENT);
 }
+
+static inline int remodel_sqlite3_config_memstatus(int enable) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enable);
+}
 #endif

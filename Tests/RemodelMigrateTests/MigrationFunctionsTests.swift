@@ -76,6 +76,10 @@ import Testing
             let expected = try connection.query("SELECT v, \(Self.sqlInteger("v", range: range)) FROM samples ORDER BY rowid")
             let actual = try connection.query("SELECT v, CASE WHEN \(conversion.test ?? "1") THEN \(conversion.value) ELSE NULL END FROM samples ORDER BY rowid")
             #expect(actual == expected, "\(type)")
+            // The single-evaluation form the planner uses for onError: default.
+            let fallback = try connection.query("SELECT v, \(conversion.value(orElse: "-1")) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
+            let expectedFallback = try connection.query("SELECT v, coalesce(\(Self.sqlInteger("v", range: range)), -1) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
+            #expect(fallback == expectedFallback, "\(type) with a fallback")
             // The test is never NULL: `NOT (test)` must find every bad value for onError: fail.
             #expect(try connection.query("SELECT count(*) FROM samples WHERE v IS NOT NULL AND (\(conversion.test ?? "1")) IS NULL") == [[.integer(0)]])
         }

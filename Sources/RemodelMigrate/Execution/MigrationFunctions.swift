@@ -76,10 +76,13 @@ enum MigrationFunctions {
         try add(splitPart, 4, deterministic: true) { context, _, arguments in
             splitPartFunction(context, arguments)
         }
-        try add(parseInteger, 1, deterministic: true) { context, _, arguments in
-            guard let value = arguments?[0], sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
+        // remodel_parse_integer(text, min, max): the number, or NULL when the text is not one
+        // or it is out of range.
+        try add(parseInteger, 3, deterministic: true) { context, _, arguments in
+            guard let arguments, let value = arguments[0], sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
-            guard let number = MigrationFunctions.integer(in: bytes) else { return sqlite3_result_null(context) }
+            guard let number = MigrationFunctions.integer(in: bytes),
+                  number >= sqlite3_value_int64(arguments[1]), number <= sqlite3_value_int64(arguments[2]) else { return sqlite3_result_null(context) }
             sqlite3_result_int64(context, number)
         }
     }

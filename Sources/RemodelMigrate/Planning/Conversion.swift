@@ -12,6 +12,20 @@ struct Conversion {
     var test: String?
     /// SQL of the converted value.
     var value: String
+    /// Whether `value` is NULL exactly when a non-NULL operand does not convert, so that
+    /// `coalesce(value, fallback)` evaluates the conversion once instead of twice.
+    var nullWhenInvalid = false
+
+    /// The converted value, or `fallback` for a non-NULL operand that does not convert.
+    func value(orElse fallback: String) -> String {
+        if nullWhenInvalid { return "coalesce(\(value), \(fallback))" }
+        return test.map { "CASE WHEN \($0) THEN \(value) ELSE \(fallback) END" } ?? value
+    }
+
+    /// A conversion by a function that returns NULL for values that do not convert.
+    static func parsed(by call: String) -> Conversion {
+        Conversion(test: "\(call) IS NOT NULL", value: call, nullWhenInvalid: true)
+    }
 
     static let whitespace = "' ' || char(9) || char(10) || char(13)"
 
@@ -65,8 +79,7 @@ struct Conversion {
             // Whole decimal numbers only, with an optional sign and at most 18 significant
             // digits, that fit the target type (remodel_parse_integer: NULL for the rest).
             let range = b.integerRange!
-            let parsed = "\(MigrationFunctions.parseInteger)(\(v))"
-            return Conversion(test: "coalesce(\(parsed) BETWEEN \(range.lowerBound) AND \(range.upperBound), 0)", value: parsed)
+            return .parsed(by: "\(MigrationFunctions.parseInteger)(\(v), \(range.lowerBound), \(range.upperBound))")
         case (.string, .double), (.string, .float):
             return Conversion(test: "\(MigrationFunctions.isReal)(\(trimmed))", value: "CAST(\(trimmed) AS REAL)")
         case (.string, .bool):
@@ -80,11 +93,11 @@ struct Conversion {
         case (.string, .decimal128):
             return Conversion(test: "\(MigrationFunctions.isReal)(\(trimmed))", value: trimmed)
         case (.string, .uuid):
-            return Conversion(test: "\(MigrationFunctions.parseUUID)(\(trimmed)) IS NOT NULL", value: "\(MigrationFunctions.parseUUID)(\(trimmed))")
+            return .parsed(by: "\(MigrationFunctions.parseUUID)(\(trimmed))")
         case (.string, .objectId):
-            return Conversion(test: "\(MigrationFunctions.parseObjectID)(\(trimmed)) IS NOT NULL", value: "\(MigrationFunctions.parseObjectID)(\(trimmed))")
+            return .parsed(by: "\(MigrationFunctions.parseObjectID)(\(trimmed))")
         case (.string, .date):
-            return Conversion(test: "\(MigrationFunctions.parseDate)(\(trimmed)) IS NOT NULL", value: "\(MigrationFunctions.parseDate)(\(trimmed))")
+            return .parsed(by: "\(MigrationFunctions.parseDate)(\(trimmed))")
         case (let a, .string) where a.isInteger || a == .double || a == .float:
             return Conversion(test: nil, value: "CAST(\(v) AS TEXT)")
         case (.bool, .string):

@@ -152,10 +152,9 @@ extension VersionPlanner {
                 }
             }
             let nullResult = target.isOptional ? "NULL" : fallback
-            var sql = "CASE WHEN \(operand) IS NULL THEN \(nullResult)"
-            if let test = conversion.test { sql += " WHEN \(test) THEN \(conversion.value) ELSE \(fallback) END" } else { sql += " ELSE \(conversion.value) END" }
-            if source.expression.isNonNull {
-                sql = conversion.test.map { "CASE WHEN \($0) THEN \(conversion.value) ELSE \(fallback) END" } ?? conversion.value
+            var sql = conversion.value(orElse: fallback)
+            if !source.expression.isNonNull {
+                sql = "CASE WHEN \(operand) IS NULL THEN \(nullResult) ELSE \(sql) END"
             }
             let nonNull = !target.isOptional && (source.expression.isNonNull || fallbackNonNull) && (conversion.test == nil || fallbackNonNull || onError == .fail)
             assign(property, .computed("(\(sql))", nonNull: nonNull), type: target, in: &table, origin: origin)
