@@ -169,6 +169,10 @@ extension VersionPlanner {
         // the table but not for its indexes: old ones keep the old layout's names.
         let oldIndexes = Set(table.oldTable.indexes.map(\.name))
         let newIndexes = Set(table.newTable.indexes.map(\.name))
+        // SQLite refuses to drop an indexed column: an index on a removed or retyped column
+        // goes first and, if the new layout has it, is created again on the new column.
+        let droppedOldColumns = Set(dropped.compactMap { table.physical[$0]?.name })
+        let recreatedIndexes = Set(table.oldTable.indexes.filter { droppedOldColumns.contains($0.column) }.map(\.name))
         let changesValues = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isConstant }
         let structural = replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil }
             || removed.contains { $0.value.isPrimaryKey || $0.value.link != nil }
@@ -195,7 +199,7 @@ extension VersionPlanner {
             record(changesValues ? .dataDependent : .additive, "rewrite \(name) into a new table (\(rebuildReason(structural: structural, dropped: dropped.count)))", origin: "plan", sql: statements)
             linksChanged = linksChanged || table.newTable.columns.contains { $0.link != nil } || !table.newTable.sideTables.isEmpty
         } else {
-            for index in oldIndexes.subtracting(newIndexes).sorted() {
+            for index in oldIndexes.subtracting(newIndexes).union(recreatedIndexes).sorted() {
                 statements.append("DROP INDEX IF EXISTS \(SQL.quote(index))")
             }
             var assignments: [String] = []
@@ -248,7 +252,7 @@ extension VersionPlanner {
             for (column, _) in replaced {
                 statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(column.name + "__remodel_new")) TO \(SQL.quote(column.name))")
             }
-            statements += table.newTable.indexes.filter { !oldIndexes.contains($0.name) }.map(\.statement)
+            statements += table.newTable.indexes.filter { !oldIndexes.contains($0.name) || recreatedIndexes.contains($0.name) }.map(\.statement)
             if !statements.isEmpty && (changesValues || !dropped.isEmpty) {
                 let droppedCount = dropped.count - reused.count
                 record(changesValues ? .dataDependent : .destructive, "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped\(reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot"))", origin: "plan", sql: statements)

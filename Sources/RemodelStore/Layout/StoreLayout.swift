@@ -109,11 +109,12 @@ package struct TableLayout: Sendable {
         return "CREATE TABLE \(SQL.quote(name)) (\n  " + definitions.joined(separator: ",\n  ") + "\n)"
     }
 
-    /// The indexes of indexed properties and link columns: name and `CREATE INDEX` statement.
-    package var indexes: [(name: String, statement: String)] {
+    /// The indexes of indexed properties and link columns: name, indexed column and
+    /// `CREATE INDEX` statement.
+    package var indexes: [(name: String, column: String, statement: String)] {
         columns.filter { ($0.isIndexed || $0.link != nil) && $0.name != primaryKey?.name }.map { column in
             let index = "\(name).\(column.name).index"
-            return (index, "CREATE INDEX \(SQL.quote(index)) ON \(SQL.quote(name)) (\(SQL.quote(column.name)))")
+            return (index, column.name, "CREATE INDEX \(SQL.quote(index)) ON \(SQL.quote(name)) (\(SQL.quote(column.name)))")
         }
     }
 
