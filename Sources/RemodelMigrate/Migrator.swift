@@ -66,16 +66,25 @@ public struct Migrator: Sendable {
         try check(state)
         let plan = try self.plan(from: state.version, to: target, now: now)
         let connection = try Connection(path: path)
-        connection.setBusyTimeout(5)
+        connection.setBusyTimeout(Self.busyTimeout)
         guard !plan.isEmpty else {
             return (plan, MigrationReport(fromVersion: state.version, toVersion: state.version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun, duration: .zero))
         }
         let executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: dryRun, progress: progress ?? self.progress)
-        return (plan, try executor.run(on: connection))
+        do {
+            return (plan, try executor.run(on: connection))
+        } catch let error as SQLiteError where error.code == SQLITE_BUSY || error.code == SQLITE_LOCKED {
+            // Another writer kept the store for the whole busy timeout: nothing has started.
+            throw StoreError.locked(path: path, timeout: Self.busyTimeout, underlying: error)
+        }
     }
 
-    /// Refuses stores this history cannot migrate.
-    func check(_ state: StoreState) throws {
+    /// How long a migration waits for another writer to finish before it gives up, in seconds.
+    static let busyTimeout: Double = 5
+
+    /// Refuses a store this history cannot migrate: one newer than the history (superseded),
+    /// or one whose schema differs from the snapshot of its version.
+    public func check(_ state: StoreState) throws {
         if state.version > history.currentVersion {
             throw StoreError.superseded(path: state.path, storeVersion: state.version, codeVersion: history.currentVersion)
         }

@@ -37,10 +37,18 @@ struct CLIRunner {
     }
 
     /// Runs `remodel arguments…` in `directory` and returns its exit status and output.
-    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Output {
+    /// With `fileSizeLimit` (in 512-byte blocks), no file the process writes may grow past
+    /// that size: writes beyond it fail as on a full disk.
+    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:], fileSizeLimit: Int? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
+        if let fileSizeLimit {
+            // SIGXFSZ is ignored, so an oversized write returns an error instead of killing.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", try executable().path] + arguments
+        } else {
+            process.executableURL = try executable()
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment.merge(environment) { $1 }

@@ -292,6 +292,89 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("no such file; check the path, or create the store first (remodel init"), missing.stderr)
     }
 
+    /// A v1 store with `count` people (3 KiB of text each), too big to rewrite under a small
+    /// file size limit.
+    private func makeLargeV1Store(count: Int) throws -> String {
+        let people = (1...count).map { n in
+            let id = String(n, radix: 16)
+            return ["_id": String(repeating: "0", count: 24 - id.count) + id, "name": "Person \(n) " + String(repeating: "x", count: 3000),
+                    "employeeId": "E\(n)", "company": "MongoDB", "businessUnit": "Eng", "dogs": []] as [String: Any]
+        }
+        let data = folder.appendingPathComponent("large.json")
+        try JSONSerialization.data(withJSONObject: ["Person": people]).write(to: data)
+        let path = folder.appendingPathComponent("large.db").path
+        try remodel(["import", "--store", path, "--version", "1", data.path])
+        return path
+    }
+
+    /// The files in the test folder whose names start with the store's.
+    private func filesNextTo(_ store: String) throws -> [String] {
+        let name = URL(fileURLWithPath: store).lastPathComponent
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(name) }.sorted()
+    }
+
+    func testFullDiskDuringTheMigrationChangesNothing() throws {
+        let store = try makeLargeV1Store(count: 200)
+        let hash = try fileHash(store)
+        let before = try export(store)
+        // 256 blocks: room for the -shm file, not for the rewritten Person table.
+        let output = try CLIRunner.run(["migrate", "--store", store, "--no-backup"], fileSizeLimit: 256)
+        XCTAssertEqual(output.status, 1, output.stderr)
+        XCTAssertTrue(output.stderr.contains("Error: migration to version 2 failed: disk I/O error"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("while executing `UPDATE \"Person\""), output.stderr)
+        XCTAssertTrue(output.stderr.contains("Nothing was changed."), output.stderr)
+        XCTAssertTrue(output.stderr.contains("hint: the store or its journal could not be written: the disk may be full"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("free some space and run it again"), output.stderr)
+        XCTAssertEqual(try fileHash(store), hash, "the store file changed")
+        XCTAssertEqual(try filesNextTo(store), ["large.db"], "a journal or partial file was left behind")
+        // With room again, the same store migrates.
+        XCTAssertEqual(try export(store), before)
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        let status = try remodel(["status", "--store", store]).stdout
+        XCTAssertTrue(status.contains("Schema version:  3"), status)
+    }
+
+    func testFullDiskDuringTheBackupMigratesNothing() throws {
+        let store = try makeLargeV1Store(count: 200)
+        let hash = try fileHash(store)
+        let output = try CLIRunner.run(["migrate", "--store", store], fileSizeLimit: 256)
+        XCTAssertEqual(output.status, 1, output.stderr)
+        XCTAssertTrue(output.stderr.contains("Error: cannot back up the store to '\(store).v1-backup-"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("nothing was migrated (free some space or fix the folder's permissions, or pass --no-backup)"), output.stderr)
+        XCTAssertFalse(output.stderr.contains(".partial"), "the message names a temporary file:\n\(output.stderr)")
+        XCTAssertEqual(try fileHash(store), hash, "the store file changed")
+        XCTAssertEqual(try filesNextTo(store), ["large.db"], "a partial backup or its journal was left behind")
+    }
+
+    func testLockedStoreIsReportedAfterTheBusyTimeout() throws {
+        let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        guard FileManager.default.isExecutableFile(atPath: sqlite.path) else { throw XCTSkip("needs the sqlite3 command-line tool") }
+        let store = try makeStore(version: 1)
+        let hash = try fileHash(store)
+        // A second process takes the write lock and keeps it until told to roll back.
+        let holder = Process()
+        holder.executableURL = sqlite
+        holder.arguments = [store]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nDELETE FROM \"Dog\";\nSELECT 'holding';\n".utf8))
+        var buffer = Data()
+        while !String(decoding: buffer, as: UTF8.self).contains("holding") {
+            buffer += output.fileHandleForReading.availableData
+        }
+        let migrated = try remodel(["migrate", "--store", store, "--no-backup"], expect: 1)
+        input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        XCTAssertTrue(migrated.stderr.contains("Error: the store '\(store)' is locked by another connection or process (waited 5 s: database is locked)"), migrated.stderr)
+        XCTAssertTrue(migrated.stderr.contains("close the other writer or retry later"), migrated.stderr)
+        XCTAssertEqual(try fileHash(store), hash, "the store file changed")
+        try remodel(["migrate", "--store", store, "--no-backup"])
+    }
+
     func testUsageErrors() throws {
         let noStore = try remodel(["migrate"], expect: 64)
         XCTAssertTrue(noStore.stderr.contains("--store"), noStore.stderr)

@@ -30,9 +30,17 @@ public enum StoreBackup {
     public static func make(ofStoreAt path: String, version: Int, date: Date = Date()) throws -> String {
         let base = fileName(forStoreAt: path, version: version, date: date)
         let partial = base + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
-        unlink(partial)
-        defer { unlink(partial) }
-        try copy(from: path, to: partial)
+        // The partial copy and its rollback journal go, whatever happens: a failed backup
+        // (a full disk) leaves nothing behind.
+        func removePartial() { for suffix in ["", "-journal"] { unlink(partial + suffix) } }
+        removePartial()
+        defer { removePartial() }
+        do {
+            try copy(from: path, to: partial)
+        } catch var failure as Failure {
+            failure.path = base
+            throw failure
+        }
         // link(2) fails instead of replacing an existing file: no backup is ever overwritten.
         for attempt in 1...1000 {
             let candidate = attempt == 1 ? base : base + "-\(attempt)"
@@ -52,9 +60,16 @@ public enum StoreBackup {
             sqlite3_close_v2(sourceDB)
             sqlite3_close_v2(destinationDB)
         }
-        guard sqlite3_open_v2(source, &sourceDB, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let sourceDB else {
-            throw Failure(path: destination, reason: "cannot open '\(source)': \(message(sourceDB))")
+        // Read-write when possible, though nothing is written: the last read-only connection
+        // to a WAL store leaves its -wal and -shm files behind.
+        if sqlite3_open_v2(source, &sourceDB, SQLITE_OPEN_READWRITE, nil) != SQLITE_OK {
+            sqlite3_close_v2(sourceDB)
+            sourceDB = nil
+            guard sqlite3_open_v2(source, &sourceDB, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+                throw Failure(path: destination, reason: "cannot open '\(source)': \(message(sourceDB))")
+            }
         }
+        guard let sourceDB else { throw Failure(path: destination, reason: "cannot open '\(source)': out of memory") }
         sqlite3_busy_timeout(sourceDB, 5000)
         guard sqlite3_open_v2(destination, &destinationDB, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let destinationDB else {
             throw Failure(path: destination, reason: message(destinationDB))

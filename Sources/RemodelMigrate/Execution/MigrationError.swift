@@ -1,3 +1,4 @@
+import CSQLite
 import RemodelCore
 import RemodelStore
 
@@ -47,7 +48,32 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         case .customStepFailed(let version, let name, let type, let key, let underlying):
             return "migration to version \(version): custom step '\(name)' failed on \(type) \(key): \(underlying). Nothing was changed."
         case .sqlite(let version, let error):
-            return "migration to version \(version) failed: \(error). Nothing was changed."
+            return "migration to version \(version) failed: \(Self.explain(error)). Nothing was changed.\n  hint: \(Self.hint(for: error))"
+        }
+    }
+
+    /// SQLite's error with the statement shortened: a rewrite's UPDATE can be pages long.
+    static func explain(_ error: SQLiteError) -> String {
+        var text = "\(error.message) (SQLite error \(error.extendedCode))"
+        if let sql = error.sql { text += " while executing `\(MigrationExecutor.shorten(sql))`" }
+        return text
+    }
+
+    /// What to do about an SQLite error, by its class.
+    static func hint(for error: SQLiteError) -> String {
+        switch error.code {
+        case SQLITE_FULL, SQLITE_IOERR:
+            "the store or its journal could not be written: the disk may be full, or a file size limit reached; a migration needs free space for a copy of every table it rewrites, so free some space and run it again"
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            "another connection or process is using the store; close it (or the app) and run the migration again"
+        case SQLITE_READONLY:
+            "the store cannot be written; check the permissions of the file and its folder"
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            "the store file is damaged; restore it from a backup (`sqlite3 FILE .recover` may salvage data)"
+        case SQLITE_CONSTRAINT:
+            "the migrated data breaks a constraint of the new schema; add a step that fixes or removes the offending objects"
+        default:
+            "this is unexpected for a planned migration; please report it with the plan (`remodel migrate --dry-run`)"
         }
     }
 }

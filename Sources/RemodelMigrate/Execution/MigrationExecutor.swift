@@ -61,12 +61,13 @@ package struct MigrationExecutor {
         defer { if !finished { try? connection.execute("ROLLBACK") } }
         var report = try runInTransaction(on: connection)
         if let last = plan.versions.last {
-            try connection.execute("PRAGMA user_version = \(last.version)")
-        }
-        if dryRun {
-            try connection.execute("ROLLBACK")
+            // Committing writes the journal: a full disk shows up here.
+            try wrap(last) {
+                try connection.execute("PRAGMA user_version = \(last.version)")
+                try connection.execute(dryRun ? "ROLLBACK" : "COMMIT")
+            }
         } else {
-            try connection.execute("COMMIT")
+            try connection.execute("ROLLBACK")
         }
         finished = true
         report.countsBefore = before

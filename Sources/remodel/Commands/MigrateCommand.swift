@@ -48,13 +48,7 @@ struct MigrateCommand: Command {
         migrator.migrationFiles = loaded.files
 
         let state = try migrator.inspect(storeAt: store)
-        let history = loaded.history
-        if state.version > history.currentVersion {
-            throw StoreError.superseded(path: store, storeVersion: state.version, codeVersion: history.currentVersion)
-        }
-        if let expected = history.schema(at: state.version)?.storageHash, let hash = state.schemaHash, hash != expected {
-            throw StoreError.schemaMismatch(path: store, version: state.version, storeHash: hash, codeHash: expected)
-        }
+        try migrator.check(state)
         let now = Date()
         let plan: MigrationPlan
         do {
