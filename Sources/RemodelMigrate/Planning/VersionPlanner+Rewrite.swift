@@ -166,13 +166,18 @@ extension VersionPlanner {
         }
         let dropped = removed.map(\.key) + replaced.map(\.0.name)
         // Index names follow the table and column names, which renames already changed for
-        // the table but not for its indexes: old ones keep the old layout's names.
+        // the table but not for its indexes: old ones keep the old layout's names, on the
+        // columns they followed through the renames. An old index stays only where the new
+        // layout has one of that name on that same, kept column; the others go first (SQLite
+        // refuses to drop an indexed column, and a swap of names would leave an index on the
+        // wrong column) and the new layout's missing ones are created at the end.
         let oldIndexes = Set(table.oldTable.indexes.map(\.name))
-        let newIndexes = Set(table.newTable.indexes.map(\.name))
-        // SQLite refuses to drop an indexed column: an index on a removed or retyped column
-        // goes first and, if the new layout has it, is created again on the new column.
-        let droppedOldColumns = Set(dropped.compactMap { table.physical[$0]?.name })
-        let recreatedIndexes = Set(table.oldTable.indexes.filter { droppedOldColumns.contains($0.column) }.map(\.name))
+        let droppedColumns = Set(dropped)
+        let currentColumn = Dictionary(table.physical.map { ($0.value.name, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let keptIndexes = Set(table.oldTable.indexes.filter { index in
+            guard let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
+            return table.newTable.indexes.contains { $0.name == index.name && $0.column == column }
+        }.map(\.name))
         let changesValues = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isConstant }
         let structural = replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil }
             || removed.contains { $0.value.isPrimaryKey || $0.value.link != nil }
@@ -199,7 +204,7 @@ extension VersionPlanner {
             record(changesValues ? .dataDependent : .additive, "rewrite \(name) into a new table (\(rebuildReason(structural: structural, dropped: dropped.count)))", origin: "plan", sql: statements)
             linksChanged = linksChanged || table.newTable.columns.contains { $0.link != nil } || !table.newTable.sideTables.isEmpty
         } else {
-            for index in oldIndexes.subtracting(newIndexes).union(recreatedIndexes).sorted() {
+            for index in oldIndexes.subtracting(keptIndexes).sorted() {
                 statements.append("DROP INDEX IF EXISTS \(SQL.quote(index))")
             }
             var assignments: [String] = []
@@ -252,7 +257,7 @@ extension VersionPlanner {
             for (column, _) in replaced {
                 statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(column.name + "__remodel_new")) TO \(SQL.quote(column.name))")
             }
-            statements += table.newTable.indexes.filter { !oldIndexes.contains($0.name) || recreatedIndexes.contains($0.name) }.map(\.statement)
+            statements += table.newTable.indexes.filter { !keptIndexes.contains($0.name) }.map(\.statement)
             if !statements.isEmpty && (changesValues || !dropped.isEmpty) {
                 let droppedCount = dropped.count - reused.count
                 record(changesValues ? .dataDependent : .destructive, "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped\(reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot"))", origin: "plan", sql: statements)
