@@ -27,7 +27,8 @@ struct ManifestGenerator: Sendable {
                     doc: "Every version's schema and the migrations between them; `nil` without migrations.",
                     isStatic: true, binding: .let, name: "history",
                     type: .optional(.member(.name("RemodelCore"), "MigrationHistory")),
-                    value: history.map(SchemaExpressions.history) ?? .nil
+                    // The newest snapshot is usually the schema itself: it refers to `schema`.
+                    value: history.map { SchemaExpressions.history($0, current: (schema, .identifier("schema"))) } ?? .nil
                 )),
                 .property(SwiftProperty(
                     doc: "The stored model types, in schema order.",

@@ -120,9 +120,11 @@ enum SchemaExpressions {
         return .call(core("Projection"), arguments)
     }
 
-    static func history(_ history: MigrationHistory) -> SwiftExpression {
+    /// The history; a snapshot equal to `current` is spelled as that expression instead of
+    /// a second copy of the schema.
+    static func history(_ history: MigrationHistory, current: (schema: Schema, expression: SwiftExpression)? = nil) -> SwiftExpression {
         .call(core("MigrationHistory"), [
-            SwiftArgument("snapshots", .array(history.snapshots.map(schema))),
+            SwiftArgument("snapshots", .array(history.snapshots.map { $0 == current?.schema ? current!.expression : schema($0) })),
             SwiftArgument("migrations", .array(history.migrations.map(migration))),
         ])
     }
