@@ -282,6 +282,123 @@ import Testing
         _ = try RemodelStore(path: store.path, schema: v2, version: 2)
     }
 
+    @Test func convertMorePairsWithOnErrorDefault() throws {
+        let v1 = Schema(enums: [Self.unitEnum], objects: [ObjectType(name: "Mixed", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)),
+            Property("big", .scalar(.int)),
+            Property("flag", .scalar(.int)),
+            Property("b", .scalar(.bool)),
+            Property("u", .scalar(.uuid)),
+            Property("d", .scalar(.date)),
+            Property("t", .scalar(.string)),
+            Property("raw", .scalar(.data)),
+            Property("unit", .scalar(.string)),
+            Property("e", PropertyType(.enumeration("Unit"))),
+            Property("x", .scalar(.double)),
+            Property("dec", .scalar(.string)),
+            Property("oid", .scalar(.string)),
+            Property("o", .scalar(.objectId)),
+            Property("link", .scalar(.string)),
+        ])])
+        let v2 = Schema(enums: [Self.unitEnum], objects: [ObjectType(name: "Mixed", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)),
+            Property("big", .scalar(.int8)),
+            Property("flag", .scalar(.bool)),
+            Property("b", .scalar(.int)),
+            Property("u", .scalar(.string)),
+            Property("d", .scalar(.string)),
+            Property("t", .scalar(.data)),
+            Property("raw", .scalar(.string)),
+            Property("unit", PropertyType(.enumeration("Unit")), default: .enumCase("engineering")),
+            Property("e", .scalar(.string)),
+            Property("x", .scalar(.string)),
+            Property("dec", .scalar(.decimal128)),
+            Property("oid", .scalar(.objectId, optional: true)),
+            Property("o", .scalar(.string)),
+            Property("link", .scalar(.url)),
+        ])])
+        var steps: [MigrationStep] = v2.objects[0].properties.dropFirst().map { property in
+            .convert(type: "Mixed", property: property.name, to: property.storedType!, onError: property.storedType!.isOptional ? .null : .default)
+        }
+        steps.removeAll { if case .convert(_, let name, _, _) = $0 { ["u", "d", "e", "x", "o"].contains(name) } else { false } }
+        let history = Self.history([v1, v2], steps)
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        let stamp = Int64(ISO8601DateFormatter().date(from: "2026-11-30T13:15:00Z")!.timeIntervalSince1970) * 1_000_000 + 250_000
+        let rows: [[StoreValue]] = [
+            [.integer(1), .integer(100), .integer(1), .integer(1), StoreFixture.uuid(10), .integer(stamp), .text("hé"), .blob(Array("hi".utf8)),
+             .text("Sales"), .text("Engineering"), .real(2.5), .text(" 12.50 "), .text("65000000000000000000000a"), StoreFixture.objectID(1), .text("https://x")],
+            [.integer(2), .integer(300), .integer(2), .integer(0), StoreFixture.uuid(11), .integer(0), .text("x"), .blob([0xFF]),
+             .text("sales"), .text("Sales"), .real(-1), .text("abc"), .text("nope"), StoreFixture.objectID(2), .text("")],
+        ]
+        for row in rows {
+            try store.execute("INSERT INTO \"Mixed\" VALUES (\(Array(repeating: "?", count: row.count).joined(separator: ", ")))", row)
+        }
+        _ = try Migrator(history: history).migrate(storeAt: store.path)
+        let columns = v2.objects[0].properties.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        #expect(try store.query("SELECT \(columns) FROM \"Mixed\" ORDER BY \"id\"") == [
+            [.integer(1), .integer(100), .integer(1), .integer(1), .text("00000000-0000-0000-0000-00000000000A"), .text("2026-11-30T13:15:00.250000Z"),
+             .blob([0x68, 0xC3, 0xA9]), .text("hi"), .text("Sales"), .text("Engineering"), .text("2.5"), .text("12.50"), StoreFixture.objectID(10),
+             .text("650000000000000000000001"), .text("https://x")],
+            [.integer(2), .integer(0), .integer(0), .integer(0), .text("00000000-0000-0000-0000-00000000000B"), .text("1970-01-01T00:00:00Z"),
+             .blob([0x78]), .text(""), .text("Engineering"), .text("Sales"), .text("-1.0"), .text("0"), .null,
+             .text("650000000000000000000002"), .text("")],
+        ])
+        _ = try RemodelStore(path: store.path, schema: v2, version: 2)
+    }
+
+    @Test func convertingAPrimaryKeyRefusesDuplicates() throws {
+        let v1 = Schema(objects: [ObjectType(name: "Note", primaryKey: "identifier", properties: [Property("identifier", .scalar(.string)), Property("content", .scalar(.string))])])
+        let v2 = Schema(objects: [ObjectType(name: "Note", primaryKey: "identifier", properties: [Property("identifier", .scalar(.int)), Property("content", .scalar(.string))])])
+        let history = Self.history([v1, v2], [.convert(type: "Note", property: "identifier", to: .scalar(.int), onError: .fail)])
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Note\" VALUES ('1', 'a'), (' 1', 'b'), ('2', 'c')")
+        let hash = try store.fileHash()
+        let error = #expect(throws: MigrationError.self) { try Migrator(history: history).migrate(storeAt: store.path) }
+        guard case .data(let data) = error else { Issue.record("expected a data error"); return }
+        #expect(data.type == "Note" && data.property == "identifier" && data.count == 2)
+        #expect("\(error!)".contains("2 Note objects with a primary key that another object would also have in Note.identifier"))
+        #expect(try store.fileHash() == hash)
+
+        try store.execute("UPDATE \"Note\" SET \"identifier\" = '3' WHERE \"content\" = 'b'")
+        _ = try Migrator(history: history).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT \"identifier\", \"content\" FROM \"Note\" ORDER BY 1") == [[.integer(1), .text("a")], [.integer(2), .text("c")], [.integer(3), .text("b")]])
+    }
+
+    @Test func becomingRequiredRefusesNulls() throws {
+        let v1 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("nick", .scalar(.string, optional: true))])])
+        let v2 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("nick", .scalar(.string))])])
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Person\" VALUES (1, 'a'), (2, NULL), (3, NULL)")
+        let hash = try store.fileHash()
+        let error = #expect(throws: MigrationError.self) { try Migrator(history: Self.history([v1, v2], [])).migrate(storeAt: store.path) }
+        guard case .data(let data) = error else { Issue.record("expected a data error"); return }
+        #expect(data.step == "schema" && data.count == 2 && Set(data.examples.map(\.key)) == ["2", "3"])
+        #expect("\(error!)".contains("no value, but 'nick' becomes required"))
+        #expect(try store.fileHash() == hash)
+    }
+
+    @Test func valueStepsMayNameAPropertyByItsOldName() throws {
+        let v1 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("phone", .scalar(.string))])])
+        let v2 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)), Property("phoneNumber", .scalar(.string)), Property("label", .scalar(.string), default: .string("")),
+        ])])
+        let history = Self.history([v1, v2], [
+            .set(type: "Person", property: "label", template: "{phone}|{phoneNumber}"),
+            .deleteObjects(type: "Person", where: [.init(property: "phone", value: .string(""))]),
+            .renameProperty(type: "Person", from: "phone", to: "phoneNumber"),
+        ])
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Person\" VALUES (1, '555'), (2, ''), (3, '777')")
+        _ = try Migrator(history: history).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT \"id\", \"phoneNumber\", \"label\" FROM \"Person\" ORDER BY 1") == [
+            [.integer(1), .text("555"), .text("555|555")], [.integer(3), .text("777"), .text("777|777")],
+        ])
+    }
+
     @Test func convertOnErrorFailNamesTheObjectsAndChangesNothing() throws {
         let v1 = Schema(objects: [ObjectType(name: "Reading", primaryKey: "id", properties: [Property("id", .scalar(.string)), Property("qty", .scalar(.string))])])
         let v2 = Schema(objects: [ObjectType(name: "Reading", primaryKey: "id", properties: [Property("id", .scalar(.string)), Property("qty", .scalar(.int))])])
@@ -644,7 +761,15 @@ import Testing
         let v3 = Schema(objects: [ObjectType(name: "Dog", primaryKey: "id", properties: [
             Property("id", .scalar(.int)), Property("weight", .scalar(.int)), Property("toy", .scalar(.string), default: .string("ball")),
         ])])
-        return (v1, history([v1, v2, v3], [.convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .fail)], []))
+        return (v1, history([v1, v2, v3], [.convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .fail)], [.custom(name: "nameToys", type: "Dog")]))
+    }
+
+    static func inAppMigrator(_ history: MigrationHistory) -> Migrator {
+        var migrator = Migrator(history: history)
+        migrator.register("nameToys") { object in
+            object.new["toy"] = .text("toy for \(object.old["weight"]?.description ?? "?")")
+        }
+        return migrator
     }
 
     @Test func inAppUpgradeMigratesAndReportsProgress() throws {
@@ -653,12 +778,12 @@ import Testing
         defer { store.remove() }
         try store.execute("INSERT INTO \"Dog\" VALUES (1, '12'), (2, ' 7 ')")
         let reports = Recorder<MigrationProgress>()
-        var migrator = Migrator(history: history)
+        var migrator = Self.inAppMigrator(history)
         migrator.progress = { reports.append($0) }
         let opened = try RemodelStore(path: store.path, schema: history.snapshots[2], version: 3, options: OpenOptions(migrator: migrator))
         #expect(opened.version == 3)
         #expect(try opened.read { try $0.dynamicObjects(ofType: "Dog").map { [$0["id"], $0["weight"], $0["toy"]] } } == [
-            [.integer(1), .integer(12), .text("ball")], [.integer(2), .integer(7), .text("ball")],
+            [.integer(1), .integer(12), .text("toy for 12")], [.integer(2), .integer(7), .text("toy for 7")],
         ])
         #expect(try opened.appliedMigrations().map(\.name) == ["v2", "v3"])
 
@@ -669,7 +794,8 @@ import Testing
         #expect(progress.map(\.completed) == Array(1...total))
         #expect(progress.map(\.version) == progress.map(\.version).sorted())
         #expect(Set(progress.map(\.version)) == [2, 3])
-        #expect(progress.contains { $0.activity.contains("Dog") })
+        #expect(progress.contains { $0.activity.contains("UPDATE \"Dog\"") || $0.activity.contains("ALTER TABLE \"Dog\"") })
+        #expect(progress.contains { $0.version == 3 && $0.activity == "custom step nameToys on Dog" })
     }
 
     @Test func inAppUpgradeWithPolicyFailRefusesAndChangesNothing() throws {
@@ -678,7 +804,7 @@ import Testing
         defer { store.remove() }
         try store.execute("INSERT INTO \"Dog\" VALUES (1, '12')")
         let hash = try store.fileHash()
-        var migrator = Migrator(history: history)
+        var migrator = Self.inAppMigrator(history)
         migrator.upgradePolicy = .fail
         let error = #expect(throws: StoreError.self) {
             try RemodelStore(path: store.path, schema: history.snapshots[2], version: 3, options: OpenOptions(migrator: migrator))
@@ -697,7 +823,7 @@ import Testing
         try store.execute("INSERT INTO \"Dog\" VALUES (1, '12'), (2, 'heavy')")
         let hash = try store.fileHash()
         let error = #expect(throws: StoreError.self) {
-            try RemodelStore(path: store.path, schema: history.snapshots[2], version: 3, options: OpenOptions(migrator: Migrator(history: history)))
+            try RemodelStore(path: store.path, schema: history.snapshots[2], version: 3, options: OpenOptions(migrator: Self.inAppMigrator(history)))
         }
         guard case .migrationFailed(_, let reason) = error else { Issue.record("expected migrationFailed, got \(String(describing: error))"); return }
         #expect(reason.contains("1 Dog object with values that cannot be converted to int in Dog.weight") && reason.contains("\"heavy\""))
