@@ -17,11 +17,11 @@ import Testing
             Property("name", .scalar(.string), indexed: true),
             Property("toys", PropertyType(.scalar(.string), collection: .list)),
         ])
-        func person(_ dogType: String) -> ObjectType {
+        func person(_ dogType: String, list: String = "dogs") -> ObjectType {
             ObjectType(name: "Person", primaryKey: "id", properties: [
                 Property("id", .scalar(.string)),
                 Property("pet", PropertyType(.object(dogType), optional: true)),
-                Property("dogs", PropertyType(.object(dogType), collection: .list)),
+                Property(list, PropertyType(.object(dogType), collection: .list)),
             ])
         }
         var dog = doggo
@@ -30,8 +30,11 @@ import Testing
         dogV3.properties[1].name = "title"
         let v1 = Schema(objects: [doggo, person("Doggo")])
         let v2 = Schema(objects: [dog, person("Dog")])
-        let v3 = Schema(objects: [dogV3, person("Dog")])
-        let history = Self.history([v1, v2, v3], [.renameType(from: "Doggo", to: "Dog")], [.renameProperty(type: "Dog", from: "name", to: "title")])
+        let v3 = Schema(objects: [dogV3, person("Dog", list: "pets")])
+        let history = Self.history([v1, v2, v3], [.renameType(from: "Doggo", to: "Dog")], [
+            .renameProperty(type: "Dog", from: "name", to: "title"),
+            .renameProperty(type: "Person", from: "dogs", to: "pets"),
+        ])
 
         let store = try Self.migrateDirectAndStepwise(Migrator(history: history), from: v1) { store in
             try store.execute("INSERT INTO \"Doggo\" (\"id\", \"name\") VALUES ('d1', 'Rex'), ('d2', 'Fido')")
@@ -46,12 +49,14 @@ import Testing
             [.text("d1"), .integer(0), .text("ball")], [.text("d1"), .integer(1), .text("rope")], [.text("d2"), .integer(0), .text("bone")],
         ])
         #expect(try store.query("SELECT \"id\", \"pet\" FROM \"Person\" ORDER BY 1") == [[.text("p1"), .text("d2")], [.text("p2"), .null]])
-        #expect(try store.query("SELECT \"owner\", \"position\", \"value\" FROM \"Person.dogs\" ORDER BY 1, 2") == [
+        #expect(try store.query("SELECT \"owner\", \"position\", \"value\" FROM \"Person.pets\" ORDER BY 1, 2") == [
             [.text("p1"), .integer(0), .text("d1")], [.text("p1"), .integer(1), .text("d2")], [.text("p2"), .integer(0), .text("d2")],
         ])
         #expect(try store.query("SELECT type, name FROM sqlite_schema WHERE name LIKE '%Doggo%' OR tbl_name LIKE '%Doggo%' OR sql LIKE '%Doggo%'") == [])
         #expect(try store.query("SELECT \"table\" FROM pragma_foreign_key_list('Person')") == [[.text("Dog")]])
-        #expect(try store.query("SELECT \"table\" FROM pragma_foreign_key_list('Person.dogs') ORDER BY 1") == [[.text("Dog")], [.text("Person")]])
+        #expect(try store.query("SELECT \"table\" FROM pragma_foreign_key_list('Person.pets') ORDER BY 1") == [[.text("Dog")], [.text("Person")]])
+        #expect(try Self.indexes(of: "Person.pets", in: store) == [[.text("Person.pets.value"), .text("value")]])
+        #expect(try store.query("SELECT name FROM sqlite_schema WHERE name LIKE '%Person.dogs%'") == [])
         #expect(try store.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'Dog' AND sql IS NOT NULL") == [[.text("Dog.title.index")]])
         #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
         #expect(try store.query("PRAGMA integrity_check") == [[.text("ok")]])
@@ -592,6 +597,8 @@ import Testing
             Property("breed", .scalar(.string, optional: true)),
             Property("weight", .scalar(.string)),
             Property("tags", PropertyType(.scalar(.string), collection: .list)),
+            Property("mother", PropertyType(.object("Dog"), optional: true)),
+            Property("friends", PropertyType(.object("Dog"), collection: .set)),
         ])
         var dogV2 = dogV1
         dogV2.properties[3] = Property("weight", .scalar(.int))
@@ -612,12 +619,15 @@ import Testing
         defer { store.remove() }
         try store.execute("INSERT INTO \"Dog\" (\"id\", \"name\", \"breed\", \"weight\") VALUES ('d1', 'Rex', 'poodle', 'n/a'), ('d2', 'Fido', 'poodle', '12'), ('d3', 'Rex', NULL, ''), ('d4', 'Max', 'beagle', '30')")
         try store.execute("INSERT INTO \"Dog.tags\" VALUES ('d1', 0, 'curly'), ('d2', 0, 'fluffy'), ('d3', 0, 'stray'), ('d3', 1, 'old')")
+        try store.execute("UPDATE \"Dog\" SET \"mother\" = CASE \"id\" WHEN 'd2' THEN 'd1' WHEN 'd4' THEN 'd2' WHEN 'd1' THEN 'd3' END")
+        try store.execute("INSERT INTO \"Dog.friends\" VALUES ('d2', 'd1'), ('d2', 'd4'), ('d1', 'd2'), ('d4', 'd3')")
         try store.execute("INSERT INTO \"Person\" VALUES ('p1', 'd1'), ('p2', 'd4'), ('p3', 'd3')")
         try store.execute("INSERT INTO \"Person.dogs\" VALUES ('p1', 0, 'd1'), ('p1', 1, 'd2'), ('p1', 2, 'd3'), ('p1', 3, 'd4'), ('p2', 0, 'd3')")
         try store.execute("INSERT INTO \"Person.favorites\" VALUES ('p2', 'd1'), ('p2', 'd4'), ('p3', 'd3')")
         _ = try Migrator(history: history).migrate(storeAt: store.path)
 
-        #expect(try store.query("SELECT \"id\", \"weight\" FROM \"Dog\" ORDER BY 1") == [[.text("d2"), .integer(12)], [.text("d4"), .integer(30)]])
+        #expect(try store.query("SELECT \"id\", \"weight\", \"mother\" FROM \"Dog\" ORDER BY 1") == [[.text("d2"), .integer(12), .null], [.text("d4"), .integer(30), .text("d2")]])
+        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"Dog.friends\" ORDER BY 1, 2") == [[.text("d2"), .text("d4")]])
         #expect(try store.query("SELECT \"owner\", \"value\" FROM \"Dog.tags\" ORDER BY 1, \"position\"") == [[.text("d2"), .text("fluffy")]])
         #expect(try store.query("SELECT \"id\", \"best\" FROM \"Person\" ORDER BY 1") == [[.text("p1"), .null], [.text("p2"), .text("d4")], [.text("p3"), .null]])
         #expect(try store.query("SELECT \"owner\", \"value\" FROM \"Person.dogs\" ORDER BY 1, \"position\"") == [[.text("p1"), .text("d2")], [.text("p1"), .text("d4")]])
@@ -626,6 +636,31 @@ import Testing
         #expect(try store.query("PRAGMA integrity_check") == [[.text("ok")]])
         let reopened = try RemodelStore(path: store.path, schema: v2, version: 2)
         #expect(try reopened.read { try $0.dynamicObjects(ofType: "Person").first { $0["id"] == .text("p1") }?["dogs"] } == .list([.text("d2"), .text("d4")]))
+    }
+
+    @Test func deleteObjectsOnARenamedTypeNamedByItsOldName() throws {
+        func schema(_ dog: String) -> Schema {
+            Schema(objects: [
+                ObjectType(name: dog, primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("name", .scalar(.string))]),
+                ObjectType(name: "Person", primaryKey: "id", properties: [
+                    Property("id", .scalar(.int)), Property("pet", PropertyType(.object(dog), optional: true)), Property("dogs", PropertyType(.object(dog), collection: .list)),
+                ]),
+            ])
+        }
+        let history = Self.history([schema("Doggo"), schema("Dog")], [
+            .deleteObjects(type: "Doggo", where: [.init(property: "name", value: .string("Rex"))]),
+            .renameType(from: "Doggo", to: "Dog"),
+        ])
+        let store = try StoreFixture(schema: schema("Doggo"), version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Doggo\" VALUES (1, 'Rex'), (2, 'Fido')")
+        try store.execute("INSERT INTO \"Person\" VALUES (10, 1), (11, 2)")
+        try store.execute("INSERT INTO \"Person.dogs\" VALUES (10, 0, 1), (10, 1, 2), (11, 0, 1)")
+        _ = try Migrator(history: history).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT \"id\", \"name\" FROM \"Dog\"") == [[.integer(2), .text("Fido")]])
+        #expect(try store.query("SELECT \"id\", \"pet\" FROM \"Person\" ORDER BY 1") == [[.integer(10), .null], [.integer(11), .integer(2)]])
+        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"Person.dogs\" ORDER BY 1, \"position\"") == [[.integer(10), .integer(2)]])
+        #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
     }
 
     @Test func deleteObjectsNeedsAWhereCondition() throws {
@@ -859,9 +894,12 @@ import Testing
         return MigrationHistory(snapshots: snapshots, migrations: migrations)
     }
 
-    /// Migrates one store straight to the newest version and another one version at a time;
-    /// both must end with the same tables, indexes and rows. Returns the first.
+    /// Migrates one store straight to the newest version and another one version at a time,
+    /// rebuilding the tables it rewrites; both must end with the same tables, indexes and
+    /// rows. Returns the first.
     static func migrateDirectAndStepwise(_ migrator: Migrator, from schema: Schema, fill: (StoreFixture) throws -> Void) throws -> StoreFixture {
+        var rebuilding = migrator
+        rebuilding.tableRewrite = .rebuild
         let direct = try StoreFixture(schema: schema, version: 1)
         let stepwise = try StoreFixture(schema: schema, version: 1)
         defer { stepwise.remove() }
@@ -870,7 +908,7 @@ import Testing
             try fill(stepwise)
             _ = try migrator.migrate(storeAt: direct.path, now: now)
             for version in 2...migrator.history.currentVersion {
-                _ = try migrator.migrate(storeAt: stepwise.path, to: version, now: now)
+                _ = try rebuilding.migrate(storeAt: stepwise.path, to: version, now: now)
             }
             #expect(try contents(of: direct) == contents(of: stepwise))
             #expect(try stepwise.query("PRAGMA user_version") == [[.integer(Int64(migrator.history.currentVersion))]])
