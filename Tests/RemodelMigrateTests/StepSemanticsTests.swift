@@ -788,6 +788,19 @@ import Testing
         #expect(try store.query("SELECT \"id\", \"name\" FROM \"Item\"") == [[.integer(1), .text("a")]])
     }
 
+    @Test func aRenamedPropertyMayTakeTheNameOfARemovedIndexedOne() throws {
+        let v1 = Schema(objects: [ObjectType(name: "Item", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)), Property("code", .scalar(.string), indexed: true), Property("sku", .scalar(.string)),
+        ])])
+        let v2 = Schema(objects: [ObjectType(name: "Item", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("code", .scalar(.string), indexed: true)])])
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Item\" VALUES (1, 'old', 'new')")
+        _ = try Migrator(history: Self.history([v1, v2], [.renameProperty(type: "Item", from: "sku", to: "code")])).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT * FROM \"Item\"") == [[.integer(1), .text("new")]])
+        #expect(try Self.indexes(of: "Item", in: store) == [[.text("Item.code.index"), .text("code")]])
+    }
+
     // MARK: In-app upgrades
 
     static func inAppHistory() -> (v1: Schema, history: MigrationHistory) {
