@@ -79,6 +79,44 @@ import Testing
         #expect(try store.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_remodel%' ESCAPE '\\'") == [[.text("Dog")]])
     }
 
+    @Test func renameTypeSwapsTwoTypesWithTheSameIndexedAndListProperties() throws {
+        func type(_ name: String, _ extra: String) -> ObjectType {
+            ObjectType(name: name, primaryKey: "id", properties: [
+                Property("id", .scalar(.int)),
+                Property("label", .scalar(.string), indexed: true),
+                Property(extra, .scalar(.string), default: .string("")),
+                Property("tags", PropertyType(.scalar(.string), collection: .list)),
+                Property("friends", PropertyType(.object(name), collection: .list)),
+            ])
+        }
+        // Version 2 calls the old A "B" and the old B "A"; each keeps its own extra property.
+        let v1 = Schema(objects: [type("A", "onlyA"), type("B", "onlyB")])
+        let v2 = Schema(objects: [type("B", "onlyA"), type("A", "onlyB")])
+        let history = Self.history([v1, v2], [.renameType(from: "A", to: "B"), .renameType(from: "B", to: "A")])
+        let store = try Self.migrateDirectAndStepwise(Migrator(history: history), from: v1) { store in
+            try store.execute("INSERT INTO \"A\" (\"id\", \"label\", \"onlyA\") VALUES (1, 'was A', 'a')")
+            try store.execute("INSERT INTO \"B\" (\"id\", \"label\", \"onlyB\") VALUES (2, 'was B', 'b')")
+            try store.execute("INSERT INTO \"A.tags\" (\"owner\", \"position\", \"value\") VALUES (1, 0, 'tag of A')")
+            try store.execute("INSERT INTO \"B.tags\" (\"owner\", \"position\", \"value\") VALUES (2, 0, 'tag of B')")
+            try store.execute("INSERT INTO \"A\" (\"id\", \"label\", \"onlyA\") VALUES (3, 'friend of A', '')")
+            try store.execute("INSERT INTO \"A.friends\" (\"owner\", \"position\", \"value\") VALUES (1, 0, 3)")
+        }
+        defer { store.remove() }
+        #expect(try store.query("SELECT \"id\", \"label\", \"onlyA\" FROM \"B\" ORDER BY 1") == [[.integer(1), .text("was A"), .text("a")], [.integer(3), .text("friend of A"), .text("")]])
+        #expect(try store.query("SELECT \"id\", \"label\", \"onlyB\" FROM \"A\"") == [[.integer(2), .text("was B"), .text("b")]])
+        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"B.tags\"") == [[.integer(1), .text("tag of A")]])
+        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"A.tags\"") == [[.integer(2), .text("tag of B")]])
+        #expect(try Self.indexes(of: "A", in: store) == [[.text("A.label.index"), .text("label")]])
+        #expect(try Self.indexes(of: "B", in: store) == [[.text("B.label.index"), .text("label")]])
+        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"B.friends\"") == [[.integer(1), .integer(3)]])
+        #expect(try Self.indexes(of: "A.friends", in: store) == [[.text("A.friends.value"), .text("value")]])
+        #expect(try Self.indexes(of: "B.friends", in: store) == [[.text("B.friends.value"), .text("value")]])
+        #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
+        #expect(try store.query("SELECT name FROM sqlite_schema WHERE name LIKE '%remodel_renaming%'") == [])
+        #expect(try store.query("PRAGMA integrity_check") == [[.text("ok")]])
+        _ = try RemodelStore(path: store.path, schema: v2, version: 2)
+    }
+
     @Test func renamedEnumKeepsValuesAndRewritesChangedRawValues() throws {
         let old = EnumType(name: "Colour", cases: [EnumType.Case(name: "red", rawValue: .string("R")), EnumType.Case(name: "blue", rawValue: .string("B"))])
         let new = EnumType(name: "Hue", cases: [EnumType.Case(name: "red", rawValue: .string("Red")), EnumType.Case(name: "blue", rawValue: .string("B")), EnumType.Case(name: "green", rawValue: .string("G"))])

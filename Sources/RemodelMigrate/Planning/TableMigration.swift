@@ -63,17 +63,9 @@ struct TableMigration {
         for column in oldTable.columns where newNameOfOld[column.name] == nil && targets.contains(column.name) {
             rename(column.name, column.name + "__remodel_removed")
         }
-        var pending = newNameOfOld.filter { $0.key != $0.value }.sorted { $0.key < $1.key }.map { (from: $0.key, to: $0.value) }
-        while !pending.isEmpty {
-            if let index = pending.firstIndex(where: { current[$0.to] == nil }) {
-                let next = pending.remove(at: index)
-                rename(next.from, next.to)
-            } else {
-                let first = pending[0]
-                let temporary = first.from + "__remodel_renaming"
-                rename(first.from, temporary)
-                pending[0].from = temporary
-            }
+        let renames = newNameOfOld.map { (from: $0.key, to: $0.value) }
+        for step in RenameOrder.steps(renames, existing: current.keys, temporary: { $0 + "__remodel_renaming" }) {
+            rename(step.from, step.to)
         }
         for (currentName, oldName) in current {
             guard let column = oldTable.column(named: oldName) else { continue }

@@ -171,10 +171,13 @@ extension VersionPlanner {
         // layout has one of that name on that same, kept column; the others go first (SQLite
         // refuses to drop an indexed column, and a swap of names would leave an index on the
         // wrong column) and the new layout's missing ones are created at the end.
-        let oldIndexes = Set(table.oldTable.indexes.map(\.name))
+        // A renamed type's old indexes are gone already (see VersionPlanner.plan): another
+        // type may have taken their names by now.
+        let oldIndexes = table.oldTable.name == table.newTable.name ? Set(table.oldTable.indexes.map(\.name)) : []
         let droppedColumns = Set(dropped)
         let currentColumn = Dictionary(table.physical.map { ($0.value.name, $0.key) }, uniquingKeysWith: { first, _ in first })
         let keptIndexes = Set(table.oldTable.indexes.filter { index in
+            guard oldIndexes.contains(index.name) else { return false }
             guard let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
             return table.newTable.indexes.contains { $0.name == index.name && $0.column == column }
         }.map(\.name))
@@ -270,8 +273,9 @@ extension VersionPlanner {
         // Side tables.
         for side in table.newTable.sideTables {
             if table.hasSideTable(side.property) {
+                // A renamed side table's old index was dropped with the renames.
                 if let oldSide = table.oldSideTable(forNew: side.property), oldSide.name != side.name, oldSide.link != nil {
-                    run(["DROP INDEX IF EXISTS \(SQL.quote("\(oldSide.name).value"))", "CREATE INDEX \(SQL.quote("\(side.name).value")) ON \(SQL.quote(side.name)) (\"value\")"])
+                    run(["CREATE INDEX \(SQL.quote("\(side.name).value")) ON \(SQL.quote(side.name)) (\"value\")"])
                 }
                 if let enumName = side.type.enumName, let oldSide = table.oldSideTable(forNew: side.property) {
                     var binding = TableMigration.Binding(expression: .column("value", nonNull: !side.type.isOptional), type: oldSide.type.element, isNewType: false)

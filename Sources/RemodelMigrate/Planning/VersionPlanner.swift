@@ -123,8 +123,30 @@ struct VersionPlanner {
             }
         }
 
-        // Continued types: renames, then values.
+        // Renamed types first, all of them, so that a swap of two names (through a temporary
+        // name) or a chain of renames works. Their indexes go first: they carry the old type
+        // names, are created again under the new ones, and could collide with them meanwhile.
+        var renamedTypes: [(from: String, to: String)] = []
+        for newObject in new.objects where !newObject.isEmbedded {
+            guard let originName = diff.objectOrigins[newObject.name], originName != newObject.name,
+                  let oldObject = old.objectType(named: originName), !oldObject.isEmbedded,
+                  let oldTable = oldLayout.table(named: originName), newLayout.table(named: newObject.name) != nil else { continue }
+            renamedTypes.append((originName, newObject.name))
+            run(oldTable.indexes.map { "DROP INDEX IF EXISTS \(SQL.quote($0.name))" })
+        }
+        let existingTables = old.objects.filter { !$0.isEmbedded && diff.objectOrigins.values.contains($0.name) }.map(\.name)
+        let temporaryTable = { (name: String) in name + "__remodel_renaming" }
+        let typeRenameSteps = RenameOrder.steps(renamedTypes, existing: existingTables, temporary: temporaryTable)
+        for (from, to) in renamedTypes {
+            let names = Set([from, temporaryTable(from), to])
+            let sql = typeRenameSteps.filter { names.contains($0.from) && names.contains($0.to) }.map { "ALTER TABLE \(SQL.quote($0.from)) RENAME TO \(SQL.quote($0.to))" }
+            record(.additive, "rename type \(from) to \(to)", origin: stepLabel { if case .renameType(let step, _) = $0 { step == from } else { false } } ?? "schema (renamedFrom)", sql: sql)
+        }
+        run(typeRenameSteps.map { "ALTER TABLE \(SQL.quote($0.from)) RENAME TO \(SQL.quote($0.to))" })
+
+        // Continued types: column renames, then values.
         var tables: [TableMigration] = []
+        var sideTableRenames: [(from: String, to: String)] = []
         for newObject in new.objects where !newObject.isEmbedded {
             guard let originName = diff.objectOrigins[newObject.name], let oldObject = old.objectType(named: originName) else { continue }
             if oldObject.isEmbedded {
@@ -132,11 +154,6 @@ struct VersionPlanner {
                 continue
             }
             guard let oldTable = oldLayout.table(named: originName), let newTable = newLayout.table(named: newObject.name) else { continue }
-            if originName != newObject.name {
-                let sql = "ALTER TABLE \(SQL.quote(originName)) RENAME TO \(SQL.quote(newObject.name))"
-                record(.additive, "rename type \(originName) to \(newObject.name)", origin: stepLabel { if case .renameType(let from, _) = $0 { from == originName } else { false } } ?? "schema (renamedFrom)", sql: [sql])
-                run([sql])
-            }
             var table = TableMigration(oldObject: oldObject, newObject: newObject, oldTable: oldTable, newTable: newTable, origins: diff.propertyOrigins[newObject.name] ?? [:])
             let renames = table.renameColumns()
             for (newName, oldName) in table.origins.sorted(by: { $0.key < $1.key }) where newName != oldName {
@@ -149,12 +166,15 @@ struct VersionPlanner {
                 let newProperty = table.origins.first { $0.value == side.property }?.key
                 guard let newProperty, let newSide = newTable.sideTable(property: newProperty) else { continue }
                 if side.name != newSide.name {
-                    let statements = ["ALTER TABLE \(SQL.quote(side.name)) RENAME TO \(SQL.quote(newSide.name))"]
-                    run(statements)
+                    sideTableRenames.append((side.name, newSide.name))
+                    // Its index is created again under the new name (see materialize).
+                    if side.link != nil { run(["DROP INDEX IF EXISTS \(SQL.quote("\(side.name).value"))"]) }
                 }
             }
             tables.append(table)
         }
+        let existingSideTables = tables.flatMap { $0.oldTable.sideTables.map(\.name) }
+        run(RenameOrder.steps(sideTableRenames, existing: existingSideTables, temporary: temporaryTable).map { "ALTER TABLE \(SQL.quote($0.from)) RENAME TO \(SQL.quote($0.to))" })
 
         // Declarative steps, in file order.
         var customCalls: [PlanItem] = []
