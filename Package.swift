@@ -53,6 +53,8 @@ let package = Package(
             path: "Benchmarks/remodel-benchmarks"
         ),
 
+        // The example history as Swift values, shared by the migration and code generator tests.
+        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore"], path: "Tests/RemodelTestSupport"),
         .testTarget(name: "RemodelCoreTests", dependencies: ["RemodelCore"]),
         .testTarget(
             name: "RemodelSchemaTests",
@@ -62,12 +64,12 @@ let package = Package(
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         .testTarget(
             name: "RemodelMigrateTests",
-            dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema"],
+            dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport"],
             resources: [.copy("Resources")]
         ),
         .testTarget(
             name: "RemodelCodegenTests",
-            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore"],
+            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
             exclude: ["Schemas", "References"]
         ),
         // Compiles and runs the code generator's reference output (References is a symlink to

@@ -1,6 +1,7 @@
 import Foundation
 import RemodelCodegen
 import RemodelCore
+import RemodelTestSupport
 import XCTest
 
 final class OutputTests: XCTestCase {
@@ -21,7 +22,7 @@ final class OutputTests: XCTestCase {
 
     func testWritesOnlyChangesAndDeletesOnlyItsOwnStaleFiles() throws {
         let output = OutputDirectory(path: folder.path)
-        let files = try generate(ExampleSchemaValue.schema)
+        let files = try generate(ExampleHistory.v3WithProjection)
         let first = try output.changes(toMatch: files)
         XCTAssertEqual(first.count, files.count)
         try output.apply(first)
@@ -29,7 +30,7 @@ final class OutputTests: XCTestCase {
 
         try "// my own file\n".write(to: folder.appendingPathComponent("Handwritten.swift"), atomically: true, encoding: .utf8)
         try "not swift".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
-        var smaller = ExampleSchemaValue.schema
+        var smaller = ExampleHistory.v3WithProjection
         smaller.projections = []
         let changes = try output.changes(toMatch: try generate(smaller))
         XCTAssertEqual(changes.map(\.name), ["Profile.swift", "RemodelSchemaManifest.swift"])
@@ -72,8 +73,8 @@ final class OutputTests: XCTestCase {
     }
 
     func testOutputIsDeterministicAndPortable() throws {
-        let one = try generate(ExampleSchemaValue.schema)
-        let two = try generate(ExampleSchemaValue.schema)
+        let one = try generate(ExampleHistory.v3WithProjection)
+        let two = try generate(ExampleHistory.v3WithProjection)
         XCTAssertEqual(one, two)
         for file in one {
             XCTAssertTrue(CodeGenerator.isGenerated(file.contents), file.name)
@@ -85,13 +86,13 @@ final class OutputTests: XCTestCase {
             }
         }
         XCTAssertEqual(one.map(\.name), [
-            "BusinessUnitEnum.swift", "Note.swift", "Person.swift", "Dog.swift", "Profile.swift", "BusinessUnitEnum+RemodelStore.swift",
-            "Note+RemodelStore.swift", "Person+RemodelStore.swift", "Dog+RemodelStore.swift", "RemodelSchemaManifest.swift",
+            "BusinessUnitEnum.swift", "Person.swift", "Dog.swift", "Note.swift", "Profile.swift", "BusinessUnitEnum+RemodelStore.swift",
+            "Person+RemodelStore.swift", "Dog+RemodelStore.swift", "Note+RemodelStore.swift", "RemodelSchemaManifest.swift",
         ])
     }
 
     func testBundleHasTheNamesThePluginDeclares() throws {
-        let bundle = try CodeGenerator().bundle(for: GeneratorInput(schema: ExampleSchemaValue.schema))
+        let bundle = try CodeGenerator().bundle(for: GeneratorInput(schema: ExampleHistory.v3WithProjection))
         XCTAssertEqual(bundle.map(\.name), CodeGenerator.bundleFileNames)
         XCTAssertFalse(bundle[0].contents.contains("import RemodelStore"))
         let pluginSource = ReferenceCases.testsFolder().deletingLastPathComponent().deletingLastPathComponent()

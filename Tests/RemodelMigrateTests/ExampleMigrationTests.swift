@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelTestSupport
 import RemodelMigrate
 import RemodelStore
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelTestSupport
 @testable import RemodelMigrate
 import RemodelStore
 import Testing

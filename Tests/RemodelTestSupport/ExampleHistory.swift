@@ -6,22 +6,23 @@ import RemodelCore
 /// files merge them (DoggoDB.yaml, then Notes.yaml); step values are written as the loader
 /// reads them (text, which the planner resolves to enum cases). Documentation and the
 /// projection are left out: they do not affect stored data. `ExampleHistoryFilesTests`
-/// checks that this copy equals `Migrations/`, storage-wise.
-enum ExampleHistory {
-    static let businessUnits = EnumType(name: "BusinessUnitEnum", cases: [
+/// checks that this copy equals `Migrations/`, storage-wise. Shared by the migration and code
+/// generator tests (target RemodelTestSupport).
+public enum ExampleHistory {
+    public static let businessUnits = EnumType(name: "BusinessUnitEnum", cases: [
         ("customerEngineering", "Customer Engineering"), ("educationCommunityAndDocs", "Education, Community and Docs"),
         ("engineering", "Engineering"), ("financeAndOperations", "Finance and Operations"),
         ("humanResourcesAndRescruiting", "Human Resources and Recruiting"), ("management", "Management"),
         ("marketing", "Marketing"), ("product", "Product"), ("sales", "Sales"),
     ].map { EnumType.Case(name: $0.0, rawValue: .string($0.1)) })
 
-    static let note = ObjectType(name: "Note", primaryKey: "identifier", properties: [
+    public static let note = ObjectType(name: "Note", primaryKey: "identifier", properties: [
         Property("identifier", .scalar(.string), default: .generated(.uuid)),
         Property("content", .scalar(.string)),
         Property("lastEdited", .scalar(.date), default: .generated(.now)),
     ])
 
-    static let v1 = Schema(objects: [
+    public static let v1 = Schema(objects: [
         ObjectType(name: "Person", primaryKey: "_id", properties: [
             Property("_id", .scalar(.objectId), default: .generated(.objectId)),
             Property("name", .scalar(.string), default: .string("")),
@@ -40,7 +41,7 @@ enum ExampleHistory {
         note,
     ])
 
-    static let v2 = Schema(enums: [businessUnits], objects: [
+    public static let v2 = Schema(enums: [businessUnits], objects: [
         ObjectType(name: "Person", primaryKey: "_id", properties: [
             Property("_id", .scalar(.objectId), default: .generated(.objectId)),
             Property("firstName", .scalar(.string), default: .string("")),
@@ -54,7 +55,7 @@ enum ExampleHistory {
         note,
     ])
 
-    static let v3 = Schema(enums: [businessUnits], objects: [
+    public static let v3 = Schema(enums: [businessUnits], objects: [
         ObjectType(name: "Person", primaryKey: "_id", properties: [
             Property("_id", .scalar(.objectId), default: .generated(.objectId)),
             Property("firstName", .scalar(.string), default: .string("")),
@@ -78,7 +79,7 @@ enum ExampleHistory {
         note,
     ])
 
-    static let history = MigrationHistory(snapshots: [v1, v2, v3], migrations: [
+    public static let history = MigrationHistory(snapshots: [v1, v2, v3], migrations: [
         Migration(version: 1, name: "initial", steps: [], checksum: "c1"),
         Migration(version: 2, name: "split-person-name", steps: [
             .renameProperty(type: "Person", from: "employeeId", to: "personId"),
@@ -93,4 +94,21 @@ enum ExampleHistory {
             .convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .default),
         ], checksum: "c3"),
     ])
+
+    /// Version 3 with the example's `Profile` projection: what `Schemas/` declares, apart from
+    /// documentation, for tests of generated code.
+    public static let v3WithProjection: Schema = {
+        var schema = v3
+        schema.projections = [
+            Projection(name: "Profile", of: "Person", properties: [
+                .init(name: "firstName", keyPath: "firstName"),
+                .init(name: "lastNameInitial", keyPath: "lastName.localizedCapitalized.first", type: "Character?"),
+                .init(name: "personId", keyPath: "personId"),
+                .init(name: "businessUnit", keyPath: "businessUnit"),
+                .init(name: "profileImageUrl", keyPath: "profileImageUrl"),
+                .init(name: "dogs", keyPath: "dogs"),
+            ]),
+        ]
+        return schema
+    }()
 }
