@@ -106,29 +106,13 @@ public struct StoreState: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.cannotOpen(path: path, reason: "no such file; check the path, or create the store first (remodel init --store FILE --version N)")
         }
-        let connection: Connection
-        do {
-            // Read-write when possible (nothing is written): a read-only connection to a WAL
-            // store leaves its -wal and -shm files behind when it is the last to close.
-            connection = try (try? Connection(path: path)) ?? Connection(path: path, readOnly: true)
-            connection.setBusyTimeout(5)
-            let id = try connection.scalar("PRAGMA application_id")
-            guard case .integer(let value) = id, Int32(truncatingIfNeeded: value) == StoreFormat.applicationID else {
-                if case .integer(let value) = id {
-                    throw StoreError.notARemodelStore(path: path, applicationID: Int32(truncatingIfNeeded: value))
-                }
-                throw StoreError.notARemodelStore(path: path, applicationID: 0)
-            }
-        } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
-            throw StoreError.notSQLite(path: path)
-        }
-        var version = 0
-        if case .integer(let value) = try connection.scalar("PRAGMA user_version") { version = Int(value) }
-        let metadata = SQL.quote(StoreFormat.metadataTable)
-        var hash: String?
-        var text: String?
-        if case .text(let value) = try connection.scalar("SELECT value FROM \(metadata) WHERE key = ?", [.text(StoreFormat.Key.schemaHash)]) { hash = value }
-        if case .text(let value) = try connection.scalar("SELECT value FROM \(metadata) WHERE key = ?", [.text(StoreFormat.Key.schema)]) { text = value }
-        return StoreState(path: path, version: version, schemaHash: hash, schemaText: text)
+        // The same checks and typed errors as `remodel status`: a folder, a damaged or foreign
+        // file, a locked store.
+        let info = try RemodelStore.inspect(path: path, busyTimeout: Migrator.busyTimeout)
+        return StoreState(
+            path: path, version: info.version,
+            schemaHash: info.schemaHash.isEmpty ? nil : info.schemaHash,
+            schemaText: info.schemaText.isEmpty ? nil : info.schemaText
+        )
     }
 }

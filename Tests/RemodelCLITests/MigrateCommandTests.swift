@@ -290,6 +290,19 @@ final class MigrateCommandTests: XCTestCase {
 
         let missing = try remodel(["migrate", "--store", folder.appendingPathComponent("missing.db").path], expect: 1)
         XCTAssertTrue(missing.stderr.contains("no such file; check the path, or create the store first (remodel init"), missing.stderr)
+
+        let aFolder = try remodel(["migrate", "--store", folder.path], expect: 1)
+        XCTAssertTrue(aFolder.stderr.contains("Error: cannot open the store '\(folder.path)': it is a folder, not a file; give the path of the store file"), aFolder.stderr)
+
+        // A store cut short (a copy that stopped half-way): named as damaged, left as it is.
+        let store = try makeStore(version: 1)
+        let truncated = folder.appendingPathComponent("truncated.db").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: store)).prefix(8192)).write(to: URL(fileURLWithPath: truncated))
+        let truncatedHash = try fileHash(truncated)
+        let damaged = try remodel(["migrate", "--store", truncated], expect: 1)
+        XCTAssertTrue(damaged.stderr.contains("Error: the store '\(truncated)' is corrupted (database disk image is malformed); restore it from a backup"), damaged.stderr)
+        XCTAssertEqual(try fileHash(truncated), truncatedHash)
+        XCTAssertFalse(damaged.stdout.contains("Backup"), damaged.stdout)
     }
 
     /// A v1 store with `count` people (3 KiB of text each), too big to rewrite under a small

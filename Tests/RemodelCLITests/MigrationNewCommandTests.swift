@@ -56,6 +56,31 @@ final class MigrationNewCommandTests: XCTestCase {
         XCTAssertTrue(migrate.stderr.contains("there is nothing to freeze"), migrate.stderr)
     }
 
+    /// A draft whose only content is a rename question is valid as written, and stays valid
+    /// once its step is uncommented as the comment says.
+    func testARenameQuestionCanBeAnsweredByUncommentingIt() throws {
+        let schemas = folder.appendingPathComponent("Schemas")
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Schemas"), to: schemas)
+        let migrations = folder.appendingPathComponent("Migrations").path
+        XCTAssertEqual(try migrationNew("initial", schemas: schemas.path, migrations: migrations).status, 0)
+        let doggo = schemas.appendingPathComponent("DoggoDB.yaml")
+        let text = try String(contentsOf: doggo, encoding: .utf8)
+        XCTAssertTrue(text.contains("      breed: {"), text)
+        try text.replacingOccurrences(of: "      breed: {", with: "      kind: {").write(to: doggo, atomically: true, encoding: .utf8)
+        let drafted = try migrationNew("breed-to-kind", schemas: schemas.path, migrations: migrations)
+        XCTAssertEqual(drafted.status, 0, drafted.stderr)
+        let file = migrations + "/0002-breed-to-kind.yaml"
+        let draft = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(draft.contains("steps:\n  # Question: was Dog.breed renamed to kind?"), draft)
+        let validate = ["validate", "--schemas", schemas.path, "--migrations", migrations]
+        let asDrafted = try CLIRunner.run(validate)
+        XCTAssertEqual(asDrafted.status, 0, asDrafted.stderr)
+        try draft.replacingOccurrences(of: "  # - renameProperty:", with: "  - renameProperty:").write(toFile: file, atomically: true, encoding: .utf8)
+        let answered = try CLIRunner.run(validate)
+        XCTAssertEqual(answered.status, 0, answered.stderr)
+        XCTAssertTrue(answered.stdout.contains("Migrations: valid (2 versions, current version 2)"), answered.stdout)
+    }
+
     func testNeverOverwritesAFile() throws {
         let migrations = folder.appendingPathComponent("Migrations").path
         XCTAssertEqual(try migrationNew("initial", schemas: Self.historySources + "/v1", migrations: migrations).status, 0)

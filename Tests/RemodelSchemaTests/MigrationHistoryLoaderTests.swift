@@ -76,6 +76,8 @@ final class MigrationHistoryLoaderTests: XCTestCase {
               - renameType: { from: Doggo, to: Dog }
               - custom: { name: fixNames, type: Dog }
               - convert: { type: Dog, property: size, to: Size? }
+              - convert: { type: Dog, property: size, to: Size?, onError: null }
+              - convert: { type: Dog, property: size, to: Size?, onError: "null" }
 
             """)
         let result = MigrationHistoryLoader.load(migrations: path)
@@ -98,6 +100,8 @@ final class MigrationHistoryLoaderTests: XCTestCase {
             .renameType(from: "Doggo", to: "Dog"),
             .custom(name: "fixNames", type: "Dog"),
             .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .fail),
+            .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .null),
+            .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .null),
         ])
         let bytes = try Data(contentsOf: folder.appendingPathComponent("0002-weights.yaml"))
         XCTAssertEqual(history.migrations[1].checksum, SHA256.hexDigest(of: Array(bytes)))

@@ -67,8 +67,9 @@ public enum MigrationDraft {
         } else {
             out += "steps:\n"
             for step in steps { out += step + "\n" }
+            // Only questions: `steps:` stays empty (null, read as no steps) until a question's
+            // step is uncommented.
             for question in questions { out += question + "\n" }
-            if steps.isEmpty { out += "  []\n" }
         }
         return out
     }

@@ -179,6 +179,10 @@ struct MigrationFileReader {
     }
 
     private func onError(_ reader: YAMLMappingReader) -> MigrationStep.ConversionFailure? {
+        // `onError: null` is YAML's null, which here means the mode that stores null.
+        if let node = reader.node("onError"), node.scalar?.isNull == true {
+            return .null
+        }
         guard let value = reader.string("onError") else {
             return reader.contains("onError") ? nil : .fail
         }
