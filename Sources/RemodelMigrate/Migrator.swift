@@ -79,6 +79,22 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// Migrations the store has applied whose files have changed since (their checksums
+    /// differ): a released migration was edited, so stores migrated before and after the
+    /// edit may hold different data.
+    public func editedMigrations(appliedTo state: StoreState) -> [(applied: AppliedMigration, now: Migration)] {
+        editedMigrations(state.appliedMigrations)
+    }
+
+    /// The migrations of `applied` whose files have changed since (see `editedMigrations(appliedTo:)`).
+    public func editedMigrations(_ applied: [AppliedMigration]) -> [(applied: AppliedMigration, now: Migration)] {
+        applied.compactMap { applied in
+            guard let now = history.migrations.first(where: { $0.version == applied.version }),
+                  !applied.checksum.isEmpty, !now.checksum.isEmpty, applied.checksum != now.checksum else { return nil }
+            return (applied, now)
+        }
+    }
+
     /// How long a migration waits for another writer to finish before it gives up, in seconds.
     static let busyTimeout: Double = 5
 
@@ -101,6 +117,8 @@ public struct StoreState: Sendable {
     public var schemaHash: String?
     /// The canonical schema text the store was written with.
     public var schemaText: String?
+    /// The migrations the store records as applied (version, name, checksum, time).
+    public var appliedMigrations: [AppliedMigration] = []
 
     static func read(path: String) throws -> StoreState {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -112,7 +130,8 @@ public struct StoreState: Sendable {
         return StoreState(
             path: path, version: info.version,
             schemaHash: info.schemaHash.isEmpty ? nil : info.schemaHash,
-            schemaText: info.schemaText.isEmpty ? nil : info.schemaText
+            schemaText: info.schemaText.isEmpty ? nil : info.schemaText,
+            appliedMigrations: info.appliedMigrations
         )
     }
 }

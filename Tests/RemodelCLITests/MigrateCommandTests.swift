@@ -260,6 +260,27 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertFalse(output.stdout.contains("Backup"), output.stdout)
     }
 
+    func testAMigrationEditedAfterItWasAppliedIsReported() throws {
+        let migrations = folder.appendingPathComponent("Migrations")
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Migrations"), to: migrations)
+        let store = try makeStore(version: 1)
+        try remodel(["migrate", "--store", store, "--no-backup", "--migrations", migrations.path])
+        let file = migrations.appendingPathComponent("0003-dog-details.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let status = try remodel(["status", "--store", store, "--migrations", migrations.path])
+        XCTAssertFalse(status.stderr.contains("Warning"), status.stderr)
+
+        try text.replacingOccurrences(of: "onError: default", with: "onError: \"default\"").write(to: file, atomically: true, encoding: .utf8)
+        let warning = "Warning: migration 3 (\(file.path)) has changed since this store applied it on "
+        let edited = try remodel(["status", "--store", store, "--migrations", migrations.path])
+        XCTAssertTrue(edited.stderr.contains(warning), edited.stderr)
+        XCTAssertTrue(edited.stderr.contains("(its checksum differs); a released migration must not be edited: restore the file, and make the change in a new migration (remodel migration new NAME)"), edited.stderr)
+        XCTAssertTrue(edited.stdout.contains("Pending migrations: none (up to date)"), edited.stdout)
+        let migrate = try remodel(["migrate", "--store", store, "--migrations", migrations.path])
+        XCTAssertTrue(migrate.stderr.contains(warning), migrate.stderr)
+        XCTAssertTrue(migrate.stdout.contains("is already at version 3"), migrate.stdout)
+    }
+
     func testSupersededStore() throws {
         let store = try makeV3Store()
         let hash = try fileHash(store)

@@ -171,14 +171,7 @@ public final class RemodelStore: @unchecked Sendable {
 
     /// The migrations recorded in `_remodel_migrations`, oldest first.
     public func appliedMigrations() throws -> [AppliedMigration] {
-        try read { db in
-            try db.connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\" FROM \"_remodel_migrations\" ORDER BY \"version\"").map { row in
-                AppliedMigration(
-                    version: Int(try Int64(storeValue: row[0])), name: try String(storeValue: row[1]), checksum: try String(storeValue: row[2]),
-                    appliedAt: try String(storeValue: row[3]), durationMilliseconds: Int(try Int64(storeValue: row[4]))
-                )
-            }
-        }
+        try read { db in try AppliedMigration.all(in: db.connection) }
     }
 
     /// Folds the write-ahead log into the main file (for copying the store as one file).
@@ -197,4 +190,14 @@ public struct AppliedMigration: Hashable, Sendable {
     /// ISO 8601.
     public var appliedAt: String
     public var durationMilliseconds: Int
+
+    /// Every row of `_remodel_migrations`, oldest first.
+    static func all(in connection: Connection) throws -> [AppliedMigration] {
+        try connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\" FROM \"_remodel_migrations\" ORDER BY \"version\"").map { row in
+            AppliedMigration(
+                version: Int(try Int64(storeValue: row[0])), name: try String(storeValue: row[1]), checksum: try String(storeValue: row[2]),
+                appliedAt: try String(storeValue: row[3]), durationMilliseconds: Int(try Int64(storeValue: row[4]))
+            )
+        }
+    }
 }

@@ -16,6 +16,8 @@ public struct StoreInfo: Hashable, Sendable {
     public var formatVersion: Int
     /// Bytes on disk: the file plus its write-ahead log.
     public var size: Int64
+    /// The migrations the store records as applied, oldest first.
+    public var appliedMigrations: [AppliedMigration] = []
 }
 
 extension RemodelStore {
@@ -38,7 +40,8 @@ extension RemodelStore {
                 schemaText: try StoreOpener.metadata(connection, StoreFormat.Key.schema) ?? "",
                 schemaHash: try StoreOpener.metadata(connection, StoreFormat.Key.schemaHash) ?? "",
                 formatVersion: Int(try StoreOpener.metadata(connection, StoreFormat.Key.formatVersion) ?? "") ?? 0,
-                size: size
+                size: size,
+                appliedMigrations: try AppliedMigration.all(in: connection)
             )
         } catch let error as SQLiteError {
             throw StoreOpener.classify(error, path: path, options: options)

@@ -49,6 +49,9 @@ struct MigrateCommand: Command {
 
         let state = try migrator.inspect(storeAt: store)
         try migrator.check(state)
+        for edited in migrator.editedMigrations(appliedTo: state) {
+            Console.writeError(Self.editedWarning(edited.applied, file: loaded.files[edited.now.version]))
+        }
         let now = Date()
         let plan: MigrationPlan
         do {
@@ -82,6 +85,13 @@ struct MigrateCommand: Command {
             Console.writeError(message)
             return ExitStatus.failure
         }
+    }
+}
+
+extension MigrateCommand {
+    /// The warning for a migration file edited after the store applied it.
+    static func editedWarning(_ applied: AppliedMigration, file: String?) -> String {
+        "Warning: migration \(applied.version) (\(file ?? applied.name)) has changed since this store applied it on \(applied.appliedAt) (its checksum differs); a released migration must not be edited: restore the file, and make the change in a new migration (remodel migration new NAME)\n"
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelMigrate
 import RemodelStore
 
 /// `remodel status`: what a store holds and whether it needs migrating.
@@ -28,18 +29,24 @@ struct StatusCommand: Command {
         lines.append("Objects:")
         let width = counts.map(\.0.count).max() ?? 0
         lines += counts.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
-        let applied = try store.appliedMigrations()
+        let applied = info.appliedMigrations
         lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
-        lines.append("Pending migrations: " + pending(info, arguments))
+        let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
+        let history = foldersFound ? HistoryInput.load(arguments) : nil
+        lines.append("Pending migrations: " + pending(info, history, foldersFound: foldersFound))
         Console.write(lines.joined(separator: "\n") + "\n")
+        if let history {
+            for edited in Migrator(history: history.history).editedMigrations(applied) {
+                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: history.files[edited.now.version]))
+            }
+        }
         return ExitStatus.success
     }
 
     /// The versions of the history newer than the store, when a history can be read here.
-    private func pending(_ info: StoreInfo, _ arguments: ParsedArguments) -> String {
-        guard FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath),
-              let history = HistoryInput.load(arguments)?.history
-        else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
+    private func pending(_ info: StoreInfo, _ input: HistoryInput?, foldersFound: Bool) -> String {
+        guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
+        guard let history = input?.history else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
         if info.version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
         let versions = (info.version + 1)...max(info.version + 1, history.currentVersion)
         guard history.currentVersion > info.version else {
