@@ -289,7 +289,7 @@ final class MigrateCommandTests: XCTestCase {
         try FileManager.default.removeItem(at: migrations.appendingPathComponent("0003-dog-details.yaml"))
         try FileManager.default.removeItem(at: migrations.appendingPathComponent("snapshots/v3.yaml"))
         let output = try remodel(["migrate", "--store", store, "--migrations", migrations.path, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v2"], expect: 1)
-        XCTAssertTrue(output.stderr.contains("is at schema version 3, newer than this code's version 2 (superseded)"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("is at schema version 3, newer than version 2 of the schema here (superseded)"), output.stderr)
         XCTAssertEqual(try fileHash(store), hash)
     }
 

@@ -96,7 +96,7 @@ final class OpeningTests: XCTestCase {
         let path = folder.file("store.db")
         _ = try RemodelStore(path: path, schema: TestSchemaManifest.schema, version: 3)
         let before = fileBytes(path)
-        assertStoreError(try makeStore(folder), contains: ["is at schema version 3, newer than this code's version 1 (superseded)", "will not be downgraded"]) {
+        assertStoreError(try makeStore(folder), contains: ["is at schema version 3, newer than version 1 of the schema here (superseded)", "will not be downgraded"]) {
             if case .superseded(_, 3, 1) = $0 { return true }
             return false
         }

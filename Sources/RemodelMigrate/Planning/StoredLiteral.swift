@@ -53,8 +53,20 @@ struct StoredLiteral {
         }
     }
 
+    /// How values of the types written as text look, for error messages.
+    static func expectedForm(of scalar: ScalarType) -> String? {
+        switch scalar {
+        case .date: "write an ISO 8601 date and time, e.g. \"2026-01-01T00:00:00Z\""
+        case .uuid: "write a UUID, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
+        case .objectId: "write 24 hexadecimal digits, e.g. \"65a1b2c3d4e5f60718293a4b\""
+        case .data: "write base64 text"
+        case .decimal128: "write a decimal number"
+        default: nil
+        }
+    }
+
     private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> String {
-        let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)")
+        let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")")
         switch (scalar, value) {
         case (.bool, .bool(let flag)): return flag ? "1" : "0"
         case (_, .int(let number)) where scalar.isInteger:

@@ -51,15 +51,15 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .notSQLite(let path):
             return "'\(path)' is not an SQLite database (its header is not 'SQLite format 3'); open the right file, or choose a new path for the store"
         case .superseded(let path, let storeVersion, let codeVersion):
-            return "the store '\(path)' is at schema version \(storeVersion), newer than this code's version \(codeVersion) (superseded); it will not be downgraded: run code generated from schema version \(storeVersion) or later"
+            return "the store '\(path)' is at schema version \(storeVersion), newer than version \(codeVersion) of the schema here (superseded); it will not be downgraded: use version \(storeVersion) or later of the schema (the generated code of an app, or the Migrations folder of the remodel tool)"
         case .migrationNeeded(let path, let storeVersion, let codeVersion):
             return "the store '\(path)' is at schema version \(storeVersion) and this code needs version \(codeVersion); migrate it first (`remodel migrate --store \(path)`) or open it with OpenOptions.migrator set"
         case .schemaMismatch(let path, let version, let storeHash, let codeHash):
-            return "the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), code hash \(codeHash)); the schema changed without a new version: add a migration (`remodel migration new NAME`) and regenerate"
+            return "the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)); the schema changed without a new version: add a migration (`remodel migration new NAME`) and regenerate"
         case .corrupted(let path, let underlying):
             return "the store '\(path)' is corrupted (\(underlying.message)); restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
         case .locked(let path, let timeout, let underlying):
-            return "the store '\(path)' is locked by another connection or process (waited \(formatSeconds(timeout)) s: \(underlying.message)); close the other writer or retry later, or raise OpenOptions.busyTimeout"
+            return "the store '\(path)' is locked by another connection or process (waited \(formatSeconds(timeout)) s: \(underlying.message)); close the other writer or retry later (an app can wait longer with OpenOptions.busyTimeout)"
         case .readOnly(let path, let reason):
             return "the store '\(path)' cannot be written: \(reason)"
         case .cannotOpen(let path, let reason):
