@@ -152,7 +152,8 @@ import Testing
     }
 
     @Test func planShowsImpactAndSQL() throws {
-        let plan = try Migrator(history: ExampleHistory.history).plan(from: 1)
+        let now = Date(timeIntervalSince1970: 1_796_045_382.5)
+        let plan = try Migrator(history: ExampleHistory.history).plan(from: 1, now: now)
         let v2 = try #require(plan.versions.first)
         let summaries = v2.changes.map { "\($0.impact.rawValue): \($0.summary)" }
         #expect(summaries.contains("additive: rename property Person.employeeId to personId"))
@@ -167,6 +168,9 @@ import Testing
         let v3 = try #require(plan.versions.last)
         #expect(v3.statements.contains("ALTER TABLE \"Dog\" RENAME COLUMN \"weight\" TO \"favoriteToy\""))
         #expect(!v3.statements.contains { $0.contains("DROP COLUMN") })
+        // A `$now` default is stored in microseconds but shown as a date.
+        let dateSummary = v3.changes.map(\.summary).first { $0.hasPrefix("add property Dog.dateLastUpdated") }
+        #expect(dateSummary == "add property Dog.dateLastUpdated (date) = 2026-11-30T13:29:42.500000Z")
         #expect(plan.impact == .destructive)
     }
 

@@ -63,6 +63,26 @@ import Testing
         _ = try RemodelStore(path: store.path, schema: v3, version: 3)
     }
 
+    @Test func theReportCountsARenamedTypeOnOneLine() throws {
+        let doggo = ObjectType(name: "Doggo", primaryKey: "id", properties: [Property("id", .scalar(.int))])
+        let gone = ObjectType(name: "Gone", primaryKey: "id", properties: [Property("id", .scalar(.int))])
+        var dog = doggo
+        dog.name = "Dog"
+        var hound = doggo
+        hound.name = "Hound"
+        // Doggo → Dog → Hound over two versions; Gone is removed.
+        let history = Self.history([Schema(objects: [doggo, gone]), Schema(objects: [dog]), Schema(objects: [hound])],
+                                   [.renameType(from: "Doggo", to: "Dog")], [.renameType(from: "Dog", to: "Hound")])
+        let store = try StoreFixture(schema: history.snapshots[0], version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Doggo\" VALUES (1), (2)")
+        try store.execute("INSERT INTO \"Gone\" VALUES (1)")
+        let (plan, report) = try Migrator(history: history).migrate(storeAt: store.path)
+        #expect(plan.renamedTypes == ["Hound": "Doggo"])
+        let text = MigrationPlanRenderer.text(of: report, store: "app.db")
+        #expect(text.hasSuffix("Objects:\n  Gone               1 → removed\n  Hound (was Doggo)  2 → 2\n"), "\(text)")
+    }
+
     @Test func renameTypeMayTakeTheNameOfARemovedType() throws {
         let oldDog = ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("legacy", .scalar(.string))])
         let doggo = ObjectType(name: "Doggo", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("name", .scalar(.string))])

@@ -18,6 +18,8 @@ public struct MigrationReport: Sendable {
     /// Objects per type before and after (after = in the rolled-back transaction for a dry run).
     public var countsBefore: [String: Int]
     public var countsAfter: [String: Int]
+    /// Object types renamed on the way: name after the migration → name before it.
+    public var renamedTypes: [String: String] = [:]
     public var dryRun: Bool
     public var duration: Duration
 }
@@ -71,6 +73,7 @@ package struct MigrationExecutor {
         }
         finished = true
         report.countsBefore = before
+        report.renamedTypes = plan.renamedTypes
         report.duration = ContinuousClock.now - started
         return report
     }

@@ -10,6 +10,17 @@ public struct MigrationPlan: Sendable {
     /// True when the store is already at the target version.
     public var isEmpty: Bool { versions.isEmpty }
 
+    /// Object types renamed across all versions: name after the last → name before the first.
+    public var renamedTypes: [String: String] {
+        var originals: [String: String] = [:]   // current name → name before the plan
+        for version in versions {
+            var next = originals.filter { !version.renamedTypes.values.contains($0.key) }
+            for (new, old) in version.renamedTypes { next[new] = originals[old] ?? old }
+            originals = next
+        }
+        return originals.filter { $0.key != $0.value }
+    }
+
     /// The most severe impact of any change in the plan.
     public var impact: SchemaChange.Impact? { versions.compactMap(\.impact).max() }
 }
@@ -27,6 +38,8 @@ public struct VersionPlan: Sendable {
     public var changes: [PlannedChange]
     /// What runs, in order.
     public var items: [PlanItem]
+    /// Object types this version renames: new name → old name.
+    public var renamedTypes: [String: String] = [:]
 
     /// The most severe impact of this version's changes.
     public var impact: SchemaChange.Impact? { changes.map(\.impact).max() }

@@ -32,7 +32,12 @@ extension VersionPlanner {
                     continue
                 }
                 table.bindings[name] = TableMigration.Binding(expression: value, type: target, isNewType: true)
-                record(.additive, "add property \(table.name).\(name) (\(target))\(value.isConstant ? " = \(value.sql)" : "")", origin: "schema", sql: ["\(SQL.quote(name)) = \(value.sql)"])
+                // Dates are stored as microseconds; the plan shows them as people write them.
+                var shown = value.sql
+                if case .scalar(.date) = target.base, let microseconds = Int64(value.sql) {
+                    shown = StoreDateFormat.string(microseconds: microseconds)
+                }
+                record(.additive, "add property \(table.name).\(name) (\(target))\(value.isConstant ? " = \(shown)" : "")", origin: "schema", sql: ["\(SQL.quote(name)) = \(value.sql)"])
                 continue
             }
             let oldType = binding.type

@@ -234,7 +234,8 @@ struct VersionPlanner {
         guard !diagnostics.containsErrors else { return nil }
         return VersionPlan(
             version: migration.version, name: migration.name, description: migration.description,
-            checksum: migration.checksum, schema: new, changes: changes, items: items
+            checksum: migration.checksum, schema: new, changes: changes, items: items,
+            renamedTypes: Dictionary(renamedTypes.map { ($0.to, $0.from) }, uniquingKeysWith: { first, _ in first })
         )
     }
 

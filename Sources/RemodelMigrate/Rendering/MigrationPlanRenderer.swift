@@ -75,14 +75,17 @@ public enum MigrationPlanRenderer {
         for version in report.versions {
             out += "  version \(version.version) (\(version.name)): \(seconds(version.duration))\n"
         }
-        let types = Set(report.countsBefore.keys).union(report.countsAfter.keys).sorted()
+        // A renamed type is one line under its new name, counted before under its old one.
+        let renamedFrom = report.renamedTypes.filter { report.countsAfter[$0.key] != nil }
+        let types = Set(report.countsBefore.keys).subtracting(renamedFrom.values).union(report.countsAfter.keys).sorted()
         if !types.isEmpty {
             out += "Objects\(report.dryRun ? " (after, in the rolled-back transaction)" : ""):\n"
-            let width = types.map(\.count).max() ?? 0
-            for type in types {
-                let before = report.countsBefore[type].map(String.init) ?? "-"
+            let labels = types.map { type in renamedFrom[type].map { "\(type) (was \($0))" } ?? type }
+            let width = labels.map(\.count).max() ?? 0
+            for (type, label) in zip(types, labels) {
+                let before = (report.countsBefore[renamedFrom[type] ?? type]).map(String.init) ?? "-"
                 let after = report.countsAfter[type].map(String.init) ?? "removed"
-                out += "  \(type.padding(toLength: width, withPad: " ", startingAt: 0))  \(before) → \(after)\n"
+                out += "  \(label.padding(toLength: width, withPad: " ", startingAt: 0))  \(before) → \(after)\n"
             }
         }
         if let backup { out += "Backup of version \(report.fromVersion): \(backup)\n" }
