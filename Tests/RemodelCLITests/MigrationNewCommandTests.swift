@@ -81,6 +81,31 @@ final class MigrationNewCommandTests: XCTestCase {
         XCTAssertTrue(answered.stdout.contains("Migrations: valid (2 versions, current version 2)"), answered.stdout)
     }
 
+    /// A removed and an added type with the same properties get a renameType question; once
+    /// answered, the objects are kept under the new name.
+    func testARenamedTypeIsAskedAbout() throws {
+        let schemas = folder.appendingPathComponent("Schemas")
+        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Schemas"), to: schemas)
+        let migrations = folder.appendingPathComponent("Migrations").path
+        XCTAssertEqual(try migrationNew("initial", schemas: schemas.path, migrations: migrations).status, 0)
+        let store = folder.appendingPathComponent("store.db").path
+        XCTAssertEqual(try CLIRunner.run(["init", "--store", store, "--schemas", schemas.path, "--migrations", migrations]).status, 0)
+        let notes = schemas.appendingPathComponent("Notes.yaml")
+        let text = try String(contentsOf: notes, encoding: .utf8)
+        XCTAssertTrue(text.contains("\n  Note:\n"), text)
+        try text.replacingOccurrences(of: "\n  Note:\n", with: "\n  Memo:\n").write(to: notes, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try migrationNew("memos", schemas: schemas.path, migrations: migrations).status, 0)
+        let file = migrations + "/0002-memos.yaml"
+        let draft = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(draft.contains("  # Question: was type Note renamed to Memo? (same key and properties)\n"), draft)
+        XCTAssertTrue(draft.contains("  # If so, uncomment this step to keep its objects; if not, every Note is deleted.\n  # - renameType: { from: Note, to: Memo }\n"), draft)
+        try draft.replacingOccurrences(of: "  # - renameType:", with: "  - renameType:").write(toFile: file, atomically: true, encoding: .utf8)
+        let plan = try CLIRunner.run(["migrate", "--store", store, "--dry-run", "--schemas", schemas.path, "--migrations", migrations])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(plan.stdout.contains("rename type Note to Memo"), plan.stdout)
+        XCTAssertFalse(plan.stdout.contains("remove type Note"), plan.stdout)
+    }
+
     func testNeverOverwritesAFile() throws {
         let migrations = folder.appendingPathComponent("Migrations").path
         XCTAssertEqual(try migrationNew("initial", schemas: Self.historySources + "/v1", migrations: migrations).status, 0)

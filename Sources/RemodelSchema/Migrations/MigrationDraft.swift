@@ -3,7 +3,7 @@ import RemodelCore
 /// The text of a new migration file, pre-filled from the changes between the newest snapshot
 /// and the current schema: every change as a comment with its impact, a real step where one
 /// is obviously needed (a `convert` for each retype that can reject values), and a commented
-/// question where a removed and an added property of the same type look like a rename.
+/// question where a removed and an added type or property look like a rename.
 ///
 /// Written once by `remodel migration new`; the user edits it before committing.
 public enum MigrationDraft {
@@ -39,6 +39,21 @@ public enum MigrationDraft {
                 let target = to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "")
                 steps.append("  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
             }
+        }
+        // A removed and an added object type with the same key and property names: perhaps
+        // a rename.
+        let removedTypes = old.objects.filter { object in !diff.objectOrigins.values.contains(object.name) }
+        let addedTypes = new.objects.filter { diff.objectOrigins[$0.name] == nil }
+        var proposedTypes = Set<String>()
+        for oldObject in removedTypes {
+            let shape = Set(oldObject.properties.map(\.name))
+            guard let match = addedTypes.first(where: { !proposedTypes.contains($0.name) && $0.primaryKey == oldObject.primaryKey && $0.isEmbedded == oldObject.isEmbedded && Set($0.properties.map(\.name)) == shape }) else { continue }
+            proposedTypes.insert(match.name)
+            questions.append("""
+                  # Question: was type \(oldObject.name) renamed to \(match.name)? (same key and properties)
+                  # If so, uncomment this step to keep its objects; if not, every \(oldObject.name) is deleted.
+                  # - renameType: { from: \(scalar(oldObject.name)), to: \(scalar(match.name)) }
+                """)
         }
         // Removed + added properties of the same type: perhaps a rename.
         for newObject in new.objects {
