@@ -54,6 +54,25 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertTrue(output.stderr.contains("did you mean 'name'?"), output.stderr)
     }
 
+    /// A typo in a convert step is one error at the step, not also a missing step for the
+    /// retype it no longer covers.
+    func testOneMistakeInAStepIsOneError() throws {
+        let root = CLIRunner.packageRoot
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Migrations").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Migrations"))
+        let file = folder.appendingPathComponent("Migrations/0003-dog-details.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("property: weight,"), text)
+        try text.replacingOccurrences(of: "property: weight,", with: "property: wieght,").write(to: file, atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["validate"], in: folder)
+        XCTAssertEqual(output.status, 1, output.stderr)
+        let errors = output.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        XCTAssertEqual(errors.count, 1, output.stderr)
+        XCTAssertTrue(errors.first?.contains("'Dog' has no property 'wieght' at this point of the migration [migration-unknown-property]") == true, output.stderr)
+        XCTAssertTrue(output.stderr.contains("did you mean 'weight'?"), output.stderr)
+    }
+
     func testSchemaEditedWithoutANewMigrationIsReported() throws {
         let root = CLIRunner.packageRoot
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))

@@ -21,6 +21,8 @@ struct VersionPlanner {
     var changes: [PlannedChange] = []
     var items: [PlanItem] = []
     var linksChanged = false
+    /// Whether a step of this version has an error.
+    var stepFailed = false
 
     init(old: Schema, new: Schema, migration: Migration, nowMicroseconds: Int64, customSteps: Set<String>, tableRewrite: MigrationPlanner.TableRewrite, locate: @escaping (Int) -> SourceLocation?) {
         self.old = old
@@ -37,6 +39,10 @@ struct VersionPlanner {
     }
 
     mutating func error(_ rule: String, _ message: String, step: Int?, hint: String? = nil) {
+        // A value left unset or unconverted because a step of this version failed is that
+        // step's error, already reported at the step: one mistake, one error.
+        if step == nil, ["migration-missing-step", "migration-missing-value"].contains(rule), stepFailed { return }
+        if step != nil { stepFailed = true }
         let location = step.flatMap(locate) ?? locate(-1)
         let prefix = step.map { "migration \(migration.version) \(label($0)): " } ?? "migration \(migration.version): "
         diagnostics.append(.error(rule, prefix + message, at: location, hint: hint))
