@@ -733,6 +733,22 @@ import Testing
         #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
     }
 
+    @Test func deleteObjectsAfterAConvertMatchesConvertedValuesAndSaysSo() throws {
+        let v1 = Schema(objects: [ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("toy", .scalar(.string))])])
+        let v2 = Schema(objects: [ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("toy", .scalar(.int), default: .int(0))])])
+        let convert = MigrationStep.convert(type: "Dog", property: "toy", to: .scalar(.int), onError: .fail)
+        let delete = MigrationStep.deleteObjects(type: "Dog", where: [.init(property: "toy", value: .string(""))])
+        let after = Self.history([v1, v2], [convert, delete])
+        let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: after).plan(from: 1) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("'toy' is int here, after step 1 (convert); to match its old values, put deleteObjects before that step"))
+        // In the other order the empty toys go first, and the rest converts.
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Dog\" VALUES (1, ''), (2, '7')")
+        _ = try Migrator(history: Self.history([v1, v2], [delete, convert])).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT \"id\", \"toy\" FROM \"Dog\"") == [[.integer(2), .integer(7)]])
+    }
+
     @Test func deleteObjectsNeedsAWhereCondition() throws {
         let v1 = Schema(objects: [ObjectType(name: "Note", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("content", .scalar(.string))])])
         let history = Self.history([v1, v1], [.deleteObjects(type: "Note", where: [])])

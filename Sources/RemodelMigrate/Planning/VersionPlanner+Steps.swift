@@ -174,7 +174,12 @@ extension VersionPlanner {
                     let literal = try StoredLiteral(schema: schema(of: binding), nowMicroseconds: nowMicroseconds).expression(for: match.value, type: type)
                     conditions.append("\(binding.expression.operand) = \(literal.sql)")
                 } catch {
-                    self.error("migration-invalid-value", "where \(match.property): \(error)", step: index)
+                    // Steps run in file order: a value converted by an earlier step has its new type.
+                    let current = table.bindings[match.property] != nil ? match.property : table.origins.first { $0.value == match.property }?.key ?? match.property
+                    let hint = table.assignedBy[current].map {
+                        "'\(match.property)' is \(binding.type) here, after \($0); to match its old values, put deleteObjects before that step"
+                    }
+                    self.error("migration-invalid-value", "where \(match.property): \(error)", step: index, hint: hint)
                     return
                 }
             }
