@@ -56,13 +56,19 @@ final class MigrationNewCommandTests: XCTestCase {
         XCTAssertTrue(migrate.stderr.contains("there is nothing to freeze"), migrate.stderr)
     }
 
-    /// A draft whose only content is a rename question is valid as written, and stays valid
-    /// once its step is uncommented as the comment says.
-    func testARenameQuestionCanBeAnsweredByUncommentingIt() throws {
+    /// A copy of the example's Schemas/ and a new Migrations/ holding it as version 1.
+    private func exampleWithBaseline() throws -> (schemas: URL, migrations: String) {
         let schemas = folder.appendingPathComponent("Schemas")
         try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Schemas"), to: schemas)
         let migrations = folder.appendingPathComponent("Migrations").path
         XCTAssertEqual(try migrationNew("initial", schemas: schemas.path, migrations: migrations).status, 0)
+        return (schemas, migrations)
+    }
+
+    /// A draft whose only content is a rename question is valid as written, and stays valid
+    /// once its step is uncommented as the comment says.
+    func testARenameQuestionCanBeAnsweredByUncommentingIt() throws {
+        let (schemas, migrations) = try exampleWithBaseline()
         let doggo = schemas.appendingPathComponent("DoggoDB.yaml")
         let text = try String(contentsOf: doggo, encoding: .utf8)
         XCTAssertTrue(text.contains("      breed: {"), text)
@@ -84,10 +90,7 @@ final class MigrationNewCommandTests: XCTestCase {
     /// A removed and an added type with the same properties get a renameType question; once
     /// answered, the objects are kept under the new name.
     func testARenamedTypeIsAskedAbout() throws {
-        let schemas = folder.appendingPathComponent("Schemas")
-        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Schemas"), to: schemas)
-        let migrations = folder.appendingPathComponent("Migrations").path
-        XCTAssertEqual(try migrationNew("initial", schemas: schemas.path, migrations: migrations).status, 0)
+        let (schemas, migrations) = try exampleWithBaseline()
         let store = folder.appendingPathComponent("store.db").path
         XCTAssertEqual(try CLIRunner.run(["init", "--store", store, "--schemas", schemas.path, "--migrations", migrations]).status, 0)
         let notes = schemas.appendingPathComponent("Notes.yaml")

@@ -36,11 +36,16 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertEqual(output.stderr, "")
     }
 
-    func testMigrationStepThatDoesNotFitItsSchemasIsReportedAtItsLine() throws {
+    /// Replaces the test folder's Schemas/ with the package's, next to a copy of Migrations/.
+    private func copyExampleProject() throws {
         let root = CLIRunner.packageRoot
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))
         try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Schemas"))
         try FileManager.default.copyItem(at: root.appendingPathComponent("Migrations").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Migrations"))
+    }
+
+    func testMigrationStepThatDoesNotFitItsSchemasIsReportedAtItsLine() throws {
+        try copyExampleProject()
         let file = folder.appendingPathComponent("Migrations/0002-split-person-name.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertTrue(text.contains("property: name,"), text)
@@ -57,10 +62,7 @@ final class ValidateCommandTests: XCTestCase {
     /// A typo in a convert step is one error at the step, not also a missing step for the
     /// retype it no longer covers.
     func testOneMistakeInAStepIsOneError() throws {
-        let root = CLIRunner.packageRoot
-        try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))
-        try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Schemas"))
-        try FileManager.default.copyItem(at: root.appendingPathComponent("Migrations").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Migrations"))
+        try copyExampleProject()
         let file = folder.appendingPathComponent("Migrations/0003-dog-details.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertTrue(text.contains("property: weight,"), text)
@@ -74,10 +76,7 @@ final class ValidateCommandTests: XCTestCase {
     }
 
     func testSchemaEditedWithoutANewMigrationIsReported() throws {
-        let root = CLIRunner.packageRoot
-        try FileManager.default.removeItem(at: folder.appendingPathComponent("Schemas"))
-        try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Schemas"))
-        try FileManager.default.copyItem(at: root.appendingPathComponent("Migrations").resolvingSymlinksInPath(), to: folder.appendingPathComponent("Migrations"))
+        try copyExampleProject()
         let file = folder.appendingPathComponent("Schemas/Notes.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         try text.replacingOccurrences(of: "      lastEdited:", with: "      pinned: { type: bool, default: false }\n      lastEdited:").write(to: file, atomically: true, encoding: .utf8)
