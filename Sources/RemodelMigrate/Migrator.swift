@@ -79,14 +79,9 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Migrations the store has applied whose files have changed since (their checksums
+    /// The migrations of `applied` (a store's record) whose files have changed since (their checksums
     /// differ): a released migration was edited, so stores migrated before and after the
     /// edit may hold different data.
-    public func editedMigrations(appliedTo state: StoreState) -> [(applied: AppliedMigration, now: Migration)] {
-        editedMigrations(state.appliedMigrations)
-    }
-
-    /// The migrations of `applied` whose files have changed since (see `editedMigrations(appliedTo:)`).
     public func editedMigrations(_ applied: [AppliedMigration]) -> [(applied: AppliedMigration, now: Migration)] {
         applied.compactMap { applied in
             guard let now = history.migrations.first(where: { $0.version == applied.version }),

@@ -113,6 +113,12 @@ import Testing
         let v1 = Schema(objects: [type("A", "onlyA"), type("B", "onlyB")])
         let v2 = Schema(objects: [type("B", "onlyA"), type("A", "onlyB")])
         let history = Self.history([v1, v2], [.renameType(from: "A", to: "B"), .renameType(from: "B", to: "A")])
+        // Each rename lists its own statements: A goes through a temporary name, B does not.
+        let changes = try #require(Migrator(history: history).plan(from: 1).versions.first).changes
+        #expect(changes.first { $0.summary == "rename type A to B" }?.sql == [
+            "ALTER TABLE \"A\" RENAME TO \"A__remodel_renaming\"", "ALTER TABLE \"A__remodel_renaming\" RENAME TO \"B\"",
+        ])
+        #expect(changes.first { $0.summary == "rename type B to A" }?.sql == ["ALTER TABLE \"B\" RENAME TO \"A\""])
         let store = try Self.migrateDirectAndStepwise(Migrator(history: history), from: v1) { store in
             try store.execute("INSERT INTO \"A\" (\"id\", \"label\", \"onlyA\") VALUES (1, 'was A', 'a')")
             try store.execute("INSERT INTO \"B\" (\"id\", \"label\", \"onlyB\") VALUES (2, 'was B', 'b')")

@@ -54,23 +54,16 @@ public enum StoreBackup {
 
     /// Copies the database at `source` into a new database file at `destination`.
     private static func copy(from source: String, to destination: String) throws {
-        var sourceDB: OpaquePointer?
+        let sourceConnection: Connection
+        do {
+            sourceConnection = try Connection.forReading(path: source)
+        } catch let error as SQLiteError {
+            throw Failure(path: destination, reason: "cannot open '\(source)': \(error.message)")
+        }
+        sourceConnection.setBusyTimeout(5)
+        let sourceDB = sourceConnection.pointer
         var destinationDB: OpaquePointer?
-        defer {
-            sqlite3_close_v2(sourceDB)
-            sqlite3_close_v2(destinationDB)
-        }
-        // Read-write when possible, though nothing is written: the last read-only connection
-        // to a WAL store leaves its -wal and -shm files behind.
-        if sqlite3_open_v2(source, &sourceDB, SQLITE_OPEN_READWRITE, nil) != SQLITE_OK {
-            sqlite3_close_v2(sourceDB)
-            sourceDB = nil
-            guard sqlite3_open_v2(source, &sourceDB, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-                throw Failure(path: destination, reason: "cannot open '\(source)': \(message(sourceDB))")
-            }
-        }
-        guard let sourceDB else { throw Failure(path: destination, reason: "cannot open '\(source)': out of memory") }
-        sqlite3_busy_timeout(sourceDB, 5000)
+        defer { sqlite3_close_v2(destinationDB) }
         guard sqlite3_open_v2(destination, &destinationDB, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let destinationDB else {
             throw Failure(path: destination, reason: message(destinationDB))
         }

@@ -144,8 +144,8 @@ struct VersionPlanner {
         let temporaryTable = { (name: String) in name + "__remodel_renaming" }
         let typeRenameSteps = RenameOrder.steps(renamedTypes, existing: existingTables, temporary: temporaryTable)
         for (from, to) in renamedTypes {
-            let names = Set([from, temporaryTable(from), to])
-            let sql = typeRenameSteps.filter { names.contains($0.from) && names.contains($0.to) }.map { "ALTER TABLE \(SQL.quote($0.from)) RENAME TO \(SQL.quote($0.to))" }
+            // This table's own renames: straight to its new name, or through a temporary one.
+            let sql = typeRenameSteps.filter { $0.from == from || $0.from == temporaryTable(from) }.map { "ALTER TABLE \(SQL.quote($0.from)) RENAME TO \(SQL.quote($0.to))" }
             record(.additive, "rename type \(from) to \(to)", origin: stepLabel { if case .renameType(let step, _) = $0 { step == from } else { false } } ?? "schema (renamedFrom)", sql: sql)
         }
         run(typeRenameSteps.map { "ALTER TABLE \(SQL.quote($0.from)) RENAME TO \(SQL.quote($0.to))" })

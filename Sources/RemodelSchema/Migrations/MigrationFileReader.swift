@@ -233,37 +233,32 @@ struct MigrationFileReader {
     }
 
     private func valueMappings(_ reader: YAMLMappingReader) -> [MigrationStep.ValueMapping]? {
-        guard let node = reader.node("values") else { return nil }
-        guard let mapping = node.mapping, !mapping.entries.isEmpty else {
-            log.error(
-                "invalid-value", "'values' in \(reader.what) must map old values to new ones, found \(node.kindDescription)", at: node.location,
-                hint: "write 'values: { Eng: engineering, HR: humanResourcesAndRescruiting }'"
-            )
-            return nil
-        }
-        YAMLMappingReader.reportDuplicates(in: mapping, what: "'values' of \(reader.what)", rule: "duplicate-key", noun: "old value", log: log)
-        var result: [MigrationStep.ValueMapping] = []
-        for entry in mapping.entries {
-            guard let value = value(entry.value, what: "the new value for '\(entry.key)'") else { return nil }
-            result.append(.init(from: entry.key, to: value))
-        }
-        return result
+        pairs(reader, key: "values", meaning: "old values to new ones", noun: "old value", valueName: { "the new value for '\($0)'" },
+              example: "write 'values: { Eng: engineering, HR: humanResourcesAndRescruiting }'")?
+            .map { MigrationStep.ValueMapping(from: $0.key, to: $0.value) }
     }
 
     private func conditions(_ reader: YAMLMappingReader) -> [MigrationStep.PropertyMatch]? {
-        guard let node = reader.node("where") else { return nil }
+        pairs(reader, key: "where", meaning: "property names to values", noun: "property", valueName: { "the value of '\($0)'" },
+              example: "write 'where: { content: \"\" }'; objects matching every condition are deleted")?
+            .map { MigrationStep.PropertyMatch(property: $0.key, value: $0.value) }
+    }
+
+    /// The entries of the non-empty mapping under `key`, each value read as a literal; `nil`
+    /// (after reporting) when the mapping or a value is invalid.
+    private func pairs(
+        _ reader: YAMLMappingReader, key: String, meaning: String, noun: String, valueName: (String) -> String, example: String
+    ) -> [(key: String, value: DefaultValue)]? {
+        guard let node = reader.node(key) else { return nil }
         guard let mapping = node.mapping, !mapping.entries.isEmpty else {
-            log.error(
-                "invalid-value", "'where' in \(reader.what) must map property names to values, found \(node.kindDescription)", at: node.location,
-                hint: "write 'where: { content: \"\" }'; objects matching every condition are deleted"
-            )
+            log.error("invalid-value", "'\(key)' in \(reader.what) must map \(meaning), found \(node.kindDescription)", at: node.location, hint: example)
             return nil
         }
-        YAMLMappingReader.reportDuplicates(in: mapping, what: "'where' of \(reader.what)", rule: "duplicate-key", noun: "property", log: log)
-        var result: [MigrationStep.PropertyMatch] = []
+        YAMLMappingReader.reportDuplicates(in: mapping, what: "'\(key)' of \(reader.what)", rule: "duplicate-key", noun: noun, log: log)
+        var result: [(key: String, value: DefaultValue)] = []
         for entry in mapping.entries {
-            guard let value = value(entry.value, what: "the value of '\(entry.key)'") else { return nil }
-            result.append(.init(property: entry.key, value: value))
+            guard let value = value(entry.value, what: valueName(entry.key)) else { return nil }
+            result.append((entry.key, value))
         }
         return result
     }

@@ -17,6 +17,25 @@ package final class Connection {
     /// Tables changed since the last `takeChangedTables()`, filled by SQLite's update hook.
     private let changes = ChangeRecorder()
 
+    /// Opens an existing database to read it without writing. The connection is read-write
+    /// when the file and its folder allow, though: the last read-only connection to a WAL
+    /// database cannot remove the -wal and -shm files, and would leave them behind.
+    package static func forReading(path: String) throws -> Connection {
+        let manager = FileManager.default
+        if manager.isWritableFile(atPath: path), manager.isWritableFile(atPath: folder(of: path)),
+           let connection = try? Connection(path: path) {
+            return connection
+        }
+        return try Connection(path: path, readOnly: true)
+    }
+
+    /// The folder that holds the database file `path` ("." for a bare file name), where SQLite
+    /// writes its journal.
+    package static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
     /// Opens (without creating, unless `create`) the database at `path`.
     package init(path: String, readOnly: Bool = false, create: Bool = false) throws {
         var pointer: OpaquePointer?

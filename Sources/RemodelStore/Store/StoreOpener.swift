@@ -35,13 +35,10 @@ enum StoreOpener {
     }
 
     /// A connection to an existing store file that writes nothing, after the same file checks.
-    /// It is read-write when the file allows, though: the last read-only connection to a WAL
-    /// store cannot remove the -wal and -shm files, and would leave them next to the store.
     static func openForInspection(path: String, options: OpenOptions) throws -> Connection {
         guard try checkFile(path: path, options: options) else { throw StoreError.notSQLite(path: path) }
         do {
-            let writable = FileManager.default.isWritableFile(atPath: path) && FileManager.default.isWritableFile(atPath: folder(of: path))
-            let connection = try (writable ? try? Connection(path: path) : nil) ?? Connection(path: path, readOnly: true)
+            let connection = try Connection.forReading(path: path)
             connection.setBusyTimeout(options.busyTimeout)
             return connection
         } catch let error as SQLiteError {
@@ -49,17 +46,11 @@ enum StoreOpener {
         }
     }
 
-    /// The folder that holds `path` ("." for a bare file name).
-    private static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
-    }
-
     /// Checks the file and its folder before SQLite touches them; returns whether it exists.
     private static func checkFile(path: String, options: OpenOptions) throws -> Bool {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        let folder = folder(of: path)
+        let folder = Connection.folder(of: path)
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if options.readOnly { throw StoreError.cannotOpen(path: path, reason: "the file does not exist; check the path") }
             var folderIsDirectory: ObjCBool = false

@@ -49,7 +49,7 @@ struct MigrateCommand: Command {
 
         let state = try migrator.inspect(storeAt: store)
         try migrator.check(state)
-        for edited in migrator.editedMigrations(appliedTo: state) {
+        for edited in migrator.editedMigrations(state.appliedMigrations) {
             Console.writeError(Self.editedWarning(edited.applied, file: loaded.files[edited.now.version]))
         }
         let now = Date()
