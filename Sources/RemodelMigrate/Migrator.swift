@@ -20,9 +20,9 @@ public struct Migrator: Sendable {
     public var history: MigrationHistory
     /// How tables whose data changes are rewritten (see `MigrationPlanner.TableRewrite`).
     public var tableRewrite: MigrationPlanner.TableRewrite = .automatic
-    /// Diagnostic locations of migration steps, when the history was loaded from files.
-    public var stepLocations: [Int: [Int: SourceLocation]] = [:]
-    public var migrationFiles: [Int: String] = [:]
+    /// Where the history is written, when it was loaded from files: planning errors then
+    /// point at the step or schema line.
+    public var sources = HistorySources()
     /// What opening an older store does, when this migrator is a store's `OpenOptions.migrator`.
     public var upgradePolicy: UpgradePolicy = .migrate
     /// Called as a migration advances (in-app upgrades and `migrate(storeAt:)` alike).
@@ -40,10 +40,8 @@ public struct Migrator: Sendable {
 
     /// The plan from `version` to `target` (default: newest).
     public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
-        try MigrationPlanner(
-            history: history, customSteps: Set(customSteps.keys), tableRewrite: tableRewrite,
-            stepLocations: stepLocations, migrationFiles: migrationFiles
-        ).plan(from: version, to: target, now: now)
+        try MigrationPlanner(history: history, customSteps: Set(customSteps.keys), tableRewrite: tableRewrite, sources: sources)
+            .plan(from: version, to: target, now: now)
     }
 
     /// What a store file says about itself, read without changing it.
@@ -54,7 +52,8 @@ public struct Migrator: Sendable {
     /// Migrates the store at `path` to `target` (default: newest). Throws `StoreError` for a
     /// file that is not a Remodel store or is newer than the history, `MigrationPlanningError`
     /// for a history that cannot take it there, `MigrationError` for data it cannot migrate;
-    /// in every error case the file is unchanged.
+    /// in every error case the file is unchanged. A store another process migrated to the
+    /// target meanwhile is left alone (`MigrationReport.outcome`).
     public func migrate(
         storeAt path: String,
         to target: Int? = nil,

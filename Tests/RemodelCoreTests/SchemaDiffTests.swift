@@ -23,7 +23,7 @@ import Testing
         let diff = SchemaDiff(from: Self.old, to: Self.old)
         #expect(diff.changes.isEmpty)
         #expect(diff.impact == nil)
-        #expect(diff.objectOrigins == ["Person": "Person", "Dog": "Dog"])
+        #expect(diff.types == RenameMap([("Dog", "Dog"), ("Person", "Person")]))
     }
 
     @Test func classifiesPropertyChanges() {
@@ -49,7 +49,8 @@ import Testing
             "destructive: property Person.name removed",
         ])
         #expect(diff.impact == .destructive)
-        #expect(diff.propertyOrigins["Person"]?["personId"] == "employeeId")
+        #expect(diff.properties["Person"]?.old(for: "personId") == "employeeId")
+        #expect(diff.properties["Person"]?.new(for: "employeeId") == "personId")
     }
 
     @Test func explicitRenamesWinAndFollowLinks() {
@@ -57,7 +58,7 @@ import Testing
         new.objects[1].name = "Hound"
         new.objects[0].properties[4] = Property("dogs", PropertyType(.object("Hound"), collection: .list))
         new.objects[0].properties[1].name = "fullName"
-        let diff = SchemaDiff(from: Self.old, to: new, renames: .init(types: ["Dog": "Hound"], properties: ["Person": ["name": "fullName"]]))
+        let diff = SchemaDiff(from: Self.old, to: new, renames: .init(types: RenameMap([("Dog", "Hound")]), properties: ["Person": RenameMap([("name", "fullName")])]))
         #expect(descriptions(diff) == [
             "additive: property Person.name renamed to fullName",
             "additive: type Dog renamed to Hound",

@@ -38,7 +38,7 @@ import Testing
             #expect(migration.checksum == SHA256.hexDigest(of: Array(bytes)))
         }
         // Step locations point at each step's kind in its file.
-        let split = try #require(loaded.stepLocations[2]?[1])
+        let split = try #require(loaded.sources.migrations[2]?.steps[1].location)
         let lines = try String(contentsOfFile: split.file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[split.line - 1].dropFirst(split.column - 1).hasPrefix("split:"))
     }
@@ -67,8 +67,7 @@ import Testing
         let store = try ExampleMigrationTests().makeV1Store()
         defer { store.remove() }
         var migrator = Migrator(history: history)
-        migrator.stepLocations = loaded.stepLocations
-        migrator.migrationFiles = loaded.files
+        migrator.sources = loaded.sources
         let (plan, report) = try migrator.migrate(storeAt: store.path)
         #expect(plan.versions.map(\.version) == [2, 3])
         #expect(report.countsAfter == ["Note": 0, "Person": 7, "Dog": 6])

@@ -73,16 +73,19 @@ import Testing
         let connection = try connection()
         for type in [ScalarType.int, .int8, .int16, .int32] {
             let range = try #require(type.integerRange)
-            let conversion = try #require(Conversion.between(.scalar(.string), in: ExampleHistory.v1, .scalar(type), in: ExampleHistory.v3, operand: "v"))
+            let conversion = try #require(Conversion.between(.scalar(.string), in: ExampleHistory.v1, .scalar(type), in: ExampleHistory.v3, operand: .column("v")))
+            let renderer = SQLiteRenderer()
+            let test = renderer.expression(conversion.test ?? .integer(1), in: "samples")
+            let value = renderer.expression(conversion.value, in: "samples")
             let expected = try connection.query("SELECT v, \(Self.sqlInteger("v", range: range)) FROM samples ORDER BY rowid")
-            let actual = try connection.query("SELECT v, CASE WHEN \(conversion.test ?? "1") THEN \(conversion.value) ELSE NULL END FROM samples ORDER BY rowid")
+            let actual = try connection.query("SELECT v, CASE WHEN \(test) THEN \(value) ELSE NULL END FROM samples ORDER BY rowid")
             #expect(actual == expected, "\(type)")
             // The single-evaluation form the planner uses for onError: default.
-            let fallback = try connection.query("SELECT v, \(conversion.value(orElse: "-1")) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
+            let fallback = try connection.query("SELECT v, \(renderer.expression(conversion.value(orElse: .integer(-1)), in: "samples")) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
             let expectedFallback = try connection.query("SELECT v, coalesce(\(Self.sqlInteger("v", range: range)), -1) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
             #expect(fallback == expectedFallback, "\(type) with a fallback")
             // The test is never NULL: `NOT (test)` must find every bad value for onError: fail.
-            #expect(try connection.query("SELECT count(*) FROM samples WHERE v IS NOT NULL AND (\(conversion.test ?? "1")) IS NULL") == [[.integer(0)]])
+            #expect(try connection.query("SELECT count(*) FROM samples WHERE v IS NOT NULL AND (\(test)) IS NULL") == [[.integer(0)]])
         }
     }
 }

@@ -90,11 +90,20 @@ import Testing
         dog.name = "Dog"
         let v1 = Schema(objects: [oldDog, doggo])
         let v2 = Schema(objects: [dog])
+        // In one version the schema's Dog would both continue the old Dog and be the renamed
+        // Doggo: a contradiction, refused at the step.
+        let oneVersion = Self.history([v1, v2], [.renameType(from: "Doggo", to: "Dog")])
+        let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: oneVersion).plan(from: 1) }
+        #expect(error?.diagnostics.map(\.rule) == ["migration-rename-conflict"])
+        #expect(error?.description.contains("remove 'Dog' in one version and rename 'Doggo' to it in the next") == true)
+        // Removing the old Dog first, then renaming, takes its name.
+        let v2WithoutDog = Schema(objects: [doggo])
+        let twoVersions = Self.history([v1, v2WithoutDog, v2], [], [.renameType(from: "Doggo", to: "Dog")])
         let store = try StoreFixture(schema: v1, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Dog\" VALUES (1, 'old')")
         try store.execute("INSERT INTO \"Doggo\" VALUES (7, 'Rex'), (8, 'Fido')")
-        _ = try Migrator(history: Self.history([v1, v2], [.renameType(from: "Doggo", to: "Dog")])).migrate(storeAt: store.path)
+        _ = try Migrator(history: twoVersions).migrate(storeAt: store.path)
         #expect(try store.query("SELECT \"id\", \"name\" FROM \"Dog\" ORDER BY 1") == [[.integer(7), .text("Rex")], [.integer(8), .text("Fido")]])
         #expect(try store.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_remodel%' ESCAPE '\\'") == [[.text("Dog")]])
     }
@@ -114,11 +123,13 @@ import Testing
         let v2 = Schema(objects: [type("B", "onlyA"), type("A", "onlyB")])
         let history = Self.history([v1, v2], [.renameType(from: "A", to: "B"), .renameType(from: "B", to: "A")])
         // Each rename lists its own statements: A goes through a temporary name, B does not.
-        let changes = try #require(Migrator(history: history).plan(from: 1).versions.first).changes
-        #expect(changes.first { $0.summary == "rename type A to B" }?.sql == [
+        let plan = try #require(Migrator(history: history).plan(from: 1).versions.first)
+        let renameA = try #require(plan.changes.first { $0.summary == "rename type A to B" })
+        let renameB = try #require(plan.changes.first { $0.summary == "rename type B to A" })
+        #expect(plan.statements(of: renameA).filter { $0.contains("RENAME TO") && !$0.contains(".") } == [
             "ALTER TABLE \"A\" RENAME TO \"A__remodel_renaming\"", "ALTER TABLE \"A__remodel_renaming\" RENAME TO \"B\"",
         ])
-        #expect(changes.first { $0.summary == "rename type B to A" }?.sql == ["ALTER TABLE \"B\" RENAME TO \"A\""])
+        #expect(plan.statements(of: renameB).filter { $0.contains("RENAME TO") && !$0.contains(".") } == ["ALTER TABLE \"B\" RENAME TO \"A\""])
         let store = try Self.migrateDirectAndStepwise(Migrator(history: history), from: v1) { store in
             try store.execute("INSERT INTO \"A\" (\"id\", \"label\", \"onlyA\") VALUES (1, 'was A', 'a')")
             try store.execute("INSERT INTO \"B\" (\"id\", \"label\", \"onlyB\") VALUES (2, 'was B', 'b')")
@@ -755,11 +766,29 @@ import Testing
         #expect(try store.query("SELECT \"id\", \"toy\" FROM \"Dog\"") == [[.integer(2), .integer(7)]])
     }
 
-    @Test func deleteObjectsNeedsAWhereCondition() throws {
-        let v1 = Schema(objects: [ObjectType(name: "Note", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("content", .scalar(.string))])])
+    @Test func deleteObjectsWithoutConditionsDeletesEveryObjectAndItsLinks() throws {
+        let note = ObjectType(name: "Note", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)), Property("content", .scalar(.string)), Property("tags", PropertyType(.scalar(.string), collection: .list)),
+        ])
+        let folder = ObjectType(name: "Folder", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)), Property("pinned", PropertyType(.object("Note"), optional: true)), Property("notes", PropertyType(.object("Note"), collection: .list)),
+        ])
+        let v1 = Schema(objects: [note, folder])
+        // A data-only version: the schema does not change, the step deletes every note.
         let history = Self.history([v1, v1], [.deleteObjects(type: "Note", where: [])])
-        let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: history).plan(from: 1) }
-        #expect("\(error.map { "\($0)" } ?? "")".contains("deleteObjects needs a `where` condition"))
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Note\" VALUES (1, 'a'), (2, 'b')")
+        try store.execute("INSERT INTO \"Note.tags\" VALUES (1, 0, 'x')")
+        try store.execute("INSERT INTO \"Folder\" VALUES (10, 1)")
+        try store.execute("INSERT INTO \"Folder.notes\" VALUES (10, 0, 1), (10, 1, 2)")
+        let (plan, _) = try Migrator(history: history).migrate(storeAt: store.path)
+        #expect(plan.versions[0].changes.map(\.summary).contains("delete every Note"))
+        #expect(try store.query("SELECT count(*) FROM \"Note\"") == [[.integer(0)]])
+        #expect(try store.query("SELECT count(*) FROM \"Note.tags\"") == [[.integer(0)]])
+        #expect(try store.query("SELECT \"id\", \"pinned\" FROM \"Folder\"") == [[.integer(10), .null]])
+        #expect(try store.query("SELECT count(*) FROM \"Folder.notes\"") == [[.integer(0)]])
+        #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
     }
 
     // MARK: custom
@@ -885,10 +914,16 @@ import Testing
             Property("id", .scalar(.int)), Property("code", .scalar(.string), indexed: true), Property("sku", .scalar(.string)),
         ])])
         let v2 = Schema(objects: [ObjectType(name: "Item", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("code", .scalar(.string), indexed: true)])])
+        // In one version, 'code' would both continue and be the renamed 'sku': refused.
+        let oneVersion = Self.history([v1, v2], [.renameProperty(type: "Item", from: "sku", to: "code")])
+        let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: oneVersion).plan(from: 1) }
+        #expect(error?.diagnostics.map(\.rule) == ["migration-rename-conflict"])
+        // Removing the old 'code' in one version and renaming in the next takes its name.
+        let v2WithoutCode = Schema(objects: [ObjectType(name: "Item", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("sku", .scalar(.string))])])
         let store = try StoreFixture(schema: v1, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Item\" VALUES (1, 'old', 'new')")
-        _ = try Migrator(history: Self.history([v1, v2], [.renameProperty(type: "Item", from: "sku", to: "code")])).migrate(storeAt: store.path)
+        _ = try Migrator(history: Self.history([v1, v2WithoutCode, v2], [], [.renameProperty(type: "Item", from: "sku", to: "code")])).migrate(storeAt: store.path)
         #expect(try store.query("SELECT * FROM \"Item\"") == [[.integer(1), .text("new")]])
         #expect(try Self.indexes(of: "Item", in: store) == [[.text("Item.code.index"), .text("code")]])
     }

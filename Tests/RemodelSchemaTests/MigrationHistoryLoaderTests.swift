@@ -106,8 +106,8 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         let bytes = try Data(contentsOf: folder.appendingPathComponent("0002-weights.yaml"))
         XCTAssertEqual(history.migrations[1].checksum, SHA256.hexDigest(of: Array(bytes)))
         XCTAssertEqual(result.files[2], path + "/0002-weights.yaml")
-        XCTAssertEqual(result.stepLocations[2]?[0], SourceLocation(file: path + "/0002-weights.yaml", line: 3, column: 5))
-        XCTAssertEqual(result.stepLocations[2]?[2], SourceLocation(file: path + "/0002-weights.yaml", line: 9, column: 5))
+        XCTAssertEqual(result.sources.migrations[2]?.steps[0].location, SourceLocation(file: path + "/0002-weights.yaml", line: 3, column: 5))
+        XCTAssertEqual(result.sources.migrations[2]?.steps[2].location, SourceLocation(file: path + "/0002-weights.yaml", line: 9, column: 5))
     }
 
     func testUnknownStepKindsAndKeysSuggestTheRightOnes() throws {

@@ -165,14 +165,44 @@ enum SchemaExpressions {
                 SwiftArgument("otherwise", otherwise.map(defaultValue) ?? .nil),
             ])
         case .deleteObjects(let type, let matches):
-            return call("deleteObjects", [
+            return call("deleteObjects", [SwiftArgument("type", .string(type)), SwiftArgument("where", .array(matches.map(match)))])
+        case .createObjects(let type, let objects, let addTo):
+            return call("createObjects", [
                 SwiftArgument("type", .string(type)),
-                SwiftArgument("where", .array(matches.map { match in
-                    .call(core("MigrationStep", "PropertyMatch"), [SwiftArgument("property", .string(match.property)), SwiftArgument("value", defaultValue(match.value))])
+                SwiftArgument("objects", .array(objects.map { object in
+                    .array(object.map { value in
+                        .call(core("MigrationStep", "PropertyValue"), [SwiftArgument("property", .string(value.property)), SwiftArgument("value", defaultValue(value.value))])
+                    })
                 })),
+                SwiftArgument("addTo", addTo.map { target in
+                    .call(core("MigrationStep", "LinkTarget"), [
+                        SwiftArgument("type", .string(target.type)), SwiftArgument("property", .string(target.property)),
+                        SwiftArgument("where", .array(target.where.map(match))),
+                    ])
+                } ?? .nil),
             ])
-        case .custom(let name, let type):
-            return call("custom", [SwiftArgument("name", .string(name)), SwiftArgument("type", optionalString(type))])
+        case .custom(let name, let type, let reads):
+            var arguments = [SwiftArgument("name", .string(name)), SwiftArgument("type", optionalString(type))]
+            if !reads.isEmpty { arguments.append(SwiftArgument("reads", .array(reads.map(SwiftExpression.string)))) }
+            return call("custom", arguments)
         }
+    }
+
+    /// `.init(property: "weight", condition: .lessThan(.int(0)))`.
+    private static func match(_ match: MigrationStep.PropertyMatch) -> SwiftExpression {
+        let condition: SwiftExpression = switch match.condition {
+        case .equals(let value): .call(.implicitMember("equals"), [.unlabelled(defaultValue(value))])
+        case .notEquals(let value): .call(.implicitMember("notEquals"), [.unlabelled(defaultValue(value))])
+        case .lessThan(let value): .call(.implicitMember("lessThan"), [.unlabelled(defaultValue(value))])
+        case .lessThanOrEqual(let value): .call(.implicitMember("lessThanOrEqual"), [.unlabelled(defaultValue(value))])
+        case .greaterThan(let value): .call(.implicitMember("greaterThan"), [.unlabelled(defaultValue(value))])
+        case .greaterThanOrEqual(let value): .call(.implicitMember("greaterThanOrEqual"), [.unlabelled(defaultValue(value))])
+        case .isIn(let values): .call(.implicitMember("isIn"), [.unlabelled(.array(values.map(defaultValue)))])
+        case .isNotIn(let values): .call(.implicitMember("isNotIn"), [.unlabelled(.array(values.map(defaultValue)))])
+        case .contains(let text): .call(.implicitMember("contains"), [.unlabelled(.string(text))])
+        case .startsWith(let text): .call(.implicitMember("startsWith"), [.unlabelled(.string(text))])
+        case .endsWith(let text): .call(.implicitMember("endsWith"), [.unlabelled(.string(text))])
+        }
+        return .call(core("MigrationStep", "PropertyMatch"), [SwiftArgument("property", .string(match.property)), SwiftArgument("condition", condition)])
     }
 }

@@ -5,39 +5,38 @@
 public struct SchemaDiff: Hashable, Sendable {
     /// Renames stated outside the schemas, by migration steps.
     public struct Renames: Hashable, Sendable {
-        /// Old object or enum type name → new name.
-        public var types: [String: String]
-        /// New type name → (old property name → new property name).
-        public var properties: [String: [String: String]]
+        /// Object types and enums.
+        public var types: RenameMap
+        /// Properties, by the *new* name of their type.
+        public var properties: [String: RenameMap]
 
-        public init(types: [String: String] = [:], properties: [String: [String: String]] = [:]) {
+        public init(types: RenameMap = RenameMap(), properties: [String: RenameMap] = [:]) {
             self.types = types
             self.properties = properties
         }
     }
 
     public var changes: [SchemaChange]
-    /// New object type name → the old type it continues (itself unless renamed); types added
-    /// in the new schema are absent.
-    public var objectOrigins: [String: String]
-    /// New type name → (new property name → old property name), for properties that existed
-    /// before.
-    public var propertyOrigins: [String: [String: String]]
+    /// The object types that continue (renamed or not); added and removed types are absent.
+    public var types: RenameMap
+    /// The enums that continue.
+    public var enums: RenameMap
+    /// The properties that continue, by the new name of their type.
+    public var properties: [String: RenameMap]
 
     /// The most severe impact of any change; `nil` when the schemas store the same data.
     public var impact: SchemaChange.Impact? { changes.map(\.impact).max() }
 
     public init(from old: Schema, to new: Schema, renames: Renames = Renames()) {
         var changes: [SchemaChange] = []
-        var objectOrigins: [String: String] = [:]
-        var propertyOrigins: [String: [String: String]] = [:]
+        var propertyMaps: [String: RenameMap] = [:]
 
         // Enums.
         let enumOrigins = SchemaDiff.origins(
             old: old.enums.map(\.name), new: new.enums.map { ($0.name, $0.renamedFrom) }, explicit: renames.types
         )
         for newEnum in new.enums {
-            guard let originName = enumOrigins[newEnum.name], let oldEnum = old.enumType(named: originName) else {
+            guard let originName = enumOrigins.old(for: newEnum.name), let oldEnum = old.enumType(named: originName) else {
                 changes.append(SchemaChange(.enumAdded(newEnum.name), impact: .additive))
                 continue
             }
@@ -60,8 +59,7 @@ public struct SchemaDiff: Hashable, Sendable {
                 changes.append(SchemaChange(.enumCaseRemoved(enum: newEnum.name, case: oldCase.name), impact: .dataDependent))
             }
         }
-        let continuedEnums = Set(enumOrigins.values)
-        for oldEnum in old.enums where !continuedEnums.contains(oldEnum.name) {
+        for oldEnum in old.enums where enumOrigins.new(for: oldEnum.name) == nil {
             changes.append(SchemaChange(.enumRemoved(oldEnum.name), impact: .destructive))
         }
 
@@ -69,13 +67,11 @@ public struct SchemaDiff: Hashable, Sendable {
         let typeOrigins = SchemaDiff.origins(
             old: old.objects.map(\.name), new: new.objects.map { ($0.name, $0.renamedFrom) }, explicit: renames.types
         )
-        let renamedTypeNames = typeOrigins.merging(enumOrigins) { first, _ in first }
         for newObject in new.objects {
-            guard let originName = typeOrigins[newObject.name], let oldObject = old.objectType(named: originName) else {
+            guard let originName = typeOrigins.old(for: newObject.name), let oldObject = old.objectType(named: originName) else {
                 changes.append(SchemaChange(.objectAdded(newObject.name), impact: .additive))
                 continue
             }
-            objectOrigins[newObject.name] = originName
             if originName != newObject.name {
                 changes.append(SchemaChange(.objectRenamed(from: originName, to: newObject.name), impact: .additive))
             }
@@ -85,15 +81,15 @@ public struct SchemaDiff: Hashable, Sendable {
             let origins = SchemaDiff.origins(
                 old: oldObject.properties.map(\.name),
                 new: newObject.properties.map { ($0.name, $0.renamedFrom) },
-                explicit: renames.properties[newObject.name] ?? [:]
+                explicit: renames.properties[newObject.name] ?? RenameMap()
             )
-            propertyOrigins[newObject.name] = origins
-            let newPrimaryKeyOrigin = newObject.primaryKey.flatMap { origins[$0] }
+            propertyMaps[newObject.name] = origins
+            let newPrimaryKeyOrigin = newObject.primaryKey.flatMap { origins.old(for: $0) }
             if newPrimaryKeyOrigin != oldObject.primaryKey || (newObject.primaryKey == nil) != (oldObject.primaryKey == nil) {
                 changes.append(SchemaChange(.primaryKeyChanged(type: newObject.name, from: oldObject.primaryKey, to: newObject.primaryKey), impact: .dataDependent))
             }
             for newProperty in newObject.properties {
-                guard let originName = origins[newProperty.name], let oldProperty = oldObject.property(named: originName) else {
+                guard let originName = origins.old(for: newProperty.name), let oldProperty = oldObject.property(named: originName) else {
                     let needsValue = newProperty.storedType.map { !$0.isOptional && $0.collection == nil && newProperty.defaultValue == nil } ?? false
                     changes.append(SchemaChange(.propertyAdded(type: newObject.name, property: newProperty.name), impact: needsValue ? .dataDependent : .additive))
                     continue
@@ -101,56 +97,51 @@ public struct SchemaDiff: Hashable, Sendable {
                 if originName != newProperty.name {
                     changes.append(SchemaChange(.propertyRenamed(type: newObject.name, from: originName, to: newProperty.name), impact: .additive))
                 }
-                changes += SchemaDiff.propertyChanges(type: newObject.name, old: oldProperty, new: newProperty, renamedTypes: renamedTypeNames)
+                changes += SchemaDiff.propertyChanges(type: newObject.name, old: oldProperty, new: newProperty, types: typeOrigins, enums: enumOrigins)
             }
-            let continued = Set(origins.values)
-            for oldProperty in oldObject.properties where !continued.contains(oldProperty.name) {
+            for oldProperty in oldObject.properties where origins.new(for: oldProperty.name) == nil {
                 let impact: SchemaChange.Impact = oldProperty.storedType == nil ? .additive : .destructive
                 changes.append(SchemaChange(.propertyRemoved(type: newObject.name, property: oldProperty.name), impact: impact))
             }
         }
-        let continuedTypes = Set(typeOrigins.values)
-        for oldObject in old.objects where !continuedTypes.contains(oldObject.name) {
+        for oldObject in old.objects where typeOrigins.new(for: oldObject.name) == nil {
             changes.append(SchemaChange(.objectRemoved(oldObject.name), impact: .destructive))
         }
 
         self.changes = changes
-        self.objectOrigins = objectOrigins
-        self.propertyOrigins = propertyOrigins
+        types = typeOrigins
+        enums = enumOrigins
+        properties = propertyMaps
     }
 
     /// Matches new names to old ones: explicit renames first, then `renamedFrom` when the old
     /// name exists and is not itself kept, then same names.
-    private static func origins(old: [String], new: [(name: String, renamedFrom: String?)], explicit: [String: String]) -> [String: String] {
+    private static func origins(old: [String], new: [(name: String, renamedFrom: String?)], explicit: RenameMap) -> RenameMap {
         let oldNames = Set(old)
         let newNames = Set(new.map(\.name))
-        var result: [String: String] = [:]
-        var claimed = Set<String>()
-        for (oldName, newName) in explicit where oldNames.contains(oldName) && newNames.contains(newName) {
-            result[newName] = oldName
-            claimed.insert(oldName)
+        var result = RenameMap()
+        for pair in explicit.pairs where oldNames.contains(pair.old) && newNames.contains(pair.new) {
+            result.insert(old: pair.old, new: pair.new)
         }
-        for entry in new where result[entry.name] == nil {
-            if let from = entry.renamedFrom, oldNames.contains(from), !newNames.contains(from), !claimed.contains(from) {
-                result[entry.name] = from
-                claimed.insert(from)
+        for entry in new where result.old(for: entry.name) == nil {
+            if let from = entry.renamedFrom, oldNames.contains(from), !newNames.contains(from) {
+                result.insert(old: from, new: entry.name)
             }
         }
-        for entry in new where result[entry.name] == nil && oldNames.contains(entry.name) && !claimed.contains(entry.name) {
-            result[entry.name] = entry.name
-            claimed.insert(entry.name)
+        for entry in new where result.old(for: entry.name) == nil && oldNames.contains(entry.name) {
+            result.insert(old: entry.name, new: entry.name)
         }
         return result
     }
 
-    private static func propertyChanges(type: String, old: Property, new: Property, renamedTypes: [String: String]) -> [SchemaChange] {
+    private static func propertyChanges(type: String, old: Property, new: Property, types: RenameMap, enums: RenameMap) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         switch (old.kind, new.kind) {
         case (.stored(let oldType), .stored(let newType)):
             // A link or enum whose target was renamed is the same type.
             var comparableOld = oldType
-            if case .object(let name) = newType.base, let oldName = oldType.objectName, renamedTypes[name] == oldName { comparableOld.base = .object(name) }
-            if case .enumeration(let name) = newType.base, let oldName = oldType.enumName, renamedTypes[name] == oldName { comparableOld.base = .enumeration(name) }
+            if case .object(let name) = newType.base, let oldName = oldType.objectName, types.old(for: name) == oldName { comparableOld.base = .object(name) }
+            if case .enumeration(let name) = newType.base, let oldName = oldType.enumName, enums.old(for: name) == oldName { comparableOld.base = .enumeration(name) }
             if comparableOld.base != newType.base || comparableOld.collection != newType.collection {
                 changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: oldType, to: newType), impact: retypeImpact(from: comparableOld, to: newType)))
             } else if comparableOld.isOptional != newType.isOptional {
@@ -165,7 +156,7 @@ public struct SchemaDiff: Hashable, Sendable {
                 changes.append(SchemaChange(.defaultChanged(type: type, property: new.name), impact: .additive))
             }
         case (.inverse(let oldType, let oldOrigin), .inverse(let newType, let newOrigin)):
-            if (renamedTypes[newType] ?? newType) != oldType || oldOrigin != newOrigin {
+            if (types.old(for: newType) ?? newType) != oldType || oldOrigin != newOrigin {
                 changes.append(SchemaChange(.inverseChanged(type: type, property: new.name), impact: .additive))
             }
         case (.inverse, .stored):
@@ -190,6 +181,9 @@ public struct SchemaDiff: Hashable, Sendable {
             return .dataDependent
         case (.enumeration, .scalar(.string)), (.enumeration, .scalar(.int)):
             return .additive
+        case (.object(let from), .object(let to)) where from != to:
+            // Links to another type of object: the old ones cannot point there, so they go.
+            return .destructive
         default:
             return .dataDependent
         }

@@ -25,12 +25,17 @@ public enum MigrationStep: Hashable, Sendable {
     case split(type: String, property: String, into: [String], separator: String)
     /// `mapValues: { type: Person, property: businessUnit, values: {Eng: engineering}, otherwise: engineering }`
     case mapValues(type: String, property: String, values: [ValueMapping], otherwise: DefaultValue?)
-    /// `deleteObjects: { type: Note, where: { content: "" } }`: deletes the objects whose
-    /// properties equal all the given values.
+    /// `deleteObjects: { type: Note, where: { content: "" } }`: deletes the objects that meet
+    /// every condition; with no condition (`all: true` in a file), every object of the type.
     case deleteObjects(type: String, where: [PropertyMatch])
-    /// `custom: { name: fixPhoneNumbers, type: Person }`: a Swift closure registered under
-    /// `name` with the migrator.
-    case custom(name: String, type: String?)
+    /// `createObjects: { type: Dog, objects: [{ name: Rex }], addTo: { type: Person, property:
+    /// dogs, where: { name: Ada } } }`: new objects, each property its value or its default,
+    /// optionally linked from the objects `addTo` selects.
+    case createObjects(type: String, objects: [[PropertyValue]], addTo: LinkTarget?)
+    /// `custom: { name: fixPhoneNumbers, type: Person, reads: [Dog] }`: a Swift closure
+    /// registered under `name` with the migrator, called for every object of `type`; `reads`
+    /// names other types whose objects (as they were before the version) it may look at.
+    case custom(name: String, type: String?, reads: [String] = [])
 
     /// One `old: new` pair of `mapValues`.
     public struct ValueMapping: Hashable, Sendable {
@@ -43,14 +48,87 @@ public enum MigrationStep: Hashable, Sendable {
         }
     }
 
-    /// One `property: value` condition of `deleteObjects`.
+    /// One condition of `deleteObjects` (or of `createObjects`' `addTo`) on a property:
+    /// `content: ""` (equality) or `weight: { lt: 0 }`. `property` may go through to-one links
+    /// and embedded objects: `owner.name`.
     public struct PropertyMatch: Hashable, Sendable {
+        public var property: String
+        public var condition: Condition
+
+        public init(property: String, condition: Condition) {
+            self.property = property
+            self.condition = condition
+        }
+
+        /// `property: value`: equality.
+        public init(property: String, value: DefaultValue) {
+            self.init(property: property, condition: .equals(value))
+        }
+    }
+
+    /// How a property is compared (`PropertyMatch`); the keys of a condition mapping in files
+    /// are the cases' names (`{ lt: 0 }`, `{ in: [a, b] }`).
+    public enum Condition: Hashable, Sendable {
+        /// Equal; `null` matches null.
+        case equals(DefaultValue)
+        /// Not equal; `null` matches every non-null value.
+        case notEquals(DefaultValue)
+        case lessThan(DefaultValue)
+        case lessThanOrEqual(DefaultValue)
+        case greaterThan(DefaultValue)
+        case greaterThanOrEqual(DefaultValue)
+        /// One of the values.
+        case isIn([DefaultValue])
+        /// None of the values (null matches, as it is none of them).
+        case isNotIn([DefaultValue])
+        /// Text containing, starting or ending with the given text (case-sensitive).
+        case contains(String)
+        case startsWith(String)
+        case endsWith(String)
+
+        /// The keyword of the condition in migration files.
+        public var keyword: String {
+            switch self {
+            case .equals: "equals"
+            case .notEquals: "not"
+            case .lessThan: "lt"
+            case .lessThanOrEqual: "lte"
+            case .greaterThan: "gt"
+            case .greaterThanOrEqual: "gte"
+            case .isIn: "in"
+            case .isNotIn: "notIn"
+            case .contains: "contains"
+            case .startsWith: "startsWith"
+            case .endsWith: "endsWith"
+            }
+        }
+
+        /// Every keyword, in the order the documentation lists them.
+        public static let keywords = ["equals", "not", "lt", "lte", "gt", "gte", "in", "notIn", "contains", "startsWith", "endsWith"]
+    }
+
+    /// One `property: value` of an object `createObjects` makes.
+    public struct PropertyValue: Hashable, Sendable {
         public var property: String
         public var value: DefaultValue
 
         public init(property: String, value: DefaultValue) {
             self.property = property
             self.value = value
+        }
+    }
+
+    /// Where `createObjects` links its new objects from: property `property` of every `type`
+    /// object meeting `where` (a list or set gets them appended, a to-one link is set).
+    public struct LinkTarget: Hashable, Sendable {
+        public var type: String
+        public var property: String
+        public var `where`: [PropertyMatch]
+
+        public init(type: String, property: String, where conditions: [PropertyMatch]) {
+            self.type = type
+            self.property = property
+            self.where = conditions
         }
     }
 
@@ -64,9 +142,24 @@ public enum MigrationStep: Hashable, Sendable {
         case .split: "split"
         case .mapValues: "mapValues"
         case .deleteObjects: "deleteObjects"
+        case .createObjects: "createObjects"
         case .custom: "custom"
         }
     }
+
+    /// The object type the step works on (as the step names it), `nil` for `renameType`.
+    public var typeName: String? {
+        switch self {
+        case .renameType: nil
+        case .renameProperty(let type, _, _), .set(let type, _, _), .convert(let type, _, _, _), .split(let type, _, _, _),
+             .mapValues(let type, _, _, _), .deleteObjects(let type, _), .createObjects(let type, _, _):
+            type
+        case .custom(_, let type, _): type
+        }
+    }
+
+    /// Every step kind, in the order the documentation lists them.
+    public static let kinds = ["renameType", "renameProperty", "set", "convert", "split", "mapValues", "deleteObjects", "createObjects", "custom"]
 }
 
 /// A migration file: the steps that take a store from `version - 1` to `version`.

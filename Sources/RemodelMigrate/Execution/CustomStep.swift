@@ -1,16 +1,78 @@
 import Foundation
 import RemodelStore
 
-/// An object as a custom migration step sees it: its values before the migration and its
-/// values now, which the step may change.
+/// An object as a custom migration step sees it: its values before the version and its
+/// values now, which the step may change, and the other objects it declared it reads.
 public struct MigrationObject: Sendable {
     /// The object type (its new name).
     public let type: String
-    /// Property values as they were before this migration (old property names).
+    /// Property values as they were before this version (old property names), lists and sets
+    /// as `.list`, maps as `.map`.
     public let old: [String: StoreValue]
-    /// Property values after the migration's declarative steps (new names); changes are
-    /// written back.
+    /// Property values after the version's declarative steps (new names): the properties
+    /// stored in the object's row (scalars, enums, to-one links, embedded objects as JSON
+    /// text). Changes are written back.
     public var new: [String: StoreValue]
+    /// Objects of the old store, as they were before this version: the step's own type and
+    /// the types its `reads:` names.
+    public let oldObjects: OldObjects
+}
+
+/// Read access to the objects of the old store (before the version) for a custom step, by
+/// old type name. Valid only while the step runs.
+public final class OldObjects: @unchecked Sendable {
+    private let connection: Connection
+    private let snapshots: [String: CustomSnapshot]
+    private var loaded: [String: [[String: StoreValue]]] = [:]
+
+    init(connection: Connection, snapshots: [String: CustomSnapshot]) {
+        self.connection = connection
+        self.snapshots = snapshots
+    }
+
+    /// Every object of `type` (its name before the version), collections included.
+    public func all(_ type: String) throws -> [[String: StoreValue]] {
+        if let objects = loaded[type] { return objects }
+        guard let snapshot = snapshots[type] else {
+            throw CustomStepError(message: "the custom step reads '\(type)' but does not declare it; add it to the step: reads: [\(type)]")
+        }
+        let layout = snapshot.layout
+        let rows = try connection.query("SELECT \(layout.columns.map(SQLiteRenderer.identifier).joined(separator: ", ")) FROM temp.\(SQLiteRenderer.identifier(snapshot.table)) ORDER BY rowid")
+        var objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(layout.columns, row)) }
+        if let key = layout.key {
+            for (property, side) in layout.sideTables.sorted(by: { $0.key < $1.key }) {
+                let order = side.kind == .list ? "\"owner\", \"position\"" : side.kind == .map ? "\"owner\", \"key\"" : "\"owner\""
+                let keyColumn = side.kind == .map ? ", \"key\"" : ""
+                var elements: [StoreValue: [StoreValue]] = [:]
+                var entries: [StoreValue: [String: StoreValue]] = [:]
+                for row in try connection.query("SELECT \"owner\", \"value\"\(keyColumn) FROM temp.\(SQLiteRenderer.identifier(side.table)) ORDER BY \(order)") {
+                    if side.kind == .map, case .text(let name) = row[2] {
+                        entries[row[0], default: [:]][name] = row[1]
+                    } else {
+                        elements[row[0], default: []].append(row[1])
+                    }
+                }
+                for index in objects.indices {
+                    let owner = objects[index][key] ?? .null
+                    objects[index][property] = side.kind == .map ? .map(entries[owner] ?? [:]) : .list(elements[owner] ?? [])
+                }
+            }
+        }
+        loaded[type] = objects
+        return objects
+    }
+
+    /// The object of `type` (old name) whose primary key is `key`.
+    public func object(_ type: String, key: StoreValue) throws -> [String: StoreValue]? {
+        guard let keyName = snapshots[type]?.layout.key else { return nil }
+        return try all(type).first { $0[keyName] == key }
+    }
+}
+
+/// A custom step that reads objects it has not declared.
+struct CustomStepError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }
 
 /// A custom step: called once per object of its type, inside the migration's transaction.
@@ -24,29 +86,21 @@ struct CustomStepRunner {
     var body: CustomStep
 
     func run(on connection: Connection) throws {
-        let table = SQL.quote(call.type)
+        let table = SQLiteRenderer.identifier(call.type)
         let columns = try connection.query("SELECT name FROM pragma_table_info(?)", [.text(call.type)]).compactMap { row -> String? in
             if case .text(let name) = row[0] { name } else { nil }
         }
-        let oldColumns = try connection.query("SELECT name FROM temp.pragma_table_info(?)", [.text(call.snapshotTable)]).compactMap { row -> String? in
-            if case .text(let name) = row[0] { name } else { nil }
-        }
-        let select = try connection.statement("SELECT \(SQL.list(columns)) FROM \(table)")
-        let selectOld = try connection.statement("SELECT \(SQL.list(oldColumns)) FROM temp.\(SQL.quote(call.snapshotTable)) WHERE \(SQL.quote(call.snapshotKey)) = ?")
-        let assignments = columns.filter { $0 != call.key }.map { "\(SQL.quote($0)) = ?" }.joined(separator: ", ")
-        let update = assignments.isEmpty ? nil : try connection.statement("UPDATE \(table) SET \(assignments) WHERE \(SQL.quote(call.key)) = ?")
+        let reader = OldObjects(connection: connection, snapshots: call.snapshots)
+        let oldByKey = Dictionary(try reader.all(call.oldType).map { ($0[call.oldKey] ?? .null, $0) }, uniquingKeysWith: { first, _ in first })
+        let select = try connection.statement("SELECT \(columns.map(SQLiteRenderer.identifier).joined(separator: ", ")) FROM \(table)")
+        let assignments = columns.filter { $0 != call.key }.map { "\(SQLiteRenderer.identifier($0)) = ?" }.joined(separator: ", ")
+        let update = assignments.isEmpty ? nil : try connection.statement("UPDATE \(table) SET \(assignments) WHERE \(SQLiteRenderer.identifier(call.key)) = ?")
         var pending: [(key: StoreValue, values: [StoreValue])] = []
         while try select.step() {
             var values: [String: StoreValue] = [:]
             for (index, column) in columns.enumerated() { values[column] = select.handle.value(Int32(index)) }
             let key = values[call.key] ?? .null
-            try selectOld.bind([key])
-            var old: [String: StoreValue] = [:]
-            if try selectOld.step() {
-                for (index, column) in oldColumns.enumerated() { old[column] = selectOld.handle.value(Int32(index)) }
-            }
-            selectOld.reset()
-            var object = MigrationObject(type: call.type, old: old, new: values)
+            var object = MigrationObject(type: call.type, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
             do {
                 try body(&object)
             } catch {

@@ -15,6 +15,12 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case customStepFailed(version: Int, name: String, type: String, key: String, underlying: String)
     /// SQLite refused a statement.
     case sqlite(version: Int, SQLiteError)
+    /// The store changed version while the migration waited for it: another process
+    /// migrated it part of the way.
+    case storeChanged(expected: Int, found: Int)
+    /// A migrated table is not laid out as the schema says (a store changed by hand or by
+    /// another program).
+    case layout(version: Int, String)
 
     /// The objects a data check found.
     public struct DataError: Sendable, Hashable {
@@ -49,6 +55,10 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             return "migration to version \(version): custom step '\(name)' failed on \(type) \(key): \(underlying). Nothing was changed."
         case .sqlite(let version, let error):
             return "migration to version \(version) failed: \(Self.explain(error)). Nothing was changed.\n  hint: \(Self.hint(for: error))"
+        case .storeChanged(let expected, let found):
+            return "the store changed from version \(expected) to \(found) while this migration waited for it (another process migrated it). Nothing was changed by this run.\n  hint: run the migration again to continue from version \(found)"
+        case .layout(let version, let reason):
+            return "migration to version \(version): \(reason)\n  hint: the store was changed outside Remodel; restore it from a backup, or compare it with `sqlite3 FILE .schema`"
         }
     }
 

@@ -10,6 +10,19 @@ public struct MigrationReport: Sendable {
         public var version: Int
         public var name: String
         public var duration: Duration
+        /// What the version did that the plan could not count in advance, e.g. `2 Address
+        /// objects deleted: no object held them`.
+        public var notes: [String] = []
+    }
+
+    /// How the run ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The versions ran and were committed.
+        case migrated
+        /// The versions ran and were rolled back.
+        case rehearsed
+        /// Another process migrated the store to the target version first; nothing ran here.
+        case migratedByAnotherProcess
     }
 
     public var fromVersion: Int
@@ -22,12 +35,13 @@ public struct MigrationReport: Sendable {
     public var renamedTypes: [String: String] = [:]
     public var dryRun: Bool
     public var duration: Duration
+    public var outcome: Outcome = .migrated
 }
 
 /// Progress of a running migration, for a progress bar or log.
 public struct MigrationProgress: Sendable {
     public var version: Int
-    /// 1-based index of the statement about to run, over all versions.
+    /// 1-based index of the operation about to run, over all versions.
     public var completed: Int
     public var total: Int
     /// What runs now, e.g. `UPDATE "Person" SET …` shortened.
@@ -40,6 +54,7 @@ package struct MigrationExecutor {
     package var customSteps: [String: CustomStep]
     package var dryRun: Bool
     package var progress: (@Sendable (MigrationProgress) -> Void)?
+    private let renderer = SQLiteRenderer()
 
     package init(plan: MigrationPlan, customSteps: [String: CustomStep], dryRun: Bool, progress: (@Sendable (MigrationProgress) -> Void)?) {
         self.plan = plan
@@ -49,7 +64,8 @@ package struct MigrationExecutor {
     }
 
     /// Migrates the database behind `connection`, which nothing else may use meanwhile.
-    /// Commits everything or nothing.
+    /// Commits everything or nothing. The store's version is read again once the write lock
+    /// is held: a store another process migrated meanwhile is not migrated twice.
     package func run(on connection: Connection) throws -> MigrationReport {
         let started = ContinuousClock.now
         // Row-level change tracking is for app notifications; a migration would pay for it
@@ -57,17 +73,24 @@ package struct MigrationExecutor {
         sqlite3_update_hook(connection.pointer, nil, nil)
         try connection.execute("PRAGMA foreign_keys = OFF")
         defer { try? connection.execute("PRAGMA foreign_keys = ON") }
-        let before = (try? counts(connection, schema: nil)) ?? [:]
         try connection.execute("BEGIN IMMEDIATE")
         var finished = false
         defer { if !finished { try? connection.execute("ROLLBACK") } }
+        let version = try StoreMetadata.version(connection)
+        if version != plan.fromVersion {
+            try connection.execute("ROLLBACK")
+            finished = true
+            guard version == plan.toVersion else {
+                throw MigrationError.storeChanged(expected: plan.fromVersion, found: version)
+            }
+            return MigrationReport(fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
+                                   duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
+        }
+        let before = try counts(connection, schema: plan.versions.first?.previousSchema)
         var report = try runInTransaction(on: connection)
         if let last = plan.versions.last {
             // Committing writes the journal: a full disk shows up here.
-            try wrap(last) {
-                try connection.execute("PRAGMA user_version = \(last.version)")
-                try connection.execute(dryRun ? "ROLLBACK" : "COMMIT")
-            }
+            try wrap(last) { try connection.execute(dryRun ? "ROLLBACK" : "COMMIT") }
         } else {
             try connection.execute("ROLLBACK")
         }
@@ -75,6 +98,7 @@ package struct MigrationExecutor {
         report.countsBefore = before
         report.renamedTypes = plan.renamedTypes
         report.duration = ContinuousClock.now - started
+        report.outcome = dryRun ? .rehearsed : .migrated
         return report
     }
 
@@ -85,17 +109,21 @@ package struct MigrationExecutor {
         try MigrationFunctions.register(on: connection.pointer)
         try connection.execute("PRAGMA legacy_alter_table = OFF")
         var versions: [MigrationReport.Version] = []
-        let total = plan.versions.reduce(0) { $0 + $1.items.count }
+        let total = plan.versions.reduce(0) { $0 + $1.operations.count }
         var completed = 0
         for version in plan.versions {
             let versionStart = ContinuousClock.now
-            for item in version.items {
+            try MigrationFunctions.registerEmbedded(on: connection.pointer, old: version.previousSchema, new: version.schema)
+            var notes: [String] = []
+            for scheduled in version.operations {
                 completed += 1
-                try perform(item, version: version, connection: connection, completed: completed, total: total)
+                if let note = try perform(scheduled.operation, version: version, connection: connection, completed: completed, total: total) {
+                    notes.append(note)
+                }
             }
             let duration = ContinuousClock.now - versionStart
             try record(version, duration: duration, connection: connection)
-            versions.append(.init(version: version.version, name: version.name, duration: duration))
+            versions.append(.init(version: version.version, name: version.name, duration: duration, notes: notes))
         }
         connection.clearCaches()
         let after = try counts(connection, schema: plan.versions.last?.schema)
@@ -105,26 +133,21 @@ package struct MigrationExecutor {
         )
     }
 
-    private func perform(_ item: PlanItem, version: VersionPlan, connection: Connection, completed: Int, total: Int) throws {
-        switch item {
-        case .sql(let sql):
-            progress?(MigrationProgress(version: version.version, completed: completed, total: total, activity: Self.shorten(sql)))
-            if sql == "PRAGMA foreign_key_check" {
-                let rows = try wrap(version) { try connection.query(sql) }
-                if !rows.isEmpty {
-                    let details = rows.prefix(5).map { row in
-                        "\(row[0]) row \(row[1]) links to a missing \(row.count > 2 ? row[2].description : "object")"
-                    }
-                    throw MigrationError.danglingLinks(version: version.version, details: details + (rows.count > 5 ? ["and \(rows.count - 5) more"] : []))
-                }
-                return
-            }
+    /// Runs one operation; returns a note for the report, if it makes one.
+    private func perform(_ operation: PlanOperation, version: VersionPlan, connection: Connection, completed: Int, total: Int) throws -> String? {
+        func report(_ activity: String) {
+            progress?(MigrationProgress(version: version.version, completed: completed, total: total, activity: activity))
+        }
+        switch operation {
+        case .statement(let statement):
+            let sql = renderer.statement(statement)
+            report(Self.shorten(sql))
             try wrap(version) { try connection.execute(sql) }
         case .check(let check):
-            progress?(MigrationProgress(version: version.version, completed: completed, total: total, activity: "checking \(check.type)\(check.property.map { ".\($0)" } ?? "")"))
-            let rows = try wrap(version) { try connection.query(check.query) }
-            guard !rows.isEmpty else { return }
-            let count = try wrap(version) { try connection.scalar(check.countQuery) }
+            report("checking \(check.type)\(check.property.map { ".\($0)" } ?? "")")
+            let rows = try wrap(version) { try connection.query(renderer.select(check.query)) }
+            guard !rows.isEmpty else { return nil }
+            let count = try wrap(version) { try connection.scalar(renderer.select(check.countQuery)) }
             var countValue = rows.count
             if case .integer(let number) = count { countValue = Int(number) }
             throw MigrationError.data(.init(
@@ -133,13 +156,34 @@ package struct MigrationExecutor {
                 examples: rows.map { MigrationError.Example(key: $0[0].readable, value: $0.count > 1 ? $0[1].readable : "") },
                 count: countValue
             ))
+        case .count(let note):
+            report("counting \(note.type)")
+            guard case .integer(let count) = try wrap(version, { try connection.scalar(renderer.select(note.query)) }), count > 0 else { return nil }
+            return "\(count) \(note.type) object\(count == 1 ? "" : "s") \(note.what)"
         case .custom(let call):
-            progress?(MigrationProgress(version: version.version, completed: completed, total: total, activity: "custom step \(call.name) on \(call.type)"))
+            report("custom step \(call.name) on \(call.type)")
             guard let body = customSteps[call.name] else {
                 throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: "-", underlying: "no closure is registered under this name")
             }
-            try CustomStepRunner(call: call, version: version, body: body).run(on: connection)
+            try wrap(version) { try CustomStepRunner(call: call, version: version, body: body).run(on: connection) }
+        case .normalize(let definition, let rowsRewritten):
+            report("checking the definition of \(definition.name)")
+            do {
+                try wrap(version) { try TableDefinitionNormalizer.normalize(connection, to: definition, rowsRewritten: rowsRewritten) }
+            } catch let mismatch as TableDefinitionNormalizer.Mismatch {
+                throw MigrationError.layout(version: version.version, "\(mismatch)")
+            }
+        case .foreignKeyCheck:
+            report("checking links")
+            let rows = try wrap(version) { try connection.query("PRAGMA foreign_key_check") }
+            if !rows.isEmpty {
+                let details = rows.prefix(5).map { row in
+                    "\(row[0]) row \(row[1]) links to a missing \(row.count > 2 ? row[2].description : "object")"
+                }
+                throw MigrationError.danglingLinks(version: version.version, details: details + (rows.count > 5 ? ["and \(rows.count - 5) more"] : []))
+            }
         }
+        return nil
     }
 
     private func wrap<T>(_ version: VersionPlan, _ body: () throws -> T) throws -> T {
@@ -153,31 +197,18 @@ package struct MigrationExecutor {
     /// Records a version as the store's schema and in the applied-migrations table.
     private func record(_ version: VersionPlan, duration: Duration, connection: Connection) throws {
         let milliseconds = Int64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-        let metadata = SQL.quote(StoreFormat.metadataTable)
         try wrap(version) {
-            try connection.execute("INSERT INTO \(metadata) (\"key\", \"value\") VALUES (?, ?) ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"", [.text(StoreFormat.Key.schema), .text(CanonicalYAML.text(of: version.schema))])
-            try connection.execute("INSERT INTO \(metadata) (\"key\", \"value\") VALUES (?, ?) ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"", [.text(StoreFormat.Key.schemaHash), .text(version.schema.storageHash)])
-            try connection.execute(
-                "INSERT OR REPLACE INTO \(SQL.quote(StoreFormat.migrationsTable)) (\"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\") VALUES (?, ?, ?, ?, ?)",
-                [.integer(Int64(version.version)), .text(version.name), .text(version.checksum), .text(StoreDateFormat.string(from: Date())), .integer(milliseconds)]
-            )
+            try StoreMetadata.writeSchema(connection, schema: version.schema, hash: version.schema.storageHash, version: version.version)
+            try StoreMetadata.recordMigration(connection, version: version.version, name: version.name, checksum: version.checksum, appliedAt: Date(), durationMilliseconds: milliseconds)
         }
     }
 
-    /// Objects per table of `schema` (or of every user table when `nil`).
+    /// Objects per table of `schema`.
     private func counts(_ connection: Connection, schema: Schema?) throws -> [String: Int] {
-        let names: [String]
-        if let schema {
-            names = schema.objects.filter { !$0.isEmbedded }.map(\.name)
-        } else {
-            names = try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_remodel\\_%' ESCAPE '\\' AND instr(name, '.') = 0").compactMap {
-                if case .text(let name) = $0[0] { name } else { nil }
-            }
-        }
         var result: [String: Int] = [:]
-        for name in names {
-            if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \(SQL.quote(name))") {
-                result[name] = Int(count)
+        for object in schema?.objects ?? [] where !object.isEmbedded {
+            if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \(SQLiteRenderer.identifier(object.name))") {
+                result[object.name] = Int(count)
             }
         }
         return result

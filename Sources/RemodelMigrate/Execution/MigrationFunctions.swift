@@ -12,18 +12,44 @@ import RemodelStore
 /// them: as nested `trim`/`instr`/`substr` calls (each `trim` copies its text) they cost
 /// 4–5 µs a row, most of a million-object migration; these functions scan the bytes once.
 enum MigrationFunctions {
-    static let uuidBlob = "remodel_uuid"
-    static let uuidText = "remodel_uuid_text"
-    static let objectIDBlob = "remodel_objectid"
-    static let isReal = "remodel_is_real"
-    static let parseUUID = "remodel_parse_uuid"
-    static let parseObjectID = "remodel_parse_objectid"
-    static let parseDate = "remodel_parse_date"
-    static let formatUUID = "remodel_format_uuid"
-    static let formatDate = "remodel_format_date"
-    static let isUTF8 = "remodel_is_utf8"
-    static let splitPart = "remodel_split_part"
-    static let parseInteger = "remodel_parse_integer"
+    static let uuidBlob = SQLiteRenderer.name(of: .newUUID)
+    static let uuidText = SQLiteRenderer.name(of: .newUUIDText)
+    static let objectIDBlob = SQLiteRenderer.name(of: .newObjectID)
+    static let isReal = SQLiteRenderer.name(of: .isReal)
+    static let parseUUID = SQLiteRenderer.name(of: .parseUUID)
+    static let parseObjectID = SQLiteRenderer.name(of: .parseObjectID)
+    static let parseDate = SQLiteRenderer.name(of: .parseDate)
+    static let formatUUID = SQLiteRenderer.name(of: .formatUUID)
+    static let formatDate = SQLiteRenderer.name(of: .formatDate)
+    static let isUTF8 = SQLiteRenderer.name(of: .isUTF8)
+    static let splitPart = SQLiteRenderer.name(of: .splitPart)
+    static let parseInteger = SQLiteRenderer.name(of: .parseInteger)
+
+    /// Registers the embedded-JSON functions for one version: reading embedded values of
+    /// `old` (the schema before it), writing those of `new`.
+    static func registerEmbedded(on connection: OpaquePointer, old: Schema, new: Schema) throws {
+        let coders = Unmanaged.passRetained(EmbeddedCoders(old: EmbeddedValueCoding(schema: old), new: EmbeddedValueCoding(schema: new))).toOpaque()
+        func add(_ function: SQLFunction, _ arguments: Int32, _ body: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void) throws {
+            // Each registration holds the coders; SQLite releases them when it is replaced.
+            _ = Unmanaged<EmbeddedCoders>.fromOpaque(coders).retain()
+            let code = sqlite3_create_function_v2(connection, SQLiteRenderer.name(of: function), arguments, SQLITE_UTF8 | SQLITE_DETERMINISTIC, coders, body, nil, nil) { pointer in
+                pointer.map { Unmanaged<EmbeddedCoders>.fromOpaque($0).release() }
+            }
+            guard code == SQLITE_OK else {
+                throw SQLiteError(code: code, extendedCode: code, message: "cannot register SQL function \(SQLiteRenderer.name(of: function))", sql: nil)
+            }
+        }
+        defer { Unmanaged<EmbeddedCoders>.fromOpaque(coders).release() }
+        try add(.embeddedGet, 3) { context, _, arguments in
+            embeddedGetFunction(context, arguments)
+        }
+        try add(.embeddedJSON, -1) { context, count, arguments in
+            embeddedJSONFunction(context, count, arguments)
+        }
+        try add(.storedJSON, 2) { context, _, arguments in
+            storedJSONFunction(context, arguments)
+        }
+    }
 
     /// Registers every function on `connection`.
     static func register(on connection: OpaquePointer) throws {
@@ -156,6 +182,88 @@ enum MigrationFunctions {
             }
         }
         return negative ? -value : value
+    }
+}
+
+/// The coders the embedded-JSON functions use, held by SQLite as their user data.
+final class EmbeddedCoders: @unchecked Sendable {
+    let old: EmbeddedValueCoding
+    let new: EmbeddedValueCoding
+
+    init(old: EmbeddedValueCoding, new: EmbeddedValueCoding) {
+        self.old = old
+        self.new = new
+    }
+
+    static func from(_ context: OpaquePointer?) -> EmbeddedCoders {
+        Unmanaged<EmbeddedCoders>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+    }
+}
+
+/// `remodel_embedded_get(json, property, type)`: a property of old embedded JSON, stored.
+private func embeddedGetFunction(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let arguments, let json = text(arguments[0]) else { return sqlite3_result_null(context) }
+    let coders = EmbeddedCoders.from(context)
+    guard let name = text(arguments[1]), let description = text(arguments[2]), let type = coders.old.type(described: description) else {
+        return sqlite3_result_error(context, "remodel_embedded_get: unknown property type", -1)
+    }
+    do {
+        result(context, try coders.old.storedValue(ofProperty: name, type: type, inJSON: json))
+    } catch {
+        sqlite3_result_error(context, "cannot read an embedded value: \(error)", -1)
+    }
+}
+
+/// `remodel_embedded_json(type, value…)`: the new JSON of an embedded object.
+private func embeddedJSONFunction(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let arguments, count >= 1, let type = text(arguments[0]) else { return sqlite3_result_null(context) }
+    let values = (1..<Int(count)).map { storeValue(arguments[$0]) }
+    do {
+        resultText(context, try EmbeddedCoders.from(context).new.jsonText(ofType: type, values: values))
+    } catch {
+        sqlite3_result_error(context, "cannot write an embedded \(type): \(error)", -1)
+    }
+}
+
+/// `remodel_stored_json(type, value)`: one old stored value as JSON text.
+private func storedJSONFunction(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    let coders = EmbeddedCoders.from(context)
+    guard let arguments, let description = text(arguments[0]), let type = coders.old.type(described: description) else {
+        return sqlite3_result_error(context, "remodel_stored_json: unknown type", -1)
+    }
+    do {
+        resultText(context, try coders.old.jsonText(of: storeValue(arguments[1]), type: type))
+    } catch {
+        sqlite3_result_error(context, "cannot write a value as JSON: \(error)", -1)
+    }
+}
+
+private func text(_ value: OpaquePointer?) -> String? {
+    guard let value, sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+}
+
+private func storeValue(_ value: OpaquePointer?) -> StoreValue {
+    guard let value else { return .null }
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+    case SQLITE_TEXT: return text(value).map(StoreValue.text) ?? .null
+    case SQLITE_BLOB:
+        let count = Int(sqlite3_value_bytes(value))
+        guard count > 0, let bytes = sqlite3_value_blob(value) else { return .blob([]) }
+        return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+    default: return .null
+    }
+}
+
+private func result(_ context: OpaquePointer?, _ value: StoreValue) {
+    switch value {
+    case .null, .list, .map: sqlite3_result_null(context)
+    case .integer(let number): sqlite3_result_int64(context, number)
+    case .real(let number): sqlite3_result_double(context, number)
+    case .text(let text): resultText(context, text)
+    case .blob(let bytes): resultBlob(context, bytes)
     }
 }
 

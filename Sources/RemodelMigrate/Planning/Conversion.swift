@@ -1,36 +1,36 @@
 import RemodelCore
+import RemodelStore
 
-/// How `convert` turns a stored value of one type into another, in SQL: a test for values
-/// that convert, and the converted value. Every rule is set-based, so a million objects
-/// convert in one statement.
+/// How `convert` turns a stored value of one type into another: a test for values that
+/// convert, and the converted value, both as SQL over the old value. Every rule is set-based,
+/// so a million objects convert in one statement.
 ///
 /// Text is trimmed of spaces, tabs and newlines before it is parsed. Integers parse only
 /// whole decimal numbers (`"12.5"` does not become 12); reals accept decimal and exponent
 /// notation; booleans accept true/false, yes/no, on/off, 1/0 in any case.
 struct Conversion {
-    /// SQL that is true when the non-NULL operand converts; `nil` when every value does.
-    var test: String?
-    /// SQL of the converted value.
-    var value: String
+    /// True when the non-NULL operand converts; `nil` when every value does.
+    var test: SQLExpression?
+    /// The converted value.
+    var value: SQLExpression
     /// Whether `value` is NULL exactly when a non-NULL operand does not convert, so that
     /// `coalesce(value, fallback)` evaluates the conversion once instead of twice.
     var nullWhenInvalid = false
 
     /// The converted value, or `fallback` for a non-NULL operand that does not convert.
-    func value(orElse fallback: String) -> String {
-        if nullWhenInvalid { return "coalesce(\(value), \(fallback))" }
-        return test.map { "CASE WHEN \($0) THEN \(value) ELSE \(fallback) END" } ?? value
+    func value(orElse fallback: SQLExpression) -> SQLExpression {
+        if nullWhenInvalid { return .call(.coalesce, value, fallback) }
+        guard let test else { return value }
+        return .caseWhen(operand: nil, branches: [SQLCaseBranch(test, value)], otherwise: fallback)
     }
 
     /// A conversion by a function that returns NULL for values that do not convert.
-    static func parsed(by call: String) -> Conversion {
-        Conversion(test: "\(call) IS NOT NULL", value: call, nullWhenInvalid: true)
+    static func parsed(by call: SQLExpression) -> Conversion {
+        Conversion(test: .isNotNull(call), value: call, nullWhenInvalid: true)
     }
 
-    static let whitespace = "' ' || char(9) || char(10) || char(13)"
-
     /// The conversion between two single-value types, or `nil` when there is none.
-    static func between(_ from: PropertyType, in fromSchema: Schema, _ to: PropertyType, in toSchema: Schema, operand v: String) -> Conversion? {
+    static func between(_ from: PropertyType, in fromSchema: Schema, _ to: PropertyType, in toSchema: Schema, operand v: SQLExpression) -> Conversion? {
         switch (from.base, to.base) {
         case (.scalar(let a), .scalar(let b)):
             return scalar(a, b, v)
@@ -39,16 +39,14 @@ struct Conversion {
             return scalar(enumType.rawType == .string ? .string : .int64, b, v)
         case (.scalar(let a), .enumeration(let name)):
             guard let enumType = toSchema.enumType(named: name) else { return nil }
-            let raws = enumType.cases.map { StoredLiteral.raw($0.rawValue) }.joined(separator: ", ")
             let rawType: ScalarType = enumType.rawType == .string ? .string : .int64
             guard let toRaw = scalar(a, rawType, v) else { return nil }
-            let inCases = "\(toRaw.value) IN (\(raws))"
-            return Conversion(test: toRaw.test.map { "(\($0)) AND \(inCases)" } ?? inCases, value: toRaw.value)
+            let inCases = SQLExpression.inList(toRaw.value, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
+            return Conversion(test: toRaw.test.map { .binary(.and, $0, inCases) } ?? inCases, value: toRaw.value)
         case (.enumeration(let a), .enumeration(let b)):
             // Same raw values under a renamed enum; a changed enum is remapped by the planner.
             guard let fromEnum = fromSchema.enumType(named: a), let toEnum = toSchema.enumType(named: b), fromEnum.rawType == toEnum.rawType else { return nil }
-            let raws = toEnum.cases.map { StoredLiteral.raw($0.rawValue) }.joined(separator: ", ")
-            return Conversion(test: "\(v) IN (\(raws))", value: v)
+            return Conversion(test: .inList(v, toEnum.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false), value: v)
         case (.object(let a), .object(let b)) where a == b || toSchema.objectType(named: b)?.renamedFrom == a:
             return Conversion(test: nil, value: v)
         default:
@@ -56,62 +54,67 @@ struct Conversion {
         }
     }
 
-    private static func scalar(_ from: ScalarType, _ to: ScalarType, _ v: String) -> Conversion? {
-        let trimmed = "trim(\(v), \(whitespace))"
+    private static func scalar(_ from: ScalarType, _ to: ScalarType, _ v: SQLExpression) -> Conversion? {
+        let trimmed = SQLExpression.call(.trimWhitespace, v)
+        func range(_ type: ScalarType) -> (SQLExpression, SQLExpression) {
+            let range = type.integerRange!
+            return (.integer(range.lowerBound), .integer(range.upperBound))
+        }
         switch (from, to) {
         case (let a, let b) where a == b:
             return Conversion(test: nil, value: v)
         case (let a, let b) where a.isInteger && b.isInteger:
-            let range = b.integerRange!
-            let fromRange = a.integerRange!
-            let fits = range.lowerBound <= fromRange.lowerBound && range.upperBound >= fromRange.upperBound
-            return Conversion(test: fits ? nil : "\(v) BETWEEN \(range.lowerBound) AND \(range.upperBound)", value: v)
+            let target = b.integerRange!
+            let source = a.integerRange!
+            let fits = target.lowerBound <= source.lowerBound && target.upperBound >= source.upperBound
+            let (lower, upper) = range(b)
+            return Conversion(test: fits ? nil : .between(v, lower: lower, upper: upper), value: v)
         case (let a, .double) where a.isInteger || a == .float, (let a, .float) where a.isInteger || a == .double:
-            return Conversion(test: nil, value: "CAST(\(v) AS REAL)")
+            return Conversion(test: nil, value: .cast(v, .real))
         case (.double, let b) where b.isInteger, (.float, let b) where b.isInteger:
-            let range = b.integerRange!
-            return Conversion(test: "\(v) = CAST(\(v) AS INTEGER) AND \(v) BETWEEN \(range.lowerBound) AND \(range.upperBound)", value: "CAST(\(v) AS INTEGER)")
+            let (lower, upper) = range(b)
+            let whole = SQLExpression.equals(v, .cast(v, .integer))
+            return Conversion(test: .binary(.and, whole, .between(v, lower: lower, upper: upper)), value: .cast(v, .integer))
         case (.bool, let b) where b.isInteger:
             return Conversion(test: nil, value: v)
         case (let a, .bool) where a.isInteger:
-            return Conversion(test: "\(v) IN (0, 1)", value: v)
+            return Conversion(test: .inList(v, [.integer(0), .integer(1)], negated: false), value: v)
         case (.string, let b) where b.isInteger:
             // Whole decimal numbers only, with an optional sign and at most 18 significant
-            // digits, that fit the target type (remodel_parse_integer: NULL for the rest).
-            let range = b.integerRange!
-            return .parsed(by: "\(MigrationFunctions.parseInteger)(\(v), \(range.lowerBound), \(range.upperBound))")
+            // digits, that fit the target type (NULL for the rest).
+            let (lower, upper) = range(b)
+            return .parsed(by: .call(.parseInteger, v, lower, upper))
         case (.string, .double), (.string, .float):
-            return Conversion(test: "\(MigrationFunctions.isReal)(\(trimmed))", value: "CAST(\(trimmed) AS REAL)")
+            return Conversion(test: .call(.isReal, trimmed), value: .cast(trimmed, .real))
         case (.string, .bool):
-            let lowered = "lower(\(trimmed))"
-            return Conversion(
-                test: "\(lowered) IN ('true', 'yes', 'on', '1', 'false', 'no', 'off', '0')",
-                value: "(\(lowered) IN ('true', 'yes', 'on', '1'))"
-            )
+            let lowered = SQLExpression.call(.lower, trimmed)
+            let truths: [SQLExpression] = ["true", "yes", "on", "1"].map { .text($0) }
+            let falsehoods: [SQLExpression] = ["false", "no", "off", "0"].map { .text($0) }
+            return Conversion(test: .inList(lowered, truths + falsehoods, negated: false), value: .inList(lowered, truths, negated: false))
         case (.string, .url), (.url, .string), (.decimal128, .string):
             return Conversion(test: nil, value: v)
         case (.string, .decimal128):
-            return Conversion(test: "\(MigrationFunctions.isReal)(\(trimmed))", value: trimmed)
+            return Conversion(test: .call(.isReal, trimmed), value: trimmed)
         case (.string, .uuid):
-            return .parsed(by: "\(MigrationFunctions.parseUUID)(\(trimmed))")
+            return .parsed(by: .call(.parseUUID, trimmed))
         case (.string, .objectId):
-            return .parsed(by: "\(MigrationFunctions.parseObjectID)(\(trimmed))")
+            return .parsed(by: .call(.parseObjectID, trimmed))
         case (.string, .date):
-            return .parsed(by: "\(MigrationFunctions.parseDate)(\(trimmed))")
+            return .parsed(by: .call(.parseDate, trimmed))
         case (let a, .string) where a.isInteger || a == .double || a == .float:
-            return Conversion(test: nil, value: "CAST(\(v) AS TEXT)")
+            return Conversion(test: nil, value: .cast(v, .text))
         case (.bool, .string):
-            return Conversion(test: nil, value: "(CASE WHEN \(v) THEN 'true' ELSE 'false' END)")
+            return Conversion(test: nil, value: .caseWhen(operand: nil, branches: [SQLCaseBranch(v, .text("true"))], otherwise: .text("false")))
         case (.uuid, .string):
-            return Conversion(test: nil, value: "\(MigrationFunctions.formatUUID)(\(v))")
+            return Conversion(test: nil, value: .call(.formatUUID, v))
         case (.objectId, .string):
-            return Conversion(test: nil, value: "lower(hex(\(v)))")
+            return Conversion(test: nil, value: .call(.lower, .call(.hex, v)))
         case (.date, .string):
-            return Conversion(test: nil, value: "\(MigrationFunctions.formatDate)(\(v))")
+            return Conversion(test: nil, value: .call(.formatDate, v))
         case (.string, .data):
-            return Conversion(test: nil, value: "CAST(\(v) AS BLOB)")
+            return Conversion(test: nil, value: .cast(v, .blob))
         case (.data, .string):
-            return Conversion(test: "\(MigrationFunctions.isUTF8)(\(v))", value: "CAST(\(v) AS TEXT)")
+            return Conversion(test: .call(.isUTF8, v), value: .cast(v, .text))
         default:
             return nil
         }

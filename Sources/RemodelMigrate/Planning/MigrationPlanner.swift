@@ -5,7 +5,8 @@ import RemodelStore
 /// Turns a version history into the plan that upgrades a store from one version to another.
 ///
 /// Planning is pure: it reads schemas and migration steps, never a store, so a plan can be
-/// printed, reviewed and tested before anything runs.
+/// printed, reviewed and tested before anything runs. The same history, versions and clock
+/// give the same plan.
 public struct MigrationPlanner: Sendable {
     /// How a table whose data changes is rewritten.
     public enum TableRewrite: String, Sendable, CaseIterable {
@@ -21,23 +22,14 @@ public struct MigrationPlanner: Sendable {
     /// Names of the custom steps whose closures are registered; others are planning errors.
     public var customSteps: Set<String>
     public var tableRewrite: TableRewrite
-    /// The file (and line) of each migration step, for diagnostics: `[version: [step index: location]]`.
-    public var stepLocations: [Int: [Int: SourceLocation]]
-    /// The file of each migration, for diagnostics without a line: `[version: path]`.
-    public var migrationFiles: [Int: String]
+    /// Where the history is written, so that problems point at the step or schema line.
+    public var sources: HistorySources
 
-    public init(
-        history: MigrationHistory,
-        customSteps: Set<String> = [],
-        tableRewrite: TableRewrite = .automatic,
-        stepLocations: [Int: [Int: SourceLocation]] = [:],
-        migrationFiles: [Int: String] = [:]
-    ) {
+    public init(history: MigrationHistory, customSteps: Set<String> = [], tableRewrite: TableRewrite = .automatic, sources: HistorySources = HistorySources()) {
         self.history = history
         self.customSteps = customSteps
         self.tableRewrite = tableRewrite
-        self.stepLocations = stepLocations
-        self.migrationFiles = migrationFiles
+        self.sources = sources
     }
 
     /// The plan from `version` to `target` (default: the newest version).
@@ -46,7 +38,6 @@ public struct MigrationPlanner: Sendable {
     /// time.
     public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
         let target = target ?? history.currentVersion
-        var diagnostics: [Diagnostic] = []
         guard history.schema(at: version) != nil else {
             throw MigrationPlanningError([.error("migration-unknown-version", "the store is at version \(version), which the migration history does not have (it has versions 1 to \(history.currentVersion))", at: nil, hint: "use the Migrations/ folder of the app that wrote the store")])
         }
@@ -58,23 +49,21 @@ public struct MigrationPlanner: Sendable {
         }
         let nowMicroseconds = Int64((now.timeIntervalSince1970 * 1_000_000).rounded(.down))
         var versions: [VersionPlan] = []
+        var diagnostics: [Diagnostic] = []
         if target > version {
             for next in (version + 1)...target {
                 guard let old = history.schema(at: next - 1), let new = history.schema(at: next) else { continue }
                 let migration = history.migration(to: next) ?? Migration(version: next, name: "v\(next)", steps: [], checksum: "")
                 var planner = VersionPlanner(
-                    old: old, new: new, migration: migration, nowMicroseconds: nowMicroseconds,
-                    customSteps: customSteps, tableRewrite: tableRewrite,
-                    locate: { index in stepLocations[next]?[index] ?? migrationFiles[next].map { SourceLocation(file: $0, line: 1, column: 1) } }
+                    old: old, new: new, migration: migration, sources: sources, nowMicroseconds: nowMicroseconds,
+                    customSteps: customSteps, tableRewrite: tableRewrite
                 )
-                if let plan = planner.plan() {
-                    versions.append(plan)
-                }
+                if let plan = planner.plan() { versions.append(plan) }
                 diagnostics += planner.diagnostics
             }
         }
         if diagnostics.containsErrors {
-            throw MigrationPlanningError(diagnostics)
+            throw MigrationPlanningError(diagnostics.sortedByLocation())
         }
         return MigrationPlan(fromVersion: version, toVersion: target, versions: versions)
     }

@@ -2,9 +2,9 @@ import Foundation
 import RemodelCore
 import RemodelStore
 
-/// Schema values (defaults, `mapValues` targets, `deleteObjects` conditions) spelt as the SQL
-/// of their stored form: dates as microseconds, UUIDs and ObjectIDs as blobs, enum cases as
-/// raw values.
+/// Schema values (defaults, `mapValues` targets, conditions, new objects' values) as SQL
+/// literals of their stored form: dates as microseconds, UUIDs and ObjectIDs as blobs, enum
+/// cases as raw values.
 struct StoredLiteral {
     var schema: Schema
     /// The migration's clock, in stored form: `$now` is the same instant for every object.
@@ -16,19 +16,19 @@ struct StoredLiteral {
     }
 
     /// The expression storing `value` in a property of `type` (one element, for collections).
-    func expression(for value: DefaultValue, type: PropertyType) throws -> ColumnExpression {
+    func expression(for value: DefaultValue, type: PropertyType) throws -> SQLExpression {
         switch (value, type.base) {
         case (.null, _):
             guard type.isOptional else { throw Mismatch(description: "null is not allowed: the property is required (\(type))") }
             return .null
         case (.generated(.now), .scalar(.date)):
-            return .constant(String(nowMicroseconds))
+            return .integer(nowMicroseconds)
         case (.generated(.uuid), .scalar(.uuid)):
-            return .computed("\(MigrationFunctions.uuidBlob)()", nonNull: true)
+            return .call(.newUUID)
         case (.generated(.uuid), .scalar(.string)):
-            return .computed("\(MigrationFunctions.uuidText)()", nonNull: true)
+            return .call(.newUUIDText)
         case (.generated(.objectId), .scalar(.objectId)):
-            return .computed("\(MigrationFunctions.objectIDBlob)()", nonNull: true)
+            return .call(.newObjectID)
         case (.generated(let generated), _):
             throw Mismatch(description: "\(generated.rawValue) cannot make a value of type \(type)")
         case (.enumCase(let name), .enumeration(let enumName)), (.string(let name), .enumeration(let enumName)):
@@ -37,19 +37,27 @@ struct StoredLiteral {
                 let hint = Suggestion.closest(to: name, in: enumType.cases.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
                 throw Mismatch(description: "'\(name)' is not a case of \(enumName)\(hint)")
             }
-            return .constant(Self.raw(enumCase.rawValue))
+            return Self.raw(enumCase.rawValue)
         case (_, .scalar(let scalar)):
-            return .constant(try scalarLiteral(value, scalar: scalar))
+            return try scalarLiteral(value, scalar: scalar)
+        case (_, .object(let name)):
+            // A link: the target's primary key, written as the key's literal.
+            guard let target = schema.objectType(named: name), !target.isEmbedded, let key = target.primaryKeyProperty?.storedType else {
+                throw Mismatch(description: "\(CanonicalYAML.literal(value)) cannot be stored in a property of type \(type)")
+            }
+            var keyType = key
+            keyType.isOptional = type.isOptional
+            return try expression(for: value, type: keyType)
         default:
             throw Mismatch(description: "\(CanonicalYAML.literal(value)) cannot be stored in a property of type \(type)")
         }
     }
 
     /// The SQL literal of an enum raw value.
-    static func raw(_ value: EnumType.RawValue) -> String {
+    static func raw(_ value: EnumType.RawValue) -> SQLExpression {
         switch value {
-        case .string(let text): SQLText.text(text)
-        case .int(let number): String(number)
+        case .string(let text): .text(text)
+        case .int(let number): .integer(number)
         }
     }
 
@@ -65,36 +73,36 @@ struct StoredLiteral {
         }
     }
 
-    private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> String {
+    private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> SQLExpression {
         let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")")
         switch (scalar, value) {
-        case (.bool, .bool(let flag)): return flag ? "1" : "0"
+        case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)
         case (_, .int(let number)) where scalar.isInteger:
             guard scalar.integerRange!.contains(number) else { throw Mismatch(description: "\(number) is out of range for \(scalar.rawValue)") }
-            return String(number)
-        case (.double, .int(let number)), (.float, .int(let number)): return SQLText.real(Double(number))
-        case (.double, .double(let number)), (.float, .double(let number)): return SQLText.real(number)
-        case (.string, .string(let text)), (.url, .string(let text)): return SQLText.text(text)
-        case (.string, .int(let number)): return SQLText.text(String(number))
-        case (.string, .double(let number)): return SQLText.text(CanonicalYAML.double(number))
-        case (.string, .bool(let flag)): return SQLText.text(flag ? "true" : "false")
+            return .integer(number)
+        case (.double, .int(let number)), (.float, .int(let number)): return .real(Double(number))
+        case (.double, .double(let number)), (.float, .double(let number)): return .real(number)
+        case (.string, .string(let text)), (.url, .string(let text)): return .text(text)
+        case (.string, .int(let number)): return .text(String(number))
+        case (.string, .double(let number)): return .text(CanonicalYAML.double(number))
+        case (.string, .bool(let flag)): return .text(flag ? "true" : "false")
         case (.decimal128, .string(let text)):
             guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil else { throw mismatch }
-            return SQLText.text(text)
-        case (.decimal128, .int(let number)): return SQLText.text(String(number))
-        case (.decimal128, .double(let number)): return SQLText.text(CanonicalYAML.double(number))
+            return .text(text)
+        case (.decimal128, .int(let number)): return .text(String(number))
+        case (.decimal128, .double(let number)): return .text(CanonicalYAML.double(number))
         case (.date, .string(let text)):
             guard let micros = StoreDateFormat.microseconds(from: text) else { throw mismatch }
-            return String(micros)
+            return .integer(micros)
         case (.data, .string(let text)):
             guard let data = Data(base64Encoded: text) else { throw mismatch }
-            return SQLText.blob(Array(data))
+            return .blob(Array(data))
         case (.uuid, .string(let text)):
             guard let uuid = UUID(uuidString: text) else { throw mismatch }
-            return SQLText.blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+            return .blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
         case (.objectId, .string(let text)):
             guard let id = ObjectID(text) else { throw mismatch }
-            return SQLText.blob(id.byteArray)
+            return .blob(id.byteArray)
         default:
             throw mismatch
         }

@@ -1,326 +1,442 @@
 import RemodelCore
 import RemodelStore
 
-/// Changes the diff finds that no step handled, and the physical rewrite of each table.
+/// The physical work of a version: deletions, data checks, and the rewrite of each table
+/// whose values change, readers before the tables they read.
 extension VersionPlanner {
-    /// Gives every column of the new type a binding: continued values (converted when the
-    /// retype is lossless, remapped when enum raw values changed), defaults for added
-    /// properties; records checks for nulls left in required properties.
-    mutating func completeProperties(of table: inout TableMigration) {
-        for property in table.newObject.properties {
-            guard let target = property.storedType, target.collection == nil else { continue }
-            let name = property.name
-            if let origin = table.assignedBy[name] {
-                let binding = table.bindings[name]!
-                if !target.isOptional && !binding.expression.isNonNull {
-                    addCheck(&table, property: name, step: origin, problem: "a null value, but the property is required",
-                             hint: "make '\(name)' optional, or give the step a value for every object", condition: "\(binding.expression.operand) IS NULL", value: binding.expression.sql)
-                }
+    mutating func planRewrites() {
+        for name in tableOrder where tables[name]?.role == .continued || tables[name]?.role == .embedding {
+            planDeletions(name)
+        }
+        for name in tableOrder where tables[name]?.role != .removed {
+            planChecks(name)
+        }
+        planEmbeddedChecks()
+        breakReadCycles()
+        planUnembeddings()
+        for name in rewriteOrder() {
+            planSideTables(name)
+            planTableRewrite(name)
+        }
+    }
+
+    // MARK: - Deletions and checks
+
+    /// `deleteObjects`, with the links that point at the deleted objects: list and set entries
+    /// are removed, to-one links set to null.
+    private mutating func planDeletions(_ name: String) {
+        guard let table = tables[name] else { return }
+        for (condition, change) in table.deletions {
+            guard let key = table.keyColumn else {
+                // Nothing can link to a type without a primary key.
+                schedule(.statement(.delete(table: name, where: condition)), in: .delete, for: change)
                 continue
             }
-            guard var binding = table.bindings[name], table.physicalName(ofNew: name) != nil else {
-                // Added property: its default, null when optional, else an error.
-                let value: ColumnExpression
-                if let defaultValue = property.defaultValue {
-                    guard let stored = storedExpression(defaultValue, type: target, step: nil) else { continue }
-                    value = stored
-                } else if target.isOptional {
-                    value = .null
-                } else {
-                    error("migration-missing-value", "'\(table.name).\(name)' is new and required but has no default, so existing objects would have no value", step: nil,
-                          hint: "add `default:` to '\(name)' in the schema, make it optional, or add a step that sets it (set, split, convert)")
-                    continue
+            let doomed = SQLSelect([.column(key)], from: name, where: condition)
+            var statements: [SQLStatement] = []
+            for otherName in tableOrder {
+                guard let other = tables[otherName] else { continue }
+                for (column, layout) in other.physical.sorted(by: { $0.key < $1.key }) where layout.link?.table == table.oldObject.name {
+                    statements.append(.update(table: otherName, assignments: [SQLAssignment(column, .null)], where: .inSelect(.column(column), doomed)))
                 }
-                table.bindings[name] = TableMigration.Binding(expression: value, type: target, isNewType: true)
-                // Dates are stored as microseconds; the plan shows them as people write them.
-                var shown = value.sql
-                if case .scalar(.date) = target.base, let microseconds = Int64(value.sql) {
-                    shown = StoreDateFormat.string(microseconds: microseconds)
+                for side in other.oldTable.sideTables where side.link?.table == table.oldObject.name {
+                    statements.append(.delete(table: currentName(of: side, in: other), where: .inSelect(.column("value"), doomed)))
                 }
-                record(.additive, "add property \(table.name).\(name) (\(target))\(value.isConstant ? " = \(shown)" : "")", origin: "schema", sql: ["\(SQL.quote(name)) = \(value.sql)"])
+            }
+            for side in table.oldTable.sideTables {
+                statements.append(.delete(table: currentName(of: side, in: table), where: .inSelect(.column("owner"), doomed)))
+            }
+            statements.append(.delete(table: name, where: condition))
+            schedule(statements, in: .delete, for: change)
+            linksChanged = true
+        }
+    }
+
+    /// The name a side table has once renames are done.
+    func currentName(of side: SideTableLayout, in table: TableState) -> String {
+        guard table.role == .continued, let newProperty = table.properties.new(for: side.property), let newSide = table.newTable?.sideTable(property: newProperty) else { return side.name }
+        return newSide.name
+    }
+
+    /// The queries that must find nothing before the table is rewritten.
+    private mutating func planChecks(_ name: String) {
+        guard let table = tables[name] else { return }
+        let key: SQLExpression = table.keyColumn.map { .column($0) } ?? .rowid
+        for check in table.scope.checks {
+            let (from, shownKey) = check.place ?? (name, key)
+            schedule(.check(dataCheck(check, type: table.typeName, from: from, key: shownKey, condition: check.condition)), in: .check, for: check.change)
+        }
+    }
+
+    func dataCheck(_ check: PendingCheck, type: String, from table: String, key: SQLExpression, condition: SQLExpression) -> DataCheck {
+        DataCheck(
+            type: type, property: check.property, step: check.step, problem: check.problem, hint: check.hint,
+            query: SQLSelect([key, check.shown], from: table, where: condition, limit: 5),
+            countQuery: SQLSelect([.call(.count, .rowid)], from: table, where: condition)
+        )
+    }
+
+    /// Checks of embedded types run on every column and side table that holds them.
+    private mutating func planEmbeddedChecks() {
+        for name in embedded.keys.sorted() {
+            guard let state = embedded[name], !state.scope.checks.isEmpty else { continue }
+            for container in containers(holding: name) {
+                for check in state.scope.checks {
+                    let value = SQLExpression.column(container.column)
+                    let condition = SQLExpression.binary(.and, .isNotNull(value), check.condition.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) })
+                    var shown = check
+                    shown.shown = check.shown.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) }
+                    schedule(.check(dataCheck(shown, type: container.owner, from: container.table, key: container.ownerKey, condition: condition)), in: .check, for: check.change)
+                }
+            }
+        }
+    }
+
+    /// The columns and side tables (current names) that hold values of embedded type `name`
+    /// (new name) in continued tables.
+    func containers(holding name: String) -> [Container] {
+        var result: [Container] = []
+        for tableName in tableOrder {
+            guard let table = tables[tableName], table.role == .continued, let newObject = table.newObject, let key = table.keyColumn, let keyType = table.physical[key]?.type else { continue }
+            for property in newObject.storedProperties where property.storedType?.objectName == name && table.properties.old(for: property.name) != nil {
+                if property.storedType?.collection == nil {
+                    result.append(Container(table: tableName, column: property.name, owner: newObject.name, property: property.name, isSideTable: false, ownerKey: .column(key), ownerKeyType: keyType))
+                } else if let side = table.oldSideTable(forNew: property.name) {
+                    result.append(Container(table: currentName(of: side, in: table), column: "value", owner: newObject.name, property: property.name, isSideTable: true,
+                                            ownerKey: .column("owner"), ownerKeyType: keyType))
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: - Order
+
+    /// Tables that read each other's rows through links cannot both go first: the values one
+    /// reads are kept in temporary tables before either is rewritten.
+    private mutating func breakReadCycles() {
+        let order = rewriteOrder()
+        var position: [String: Int] = [:]
+        for (index, name) in order.enumerated() { position[name] = index }
+        for name in order {
+            guard let table = tables[name] else { continue }
+            let late = table.reads.filter { (position[$0] ?? .max) < position[name]! }
+            guard !late.isEmpty else { continue }
+            var scope = table.scope
+            let change = record(.plan(type: name), .additive, "keep the values \(name) reads from \(late.sorted().joined(separator: ", ")), which read \(name) too")
+            for (property, value) in scope.values.sorted(by: { $0.key < $1.key }) where value.expression.readsTables(late) {
+                scope.values[property] = keep(value, table: name, change: change)
+            }
+            tables[name]!.scope = scope
+            tables[name]!.reads.subtract(late)
+        }
+    }
+
+    /// Continued tables in rewrite order: a table whose values read another's rows comes
+    /// before it (in old schema order otherwise).
+    func rewriteOrder() -> [String] {
+        let names = tableOrder.filter { tables[$0]?.role == .continued }
+        var result: [String] = []
+        var visiting = Set<String>()
+        var done = Set<String>()
+        func visit(_ name: String) {
+            guard !done.contains(name), !visiting.contains(name) else { return }
+            visiting.insert(name)
+            // Every table that reads this one goes first.
+            for reader in names where tables[reader]!.reads.contains(name) && reader != name { visit(reader) }
+            visiting.remove(name)
+            done.insert(name)
+            result.append(name)
+        }
+        for name in names { visit(name) }
+        return result
+    }
+
+    // MARK: - Embedded values becoming objects
+
+    /// Creates the tables of embedded types that become tables, with one object per embedded
+    /// value, before the values' owners are rewritten.
+    private mutating func planUnembeddings() {
+        for type in unembeddings.keys.sorted() {
+            guard let state = embedded[type], let newObject = state.scope.newObject, let layout = newLayout.table(named: type), let key = layout.primaryKey else { continue }
+            let places = unembeddings[type]!
+            let create = places[0].change
+            schedule(layout.createStatements, in: .unembed, for: create)
+            for property in newObject.storedProperties where property.storedType?.collection != nil && state.scope.properties.old(for: property.name) != nil {
+                error("migration-unsupported-change", "'\(type)' becomes a table, but its collection '\(property.name)' cannot move out of the embedded JSON automatically", at: .schema(type: type, member: property.name),
+                      hint: "make '\(type)' a table in one version and add '\(property.name)' in the next, or move the values with a custom step")
+            }
+            for place in places {
+                var columns: [String] = []
+                var values: [SQLExpression] = []
+                for column in layout.columns {
+                    columns.append(column.name)
+                    if column.name == key.name {
+                        values.append(.materialized(table: place.keys))
+                    } else {
+                        let value = state.scope.values[column.name]?.expression ?? .null
+                        values.append(value.replacingColumns { $0 == EmbeddedState.container ? place.json : .column($0) })
+                    }
+                }
+                let select = SQLSelect(values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(place.container.table), where: .isNotNull(place.json))
+                schedule(.statement(.insertSelect(table: type, columns: columns, select)), in: .unembed, for: place.change)
+            }
+            linksChanged = true
+        }
+    }
+
+    // MARK: - Side tables
+
+    /// Side tables of a continued table: renamed ones get their value index again, element
+    /// values follow their types, added ones are created, removed ones dropped.
+    private mutating func planSideTables(_ name: String) {
+        guard let table = tables[name], let newTable = table.newTable else { return }
+        let ownerKey = ownerKeyChange(name)
+        for side in newTable.sideTables {
+            guard let oldSide = table.oldSideTable(forNew: side.property) else {
+                let change = record(SchemaChange(.propertyAdded(type: table.typeName, property: side.property), impact: .additive),
+                                    "add property \(table.typeName).\(side.property) (\(side.type)), empty for existing objects", type: table.typeName, member: side.property)
+                schedule(side.createStatements, in: .rewrite, for: change)
                 continue
             }
-            let oldType = binding.type
-            let sameBase = sameStoredBase(oldType, target)
-            if !sameBase {
-                let operand = binding.expression.operand
-                guard SchemaDiff.retypeImpactIgnoringOptionality(from: oldType, to: target) == .additive,
-                      let conversion = Conversion.between(oldType, in: old, target, in: new, operand: operand), conversion.test == nil else {
-                    error("migration-missing-step", "'\(table.name).\(name)' changes type from \(oldType) to \(target), which can lose or reject values", step: nil,
-                          hint: "add a step: convert: { type: \(table.name), property: \(name), to: \(target.element.description.replacingOccurrences(of: "?", with: "")), onError: fail }  (or mapValues for enums)")
-                    continue
-                }
-                binding.expression = .computed(conversion.value, nonNull: binding.expression.isNonNull)
-                record(.additive, "widen \(table.name).\(name) from \(oldType) to \(target)", origin: "schema", sql: ["\(SQL.quote(name)) = \(conversion.value)"])
-            } else if let enumName = target.enumName {
-                remapEnum(enumName, binding: &binding, table: &table, property: name)
+            let current = currentName(of: oldSide, in: table)
+            guard oldSide.kind == side.kind else {
+                error("migration-unsupported-change", "'\(table.typeName).\(side.property)' changes from \(oldSide.type) to \(side.type); a collection cannot change its kind automatically",
+                      at: .schema(type: table.typeName, member: side.property), hint: "add a new property and move the values with a custom step")
+                continue
             }
-            binding.type = target
-            binding.isNewType = true
-            if oldType.isOptional && !target.isOptional && !binding.expression.isNonNull {
-                record(.dataDependent, "make \(table.name).\(name) required", origin: "schema", sql: [])
-                addCheck(&table, property: name, step: "schema", problem: "no value, but '\(name)' becomes required",
-                         hint: "give these objects a value first, keep '\(name)' optional, or add a convert step with onError: default",
-                         condition: "\(binding.expression.operand) IS NULL", value: binding.expression.sql)
-            } else if !oldType.isOptional && target.isOptional {
-                record(.additive, "make \(table.name).\(name) optional", origin: "schema", sql: [])
+            let element = RowValue.column("value", type: oldSide.type.element)
+            let container = Container(table: current, column: "value", owner: table.typeName, property: side.property, isSideTable: true, ownerKey: .column("owner"),
+                                      ownerKeyType: table.physical[table.keyColumn ?? ""]?.type ?? .scalar(.int))
+            guard let value = continuedValue(element, to: side.type.element, in: container, target: .table(name)) else { continue }
+            if oldSide.type.isOptional && !side.type.isOptional {
+                let change = record(SchemaChange(.propertyMadeRequired(type: table.typeName, property: side.property), impact: .dataDependent),
+                                    "make the elements of \(table.typeName).\(side.property) required", type: table.typeName, member: side.property)
+                let check = PendingCheck(property: side.property, step: "schema", problem: "null elements, but the elements become required",
+                                         hint: "remove the null elements first, or keep the elements optional", condition: .isNull(value.expression), shown: .null, change: change,
+                                         place: (current, .column("owner")))
+                schedule(.check(dataCheck(check, type: table.typeName, from: current, key: .column("owner"), condition: check.condition)), in: .check, for: change)
             }
-            table.bindings[name] = binding
+            let retargeted = value.expression.isNullLiteral && !element.expression.isNullLiteral
+            if retargeted {
+                // The links now point at another type: the old elements go.
+                let change = changes.lastIndex { if case .schema(let change) = $0.subject, case .propertyRetyped(table.typeName, side.property, _, _) = change.kind { true } else { false } }
+                    ?? record(.plan(type: name), .destructive, "drop the elements of \(side.name)")
+                schedule([.dropTable(current)] + side.createStatements, in: .rewrite, for: change)
+                continue
+            }
+            let structure = value.expression != element.expression && (oldSide.valueSQLType != side.valueSQLType || (oldSide.link == nil) != (side.link == nil) || oldSide.link?.table != side.link?.table)
+            if structure || ownerKey != nil {
+                let change = record(.plan(type: name), .dataDependent, "rewrite the side table \(side.name) into a new table (its \(structure ? "values" : "owners' keys") change)")
+                let temporary = side.name + "__remodel_new"
+                var definition = side.definition
+                definition.name = temporary
+                var columns = ["owner"]
+                var values: [SQLExpression] = [ownerKey ?? .column("owner")]
+                if side.kind == .list { columns.append("position"); values.append(.column("position")) }
+                if side.kind == .map { columns.append("key"); values.append(.column("key")) }
+                columns.append("value")
+                values.append(value.expression)
+                schedule([
+                    .createTable(definition),
+                    .insertSelect(table: temporary, columns: columns, SQLSelect(values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(current))),
+                    .dropTable(current),
+                    .renameTable(from: temporary, to: side.name),
+                ] + (side.index.map { [.createIndex($0)] } ?? []), in: .rewrite, for: change)
+                linksChanged = true
+                continue
+            }
+            if value.expression != element.expression {
+                let change = record(.plan(type: name), .dataDependent, "rewrite the elements of \(side.name)")
+                schedule(.statement(.update(table: current, assignments: [SQLAssignment("value", value.expression)], where: nil)), in: .rewrite, for: change)
+            }
+            if oldSide.name != side.name, let index = side.index {
+                // Its old index went with the renames.
+                let change = renameChanges["\(table.typeName).\(side.property)"] ?? renameChanges[table.typeName] ?? record(.plan(type: name), .additive, "index the values of \(side.name)")
+                schedule(.statement(.createIndex(index)), in: .rewrite, for: change)
+            }
         }
-        // The primary key must stay unique.
-        if let key = table.newObject.primaryKey, let binding = table.bindings[key], binding.expression.sourceColumn != key {
-            addCheck(&table, property: key, step: table.assignedBy[key] ?? "schema", problem: "a primary key that another object would also have",
-                     hint: "make the new keys unique, or delete the duplicates first with deleteObjects",
-                     condition: "\(binding.expression.operand) IN (SELECT \(binding.expression.operand) FROM \(SQL.quote(table.name)) GROUP BY 1 HAVING count(*) > 1)", value: binding.expression.sql)
+        for side in table.oldTable.sideTables where table.properties.new(for: side.property).flatMap({ newTable.sideTable(property: $0) }) == nil {
+            let change = changes.lastIndex { if case .schema(let change) = $0.subject, change.kind == .propertyRemoved(type: table.typeName, property: side.property) { true } else { false } }
+                ?? record(.plan(type: name), .destructive, "remove the side table \(side.name)")
+            schedule(.statement(.dropTable(side.name)), in: .rewrite, for: change)
         }
     }
 
-    /// Whether two types store the same kind of value (enum and link renames ignored).
-    func sameStoredBase(_ old: PropertyType, _ new: PropertyType) -> Bool {
-        switch (old.base, new.base) {
-        case (.scalar(let a), .scalar(let b)): a == b
-        case (.enumeration(let a), .enumeration(let b)): a == b || self.new.enumType(named: b)?.renamedFrom == a || renamedEnum(a) == b
-        case (.object(let a), .object(let b)): a == b || self.new.objectType(named: b)?.renamedFrom == a || migration.steps.contains(.renameType(from: a, to: b))
-        default: false
-        }
+    /// The owner column of `name`'s side tables after the version, when the owners' keys
+    /// change: read from each owner's row before it is rewritten.
+    private func ownerKeyChange(_ name: String) -> SQLExpression? {
+        guard let table = tables[name], let key = table.keyColumn, let newKey = table.newObject?.primaryKey, let value = table.scope.values[newKey] else { return nil }
+        guard value.sourceColumn != key || table.physical[key]?.sqlType != table.newTable?.primaryKey?.sqlType else { return nil }
+        return .linked(SQLLinkedRead(table: name, key: key, link: .column("owner"), value: value.expression))
     }
 
-    private func renamedEnum(_ old: String) -> String? {
-        for step in migration.steps { if case .renameType(let from, let to) = step, from == old { return to } }
-        return nil
-    }
+    // MARK: - Tables
 
-    /// Old raw values of cases whose raw value changed become the new ones; values of
-    /// removed cases are data errors.
-    mutating func remapEnum(_ enumName: String, binding: inout TableMigration.Binding, table: inout TableMigration, property: String) {
-        guard let newEnum = new.enumType(named: enumName),
-              let oldEnum = old.enumType(named: binding.type.enumName ?? enumName) else { return }
-        var whens: [String] = []
-        for newCase in newEnum.cases {
-            if let oldCase = oldEnum.enumCase(named: newCase.name), oldCase.rawValue != newCase.rawValue {
-                whens.append("WHEN \(StoredLiteral.raw(oldCase.rawValue)) THEN \(StoredLiteral.raw(newCase.rawValue))")
-            }
-        }
-        let removed = oldEnum.cases.filter { newEnum.enumCase(named: $0.name) == nil }
-        if !removed.isEmpty {
-            let raws = removed.map { StoredLiteral.raw($0.rawValue) }.joined(separator: ", ")
-            addCheck(&table, property: property, step: "schema", problem: "values of enum cases removed from \(enumName) (\(removed.map(\.name).joined(separator: ", ")))",
-                     hint: "add a mapValues step that maps the removed cases to remaining ones", condition: "\(binding.expression.operand) IN (\(raws))", value: binding.expression.sql)
-        }
-        guard !whens.isEmpty else { return }
-        let sql = "(CASE \(binding.expression.operand) \(whens.joined(separator: " ")) ELSE \(binding.expression.operand) END)"
-        binding.expression = .computed(sql, nonNull: binding.expression.isNonNull)
-        record(.dataDependent, "store the new raw values of \(enumName) in \(table.name).\(property)", origin: "schema", sql: ["\(SQL.quote(property)) = \(sql)"])
-    }
-
-    /// Emits deletions, checks and the rewrite of one continued table, then its side tables
-    /// and indexes.
-    mutating func materialize(_ table: TableMigration, all tables: [TableMigration], newLayout: StoreLayout) {
-        let name = table.name
-        let quoted = SQL.quote(name)
-        let keyColumn = table.physical.first { $0.value.isPrimaryKey }?.key
-
-        // Deletions, with the links that point at the deleted objects.
-        if !table.deletions.isEmpty, let keyColumn {
-            let condition = table.deletions.map { "(\($0.condition))" }.joined(separator: " OR ")
-            let doomed = "(SELECT \(SQL.quote(keyColumn)) FROM \(quoted) WHERE \(condition))"
-            var statements: [String] = []
-            for other in newLayout.tables {
-                guard let otherMigration = tables.first(where: { $0.name == other.name }) else { continue }
-                for column in other.columns where column.link?.table == name && otherMigration.physical[column.name] != nil {
-                    statements.append("UPDATE \(SQL.quote(other.name)) SET \(SQL.quote(column.name)) = NULL WHERE \(SQL.quote(column.name)) IN \(doomed)")
-                }
-                for side in other.sideTables where side.link?.table == name && otherMigration.hasSideTable(side.property) {
-                    statements.append("DELETE FROM \(SQL.quote(side.name)) WHERE \"value\" IN \(doomed)")
-                }
-            }
-            for side in table.newTable.sideTables where table.hasSideTable(side.property) {
-                statements.append("DELETE FROM \(SQL.quote(side.name)) WHERE \"owner\" IN \(doomed)")
-            }
-            statements.append("DELETE FROM \(quoted) WHERE \(condition)")
-            run(statements)
-        }
-        items += table.checks.map(PlanItem.check)
-
-        // Classify columns.
+    /// The rewrite of one continued table: in place where SQLite's `ALTER TABLE` allows it
+    /// (one `UPDATE` for every changed column), into a new table where the primary key or
+    /// links change.
+    private mutating func planTableRewrite(_ name: String) {
+        guard let table = tables[name], let newTable = table.newTable else { return }
+        let values = table.scope.values
         var unchanged: [ColumnLayout] = []
-        var inPlace: [(ColumnLayout, ColumnExpression)] = []
-        var added: [(ColumnLayout, ColumnExpression)] = []
-        var replaced: [(ColumnLayout, ColumnExpression)] = []
-        for column in table.newTable.columns {
-            guard let binding = table.bindings[column.name] else { continue }
+        var inPlace: [(ColumnLayout, SQLExpression)] = []
+        var added: [(ColumnLayout, SQLExpression)] = []
+        var replaced: [(ColumnLayout, SQLExpression)] = []
+        for column in newTable.columns {
+            guard let value = values[column.name] else { continue }
             if let physical = table.physical[column.name] {
-                let sameStorage = physical.sqlType == column.sqlType && (physical.link == nil) == (column.link == nil)
+                let oldTarget: String? = physical.link.flatMap { diff.types.new(for: $0.table) ?? "" }
+                let sameTarget = oldTarget == column.link?.table
+                let sameStorage = physical.sqlType == column.sqlType && sameTarget
                     && physical.type.isOptional == column.type.isOptional && physical.isPrimaryKey == column.isPrimaryKey
                 if !sameStorage {
-                    replaced.append((column, binding.expression))
-                } else if binding.expression.sourceColumn == column.name {
+                    replaced.append((column, value.expression))
+                } else if value.sourceColumn == column.name {
                     unchanged.append(column)
                 } else {
-                    inPlace.append((column, binding.expression))
+                    inPlace.append((column, value.expression))
                 }
             } else {
-                added.append((column, binding.expression))
+                added.append((column, value.expression))
             }
         }
-        let kept = Set(table.newTable.columns.map(\.name))
+        let kept = Set(newTable.columns.map(\.name))
         let removed = table.physical.filter { !kept.contains($0.key) }.sorted { $0.key < $1.key }
-        for (columnName, _) in removed where table.origins.values.contains(columnName) == false {
-            let oldName = columnName.hasSuffix("__remodel_removed") ? String(columnName.dropLast("__remodel_removed".count)) : columnName
-            record(.destructive, "remove property \(name).\(oldName) and its values", origin: "schema", sql: [])
-        }
         let dropped = removed.map(\.key) + replaced.map(\.0.name)
-        // Index names follow the table and column names, which renames already changed for
-        // the table but not for its indexes: old ones keep the old layout's names, on the
-        // columns they followed through the renames. An old index stays only where the new
-        // layout has one of that name on that same, kept column; the others go first (SQLite
-        // refuses to drop an indexed column, and a swap of names would leave an index on the
-        // wrong column) and the new layout's missing ones are created at the end.
-        // A renamed type's old indexes are gone already (see VersionPlanner.plan): another
-        // type may have taken their names by now.
-        let oldIndexes = table.oldTable.name == table.newTable.name ? Set(table.oldTable.indexes.map(\.name)) : []
-        let droppedColumns = Set(dropped)
-        let currentColumn = Dictionary(table.physical.map { ($0.value.name, $0.key) }, uniquingKeysWith: { first, _ in first })
-        let keptIndexes = Set(table.oldTable.indexes.filter { index in
-            guard oldIndexes.contains(index.name) else { return false }
-            guard let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
-            return table.newTable.indexes.contains { $0.name == index.name && $0.column == column }
-        }.map(\.name))
-        let changesValues = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isConstant }
-        let structural = replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil }
+        let oldKey = table.keyColumn
+        let structural = replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil || table.physical[$0.0.name]?.link != nil }
             || removed.contains { $0.value.isPrimaryKey || $0.value.link != nil }
-            || table.physical.values.contains { $0.isPrimaryKey } != table.newTable.columns.contains { $0.isPrimaryKey }
-            || (keyColumn != nil && keyColumn != table.newTable.primaryKey?.name)
-        let rebuild: Bool
-        switch tableRewrite {
-        case .rebuild: rebuild = changesValues || !dropped.isEmpty || structural
-        case .alterTable: rebuild = structural
-        case .automatic: rebuild = structural
+            || (oldKey != nil) != (newTable.primaryKey != nil)
+            || (oldKey != nil && oldKey != newTable.primaryKey?.name)
+        let changesValues = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isNullLiteral }
+        let rebuild = switch tableRewrite {
+        case .rebuild: changesValues || !dropped.isEmpty || structural
+        case .alterTable, .automatic: structural
         }
 
-        var statements: [String] = []
+        // Index names follow the table and column names, which renames already changed for
+        // the table but not for its indexes: an old index stays only where the new layout has
+        // one of that name on that same, kept column; the others go first (SQLite refuses to
+        // drop an indexed column) and the missing ones are created at the end. A renamed
+        // type's old indexes are gone already.
+        let oldIndexes = table.oldTable.name == newTable.name ? Set(table.oldTable.indexes.map(\.name)) : []
+        let droppedColumns = Set(dropped)
+        let currentColumn = Dictionary(table.physical.map { ($0.value.name, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let keptIndexes = rebuild ? [] : Set(table.oldTable.indexes.filter { index in
+            guard oldIndexes.contains(index.name), let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
+            return newTable.indexes.contains { $0.name == index.name && $0.column == column }
+        }.map(\.name))
+
+        var statements: [SQLStatement] = []
+        var summary: String
         if rebuild {
             let temporary = name + "__remodel_new"
-            let create = table.newTable.createTableStatement
-            statements.append("CREATE TABLE \(SQL.quote(temporary))" + create.dropFirst("CREATE TABLE \(quoted)".count))
-            let columns = table.newTable.columns.filter { table.bindings[$0.name] != nil }
-            let values = columns.map { table.bindings[$0.name]!.expression.sql }
-            statements.append("INSERT INTO \(SQL.quote(temporary)) (\(SQL.list(columns.map(\.name)))) SELECT \(values.joined(separator: ", ")) FROM \(quoted)")
-            statements.append("DROP TABLE \(quoted)")
-            statements.append("ALTER TABLE \(SQL.quote(temporary)) RENAME TO \(quoted)")
-            statements += table.newTable.createIndexStatements
-            record(changesValues ? .dataDependent : .additive, "rewrite \(name) into a new table (\(rebuildReason(structural: structural, dropped: dropped.count)))", origin: "plan", sql: statements)
-            linksChanged = linksChanged || table.newTable.columns.contains { $0.link != nil } || !table.newTable.sideTables.isEmpty
+            var definition = newTable.definition
+            definition.name = temporary
+            let columns = newTable.columns.filter { values[$0.name] != nil }
+            statements.append(.createTable(definition))
+            statements.append(.insertSelect(table: temporary, columns: columns.map(\.name), SQLSelect(columns.map { SQLSelect.Column(values[$0.name]!.expression) }, from: SQLSelect.Source(name))))
+            statements.append(.dropTable(name))
+            statements.append(.renameTable(from: temporary, to: name))
+            statements += newTable.indexes.map(SQLStatement.createIndex)
+            summary = "rewrite \(name) into a new table (\(structural ? "its primary key or links change" : "table rebuilds requested, \(dropped.count) column\(dropped.count == 1 ? "" : "s") dropped"))"
+            rewrittenTables.insert(name)
+            linksChanged = linksChanged || newTable.columns.contains { $0.link != nil } || !newTable.sideTables.isEmpty
         } else {
             for index in oldIndexes.subtracting(keptIndexes).sorted() {
-                statements.append("DROP INDEX IF EXISTS \(SQL.quote(index))")
+                statements.append(.dropIndex(index))
             }
-            var assignments: [String] = []
-            // A computed new column takes over the slot of a removed column declared the same
-            // way: the UPDATE writes its value there and a rename names it, which saves the
-            // full-table pass of DROP COLUMN.
-            // The old slot of a retyped column can be reused the same way, and once the table
-            // is rewritten anyway, an added column with a constant value can take a slot too.
+            var assignments: [SQLAssignment] = []
+            // A computed new column takes over the slot of a removed (or retyped) column declared
+            // the same way: the UPDATE writes its value there and a rename names it, which saves
+            // the full-table pass of DROP COLUMN.
             func canReuse(_ layout: ColumnLayout) -> Bool { !layout.isPrimaryKey && layout.link == nil && !layout.isIndexed }
             var reusable = removed.filter { canReuse($0.value) }.map { (slot: $0.key, layout: $0.value) }
             reusable += replaced.compactMap { entry in table.physical[entry.0.name].flatMap { canReuse($0) ? (slot: entry.0.name, layout: $0) : nil } }
-            let rewrites = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isConstant }
-            let candidates = added.filter { !$0.1.isConstant } + (rewrites ? added.filter { $0.1.isConstant } : [])
             var reused: [(slot: String, column: String)] = []
-            for (column, expression) in candidates where column.link == nil {
+            for (column, value) in added where column.link == nil && !value.isNullLiteral {
                 guard let index = reusable.firstIndex(where: { $0.layout.sqlType == column.sqlType && $0.layout.type.isOptional == column.type.isOptional }) else { continue }
                 let slot = reusable.remove(at: index).slot
                 reused.append((slot, column.name))
-                assignments.append("\(SQL.quote(slot)) = \(expression.sql)")
+                assignments.append(SQLAssignment(slot, value))
             }
             let reusedColumns = Set(reused.map(\.column))
-            for (column, expression) in added.filter({ !reusedColumns.contains($0.0.name) }) + replaced.map({ ($0.0, $0.1) }) {
+            for (column, value) in added.filter({ !reusedColumns.contains($0.0.name) }) + replaced {
                 let isReplacement = replaced.contains { $0.0.name == column.name }
                 let columnName = isReplacement ? column.name + "__remodel_new" : column.name
-                var definition = "\(SQL.quote(columnName)) \(column.sqlType)"
-                if expression.isConstant {
-                    if !column.type.isOptional { definition += " NOT NULL" }
-                    if expression.sql != "NULL" { definition += " DEFAULT \(expression.sql)" }
-                } else {
-                    if !column.type.isOptional { definition += " NOT NULL DEFAULT \(SQLText.zero(ofColumnType: column.sqlType))" }
-                    assignments.append("\(SQL.quote(columnName)) = \(expression.sql)")
-                }
-                if let link = column.link {
-                    definition += " REFERENCES \(SQL.quote(link.table)) (\(SQL.quote(link.column))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
-                    linksChanged = true
-                }
-                statements.append("ALTER TABLE \(quoted) ADD COLUMN \(definition)")
+                // A required column needs a default to be added; every row then gets its value
+                // from the UPDATE, and the default goes when the definition is normalized.
+                let definition = SQLColumnDefinition(
+                    name: columnName, type: column.sqlType, notNull: !column.type.isOptional,
+                    default: column.type.isOptional ? nil : .value(column.sqlType.placeholder), references: column.foreignKey
+                )
+                if column.link != nil { linksChanged = true }
+                statements.append(.addColumn(table: name, definition))
+                if !value.isNullLiteral { assignments.append(SQLAssignment(columnName, value)) }
             }
-            assignments += inPlace.map { "\(SQL.quote($0.0.name)) = \($0.1.sql)" }
+            assignments += inPlace.map { SQLAssignment($0.0.name, $0.1) }
             if !assignments.isEmpty {
-                statements.append("UPDATE \(quoted) SET " + assignments.joined(separator: ", "))
+                statements.append(.update(table: name, assignments: assignments, where: nil))
+                rewrittenTables.insert(name)
             }
             let reusedSlots = Set(reused.map(\.slot))
             for column in dropped where !reusedSlots.contains(column) {
-                statements.append("ALTER TABLE \(quoted) DROP COLUMN \(SQL.quote(column))")
+                statements.append(.dropColumn(table: name, column: column))
             }
             for (slot, column) in reused {
-                statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(slot)) TO \(SQL.quote(column))")
+                statements.append(.renameColumn(table: name, from: slot, to: column))
             }
             for (column, _) in replaced {
-                statements.append("ALTER TABLE \(quoted) RENAME COLUMN \(SQL.quote(column.name + "__remodel_new")) TO \(SQL.quote(column.name))")
+                statements.append(.renameColumn(table: name, from: column.name + "__remodel_new", to: column.name))
             }
-            statements += table.newTable.indexes.filter { !keptIndexes.contains($0.name) }.map(\.statement)
-            if !statements.isEmpty && (changesValues || !dropped.isEmpty) {
-                let droppedCount = dropped.count - reused.count
-                record(changesValues ? .dataDependent : .destructive, "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped\(reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot"))", origin: "plan", sql: statements)
-            } else if !statements.isEmpty {
-                record(.additive, "adjust \(name)'s columns and indexes", origin: "plan", sql: statements)
-            }
+            statements += newTable.indexes.filter { !keptIndexes.contains($0.name) }.map(SQLStatement.createIndex)
+            let droppedCount = dropped.count - reused.count
+            summary = "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped"
+                + (reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot") + ")"
+            if assignments.isEmpty && dropped.isEmpty { summary = "adjust \(name)'s columns and indexes" }
         }
-        run(statements)
-
-        // Side tables.
-        for side in table.newTable.sideTables {
-            if table.hasSideTable(side.property) {
-                // A renamed side table's old index was dropped with the renames.
-                if let oldSide = table.oldSideTable(forNew: side.property), oldSide.name != side.name, oldSide.link != nil {
-                    run(["CREATE INDEX \(SQL.quote("\(side.name).value")) ON \(SQL.quote(side.name)) (\"value\")"])
-                }
-                if let enumName = side.type.enumName, let oldSide = table.oldSideTable(forNew: side.property) {
-                    var binding = TableMigration.Binding(expression: .column("value", nonNull: !side.type.isOptional), type: oldSide.type.element, isNewType: false)
-                    var scratch = TableMigration(oldObject: table.oldObject, newObject: table.newObject, oldTable: table.oldTable, newTable: table.newTable, origins: [:])
-                    remapEnum(enumName, binding: &binding, table: &scratch, property: side.property)
-                    if binding.expression.sourceColumn == nil {
-                        run(["UPDATE \(SQL.quote(side.name)) SET \"value\" = \(binding.expression.sql)"])
-                    }
-                }
-                if let oldSide = table.oldSideTable(forNew: side.property), !sameStoredBase(oldSide.type.element, side.type.element) || oldSide.kind != side.kind {
-                    error("migration-unsupported-change", "'\(name).\(side.property)' changes from \(oldSide.type) to \(side.type); changing the elements of a collection is not supported by automatic migration yet", step: nil, hint: "add a new property and move the values with a custom step")
-                }
-            } else {
-                record(.additive, "add property \(name).\(side.property) (\(side.type)), empty for existing objects", origin: "schema", sql: side.createStatements)
-                run(side.createStatements)
-            }
-        }
-        for side in table.oldTable.sideTables where !table.origins.values.contains(side.property) {
-            let statement = "DROP TABLE \(SQL.quote(side.name))"
-            record(.destructive, "remove property \(table.oldObject.name).\(side.property) and its elements", origin: "schema", sql: [statement])
-            run([statement])
-        }
-    }
-
-    private func rebuildReason(structural: Bool, dropped: Int) -> String {
-        if structural { return "its primary key or links change" }
-        return "table rebuilds requested, \(dropped) column\(dropped == 1 ? "" : "s") dropped"
+        guard !statements.isEmpty else { return }
+        let impact: SchemaChange.Impact = changesValues ? .dataDependent : (dropped.isEmpty ? .additive : .destructive)
+        let change = record(.plan(type: name), impact, summary)
+        schedule(statements, in: .rewrite, for: change)
     }
 }
 
-extension TableMigration {
-    /// Whether the new collection property `name` continues an old one (its side table exists).
-    func hasSideTable(_ name: String) -> Bool {
-        oldSideTable(forNew: name) != nil
+extension SQLExpression {
+    /// Whether the tree reads rows of any of `tables` through a link.
+    func readsTables(_ tables: Set<String>) -> Bool {
+        var found = false
+        _ = rewritingLinked { read in
+            if tables.contains(read.table) { found = true }
+            return nil
+        }
+        return found
     }
 
-    /// The old side table that the new collection property `name` continues.
-    func oldSideTable(forNew name: String) -> SideTableLayout? {
-        guard let origin = origins[name] else { return nil }
-        return oldTable.sideTable(property: origin)
+    /// The tree with each linked read replaced where `transform` returns a replacement.
+    func rewritingLinked(_ transform: (SQLLinkedRead) -> SQLExpression?) -> SQLExpression {
+        func map(_ expression: SQLExpression) -> SQLExpression { expression.rewritingLinked(transform) }
+        switch self {
+        case .linked(var read):
+            if let replacement = transform(read) { return replacement }
+            read.link = map(read.link)
+            read.value = map(read.value)
+            return .linked(read)
+        case .function(let function, let arguments): return .function(function, arguments.map(map))
+        case .not(let inner): return .not(map(inner))
+        case .isNull(let inner): return .isNull(map(inner))
+        case .isNotNull(let inner): return .isNotNull(map(inner))
+        case .cast(let inner, let type): return .cast(map(inner), type)
+        case .outer(let inner): return .outer(map(inner))
+        case .binary(let op, let lhs, let rhs): return .binary(op, map(lhs), map(rhs))
+        case .inList(let value, let list, let negated): return .inList(map(value), list.map(map), negated: negated)
+        case .inSelect(let value, let select): return .inSelect(map(value), select)
+        case .between(let value, let lower, let upper): return .between(map(value), lower: map(lower), upper: map(upper))
+        case .caseWhen(let operand, let branches, let otherwise):
+            return .caseWhen(operand: operand.map(map), branches: branches.map { SQLCaseBranch(map($0.condition), map($0.result)) }, otherwise: otherwise.map(map))
+        default: return self
+        }
     }
 }
 

@@ -2,255 +2,330 @@ import Foundation
 import RemodelCore
 import RemodelStore
 
-/// Declarative steps: each replaces the binding of one or more properties with a new SQL
-/// expression over the table's columns.
+/// Declarative steps, in file order: each replaces the value of one or more properties with a
+/// new expression over the values before it.
 extension VersionPlanner {
-    var literals: StoredLiteral { StoredLiteral(schema: new, nowMicroseconds: nowMicroseconds) }
+    /// What a step works on: a table (by current name) or an embedded type's values.
+    enum StepTarget: Hashable {
+        case table(String)
+        case embedded(String)
+    }
 
-    /// The schema whose enum names a binding's type uses.
-    func schema(of binding: TableMigration.Binding) -> Schema { binding.isNewType ? new : old }
+    /// Past this depth an expression is kept in a temporary table before more is composed on
+    /// it: SQLite's parser gives up at a few dozen nested calls.
+    static let maximumDepth = 12
+    /// Past this size, an operand a step reads more than once is kept first, so that text
+    /// cannot double at every step.
+    static let maximumSharedSize = 40
 
-    mutating func apply(_ step: MigrationStep, index: Int, to table: inout TableMigration) {
-        let origin = label(index)
+    mutating func applySteps() {
+        for (index, step) in migration.steps.enumerated() {
+            switch step {
+            case .renameType, .renameProperty, .createObjects, .custom:
+                // Renames are resolved first; new objects and custom steps come after the rewrite.
+                continue
+            case .deleteObjects(let typeName, let matches):
+                guard let target = stepTarget(typeName, step: index) else { continue }
+                guard case .table(let name) = target else {
+                    error("migration-invalid-step", "'\(typeName)' is embedded: its objects are deleted with their owners", at: .step(index, field: "type"),
+                          hint: "delete the owners, or set the property that holds them to null")
+                    continue
+                }
+                var table = tables[name]!
+                planDeletion(matches, step: index, table: &table)
+                tables[name] = table
+            default:
+                guard let typeName = step.typeName, let target = stepTarget(typeName, step: index) else { continue }
+                var scope = scope(of: target)
+                apply(step, index: index, to: &scope, target: target)
+                store(scope, at: target)
+            }
+        }
+    }
+
+    /// The table or embedded type a step names, or an error.
+    mutating func stepTarget(_ name: String, step: Int) -> StepTarget? {
+        guard let newName = resolveType(name, step: step) else { return nil }
+        if let state = embedded[newName] {
+            if case .fromTable(let table) = state.kind { return .table(table) }
+            return .embedded(newName)
+        }
+        if let table = tables.first(where: { $0.value.newObject?.name == newName && $0.value.role == .continued })?.key {
+            return .table(table)
+        }
+        if tables.values.contains(where: { $0.role == .removed && $0.oldObject.name == newName }) {
+            error("migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: "type"),
+                  hint: "remove the step, or keep '\(newName)' in the schema")
+            return nil
+        }
+        error("migration-unknown-type", "'\(newName)' is new in version \(version), so it has no stored objects to change", at: .step(step, field: "type"),
+              hint: "give new objects their values with createObjects, or defaults in the schema")
+        return nil
+    }
+
+    func scope(of target: StepTarget) -> PropertyScope {
+        switch target {
+        case .table(let name): tables[name]!.scope
+        case .embedded(let name): embedded[name]!.scope
+        }
+    }
+
+    mutating func store(_ scope: PropertyScope, at target: StepTarget) {
+        switch target {
+        case .table(let name): tables[name]!.scope = scope
+        case .embedded(let name):
+            embedded[name]!.scope = scope
+            embedded[name]!.changesJSON = embedded[name]!.changesJSON || !scope.writes.isEmpty
+        }
+    }
+
+    /// The table name a target's values are evaluated in, for display and for reads.
+    func rowTable(_ target: StepTarget) -> String {
+        switch target {
+        case .table(let name): name
+        case .embedded(let name): name
+        }
+    }
+
+    /// The schema whose enum and object names a value's type uses.
+    func schema(of value: RowValue) -> Schema { value.isNew ? new : old }
+
+    mutating func apply(_ step: MigrationStep, index: Int, to scope: inout PropertyScope, target: StepTarget) {
+        let reference = reference(index)
+        let typeName = scope.typeName
         switch step {
         case .set(_, let property, let source):
-            guard let target = newColumnType(property, in: table, step: index) else { return }
+            let change = record(.step(index: index, step), .dataDependent, "set \(typeName).\(property) to \(CanonicalYAML.quoted(source))")
+            guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             let template: Template
             do { template = try Template(parsing: source) } catch {
-                self.error("migration-invalid-template", "\(error)", step: index)
+                self.error("migration-invalid-template", "\(error)", at: .step(index, field: "value"))
                 return
             }
-            let expression: ColumnExpression
+            let value: SQLExpression
+            var readsItself = false
             if let text = template.literalText {
-                guard let value = literal(text, for: target, step: index),
-                      let stored = storedExpression(value, type: target, step: index) else { return }
-                expression = stored
+                guard let literal = literal(text, for: type, step: index), let stored = storedExpression(literal, type: type, step: index, field: "value") else { return }
+                value = stored
             } else {
-                guard target.scalar == .string || target.scalar == .url else {
-                    error("migration-invalid-template", "'\(table.name).\(property)' is \(target), but a template with placeholders makes text", step: index, hint: "set a \(target) property to a literal value, or convert it with a `convert` step")
+                guard type.scalar == .string || type.scalar == .url else {
+                    error("migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: "value"),
+                          hint: "set a \(type) property to a literal value, or convert it with a `convert` step")
                     return
                 }
-                var pieces: [String] = []
+                var pieces: [SQLExpression] = []
                 for part in template.parts {
                     switch part {
                     case .text(let text):
-                        pieces.append(SQLText.text(text))
-                    case .property(let name):
-                        guard let binding = binding(name, in: table, step: index) else { return }
-                        guard let text = textForm(of: binding) else {
-                            error("migration-invalid-template", "{\(name)} is \(binding.type), which a template cannot write as text", step: index, hint: "use string, number, bool or enum properties in templates")
+                        pieces.append(.text(text))
+                    case .property(let path):
+                        guard let read = self.read(path, in: scope, target: target, step: index, field: "value") else { return }
+                        if read.path.first == property || scope.properties.new(for: read.path.first ?? "") == property { readsItself = true }
+                        guard let text = textForm(of: prepare(read.value, uses: 1, target: target, change: change)) else {
+                            error("migration-invalid-template", "{\(path)} is \(read.value.type), which a template cannot write as text", at: .step(index, field: "value"),
+                                  hint: "use string, number, bool or enum properties in templates")
                             return
                         }
                         pieces.append(text)
                     }
                 }
-                expression = .computed(pieces.isEmpty ? "''" : pieces.joined(separator: " || "), nonNull: true)
+                value = pieces.dropFirst().reduce(pieces.first ?? .text("")) { .binary(.concatenate, $0, $1) }
             }
-            assign(property, expression, type: target, in: &table, origin: origin)
-            record(.dataDependent, "set \(table.name).\(property) to \(CanonicalYAML.quoted(source))", origin: origin, sql: ["\(SQL.quote(property)) = \(expression.sql)"])
+            changes[change].assignments = [TableAssignment(table: rowTable(target), column: property, value: value)]
+            assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: template.literalText == nil || !value.isNullLiteral),
+                   in: &scope, step: reference, change: change, readsPrevious: readsItself)
 
         case .split(_, let property, let targets, let separator):
-            guard let source = binding(property, in: table, step: index) else { return }
-            guard source.type.scalar == .string || source.type.scalar == .url else {
-                error("migration-invalid-step", "'\(table.name).\(property)' is \(source.type); split works on text", step: index, hint: "convert it to string first")
+            let change = record(.step(index: index, step), .dataDependent, "split \(typeName).\(property) at \(CanonicalYAML.quoted(separator)) into \(targets.joined(separator: ", "))")
+            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard source.value.type.scalar == .string || source.value.type.scalar == .url, source.value.type.collection == nil else {
+                error("migration-invalid-step", "'\(typeName).\(property)' is \(source.value.type); split works on text", at: .step(index, field: "property"), hint: "convert it to string first")
                 return
             }
             guard !separator.isEmpty else {
-                error("migration-invalid-step", "split needs a non-empty separator", step: index, hint: "write separator: \" \"")
+                error("migration-invalid-step", "split needs a non-empty separator", at: .step(index, field: "separator"), hint: "write separator: \" \"")
                 return
             }
-            guard !targets.isEmpty else {
-                error("migration-invalid-step", "split needs at least one property in `into`", step: index)
-                return
-            }
-            var fragments: [String] = []
+            let operand = prepare(source.value, uses: targets.count, target: target, change: change).expression
+            var parts: [(String, PropertyType, SQLExpression)] = []
             for (position, name) in targets.enumerated() {
-                guard let target = newColumnType(name, in: table, step: index) else { return }
-                guard target.scalar == .string else {
-                    error("migration-invalid-step", "'\(table.name).\(name)' is \(target); split produces text", step: index, hint: "make '\(name)' a string, or convert it in a later version")
+                guard let type = newSingleValueType(name, in: scope, step: index, field: "into.\(position)") else { return }
+                guard type.scalar == .string else {
+                    error("migration-invalid-step", "'\(typeName).\(name)' is \(type); split produces text", at: .step(index, field: "into.\(position)"),
+                          hint: "make '\(name)' a string, or convert it in a later version")
                     return
                 }
                 // One pass over the bytes per part (see MigrationFunctions.splitPart); NULL
                 // splits like "".
-                let sql = "\(MigrationFunctions.splitPart)(\(source.expression.operand), \(SQLText.text(separator)), \(position), \(targets.count))"
-                assign(name, .computed(sql, nonNull: true), type: target, in: &table, origin: origin)
-                fragments.append("\(SQL.quote(name)) = \(sql)")
+                parts.append((name, type, .function(.splitPart, [operand, .text(separator), .integer(Int64(position)), .integer(Int64(targets.count))])))
             }
-            record(.dataDependent, "split \(table.name).\(property) at \(CanonicalYAML.quoted(separator)) into \(targets.joined(separator: ", "))", origin: origin, sql: fragments)
+            changes[change].assignments = parts.map { TableAssignment(table: rowTable(target), column: $0.0, value: $0.2) }
+            for (name, type, value) in parts {
+                assign(name, RowValue(expression: value, type: type, isNew: true, isNonNull: true), in: &scope, step: reference, change: change, readsPrevious: source.name == name)
+            }
 
         case .mapValues(_, let property, let values, let otherwise):
-            guard let source = binding(property, in: table, step: index) else { return }
-            guard let target = newColumnType(property, in: table, step: index) else { return }
-            let sourceSchema = schema(of: source)
-            var whens: [String] = []
+            let change = record(.step(index: index, step), .dataDependent,
+                                "map values of \(typeName).\(property) (\(values.count) mapped\(otherwise.map { ", otherwise \(CanonicalYAML.literal($0))" } ?? ", others fail"))")
+            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let type = newSingleValueType(property, in: scope, step: index) else { return }
+            let sourceSchema = schema(of: source.value)
+            let operand = prepare(source.value, uses: 3, target: target, change: change)
+            var whens: [SQLCaseBranch] = []
             for mapping in values {
-                guard let from = matchLiteral(mapping.from, for: source.type, in: sourceSchema, step: index),
-                      let to = storedExpression(mapping.to, type: target, step: index) else { return }
-                whens.append("WHEN \(source.expression.operand) = \(from) THEN \(to.sql)")
+                guard let from = matchLiteral(mapping.from, for: operand.type, in: sourceSchema, step: index, field: "values.\(mapping.from)"),
+                      let to = storedExpression(mapping.to, type: type, step: index, field: "values.\(mapping.from)") else { return }
+                whens.append(SQLCaseBranch(from, to))
             }
-            var nonNull = true
             // Values that already are raw values of the target enum stay as they are.
-            if let enumName = target.enumName, let enumType = new.enumType(named: enumName), source.type.enumName == nil || source.isNewType == false {
-                let raws = enumType.cases.map { StoredLiteral.raw($0.rawValue) }.joined(separator: ", ")
-                whens.append("WHEN \(source.expression.operand) IN (\(raws)) THEN \(source.expression.operand)")
+            var keep: SQLExpression?
+            if let enumName = type.enumName, let enumType = new.enumType(named: enumName), operand.type.enumName == nil || !operand.isNew {
+                keep = .inList(operand.expression, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
             }
-            let fallback: String
+            var fallback: SQLExpression = .null
+            var nonNull = false
             if let otherwise {
-                guard let value = storedExpression(otherwise, type: target, step: index) else { return }
-                fallback = value.sql
-                nonNull = value.isNonNull
-            } else {
-                fallback = "NULL"
-                nonNull = false
-                let matched = "(CASE \(whens.joined(separator: " ")) ELSE NULL END)"
-                let nullOK = target.isOptional ? "\(source.expression.operand) IS NOT NULL AND " : ""
-                addCheck(&table, property: property, step: origin,
-                         problem: "values that mapValues does not map (and there is no `otherwise`)",
-                         hint: "add the missing values to `values:`, or an `otherwise:` value",
-                         condition: "\(nullOK)\(matched) IS NULL", value: source.expression.sql)
+                guard let value = storedExpression(otherwise, type: type, step: index, field: "otherwise") else { return }
+                fallback = value
+                nonNull = !value.isNullLiteral
             }
-            if target.isOptional && otherwise != nil {
-                whens.insert("WHEN \(source.expression.operand) IS NULL THEN NULL", at: 0)
+            // Simple CASE reads the operand once, whatever the number of values.
+            var rest: SQLExpression = fallback
+            if let keep { rest = .caseWhen(operand: nil, branches: [SQLCaseBranch(keep, operand.expression)], otherwise: fallback) }
+            var mapped = SQLExpression.caseWhen(operand: operand.expression, branches: whens, otherwise: rest)
+            if type.isOptional && otherwise != nil {
+                mapped = .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(operand.expression), .null)], otherwise: mapped)
                 nonNull = false
             }
-            let sql = "(CASE \(whens.joined(separator: " ")) ELSE \(fallback) END)"
-            assign(property, .computed(sql, nonNull: nonNull), type: target, in: &table, origin: origin)
-            record(.dataDependent, "map values of \(table.name).\(property) (\(values.count) mapped\(otherwise.map { ", otherwise \(CanonicalYAML.literal($0))" } ?? ", others fail"))", origin: origin, sql: ["\(SQL.quote(property)) = \(sql)"])
+            changes[change].assignments = [TableAssignment(table: rowTable(target), column: property, value: mapped)]
+            if otherwise == nil {
+                let unmapped = SQLExpression.isNull(mapped)
+                let condition = type.isOptional ? .binary(.and, .isNotNull(operand.expression), unmapped) : unmapped
+                scope.checks.append(PendingCheck(property: property, step: reference.label, problem: "values that mapValues does not map (and there is no `otherwise`)",
+                                                 hint: "add the missing values to `values:`, or an `otherwise:` value", condition: condition, shown: operand.expression, change: change))
+            }
+            assign(property, RowValue(expression: mapped, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
         case .convert(_, let property, let to, let onError):
-            guard let source = binding(property, in: table, step: index) else { return }
-            guard let target = newColumnType(property, in: table, step: index) else { return }
-            guard to.base == target.base && to.collection == target.collection else {
-                error("migration-convert-mismatch", "the step converts '\(table.name).\(property)' to \(to), but version \(migration.version) declares it \(target)", step: index, hint: "make the step's `to:` match the schema")
+            let change = record(.step(index: index, step), .dataDependent, "convert \(typeName).\(property) to \(to) (onError: \(onError.rawValue))")
+            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let type = newSingleValueType(property, in: scope, step: index) else { return }
+            guard to.base == type.base && to.collection == type.collection else {
+                error("migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(type)", at: .step(index, field: "to"),
+                      hint: "make the step's `to:` match the schema")
                 return
             }
-            let operand = source.expression.operand
-            guard let conversion = Conversion.between(source.type, in: schema(of: source), target, in: new, operand: operand) else {
-                error("migration-unsupported-conversion", "cannot convert \(source.type) to \(target)", step: index, hint: "use a custom step for this conversion")
+            let operand = prepare(source.value, uses: 3, target: target, change: change)
+            guard let conversion = Conversion.between(operand.type, in: schema(of: operand), type, in: new, operand: operand.expression) else {
+                error("migration-unsupported-conversion", "cannot convert \(operand.type) to \(type)", at: .step(index, field: "to"), hint: "use a custom step for this conversion")
                 return
             }
-            var fallback = "NULL"
+            var fallback: SQLExpression = .null
             var fallbackNonNull = false
+            var check: PendingCheck?
             switch onError {
             case .null:
-                guard target.isOptional else {
-                    error("migration-invalid-step", "onError: null needs '\(table.name).\(property)' to be optional, but it is \(target)", step: index, hint: "use onError: default or fail, or make the property optional")
+                guard type.isOptional else {
+                    error("migration-invalid-step", "onError: null needs '\(typeName).\(property)' to be optional, but it is \(type)", at: .step(index, field: "onError"),
+                          hint: "use onError: default or fail, or make the property optional")
                     return
                 }
             case .default:
-                guard let value = defaultExpression(for: property, type: target, in: table, step: index) else { return }
-                fallback = value.sql
-                fallbackNonNull = value.isNonNull
+                guard let value = defaultValue(for: property, type: type, in: scope, blame: .step(index, field: "onError")) else { return }
+                fallback = value
+                fallbackNonNull = !value.isNullLiteral
             case .fail:
-                let bad = conversion.test.map { "NOT (\($0))" } ?? "0"
-                let nullBad = target.isOptional || source.expression.isNonNull ? "0" : "\(operand) IS NULL"
-                if conversion.test != nil || nullBad != "0" {
-                    addCheck(&table, property: property, step: origin,
-                             problem: "values that cannot be converted to \(target)",
-                             hint: "fix the values, or use onError: default or onError: null",
-                             condition: "(\(operand) IS NOT NULL AND \(bad)) OR \(nullBad)", value: source.expression.sql)
+                let nullFails = !type.isOptional && !operand.isNonNull
+                var bad: [SQLExpression] = []
+                if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), .not(test))) }
+                if nullFails { bad.append(.isNull(operand.expression)) }
+                if let condition = SQLExpression.any(bad) {
+                    check = PendingCheck(property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
+                                         hint: "fix the values, or use onError: default or onError: null", condition: condition, shown: operand.expression, change: change)
                 }
             }
-            let nullResult = target.isOptional ? "NULL" : fallback
-            var sql = conversion.value(orElse: fallback)
-            if !source.expression.isNonNull {
-                sql = "CASE WHEN \(operand) IS NULL THEN \(nullResult) ELSE \(sql) END"
+            var value = conversion.value(orElse: fallback)
+            if !operand.isNonNull {
+                value = .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(operand.expression), type.isOptional ? .null : fallback)], otherwise: value)
             }
-            let nonNull = !target.isOptional && (source.expression.isNonNull || fallbackNonNull) && (conversion.test == nil || fallbackNonNull || onError == .fail)
-            assign(property, .computed("(\(sql))", nonNull: nonNull), type: target, in: &table, origin: origin)
-            record(.dataDependent, "convert \(table.name).\(property) from \(source.type) to \(target) (onError: \(onError.rawValue))", origin: origin, sql: ["\(SQL.quote(property)) = (\(sql))"])
+            let nonNull = !type.isOptional && (operand.isNonNull || fallbackNonNull) && (conversion.test == nil || fallbackNonNull || onError == .fail)
+            changes[change].summary = "convert \(typeName).\(property) from \(operand.type) to \(type) (onError: \(onError.rawValue))"
+            changes[change].assignments = [TableAssignment(table: rowTable(target), column: property, value: value)]
+            if let check { scope.checks.append(check) }
+            assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
-        case .deleteObjects(_, let matches):
-            var conditions: [String] = []
-            for match in matches {
-                guard let binding = binding(match.property, in: table, step: index) else { return }
-                if match.value == .null {
-                    conditions.append("\(binding.expression.operand) IS NULL")
-                    continue
-                }
-                do {
-                    var type = binding.type
-                    type.isOptional = true
-                    let literal = try StoredLiteral(schema: schema(of: binding), nowMicroseconds: nowMicroseconds).expression(for: match.value, type: type)
-                    conditions.append("\(binding.expression.operand) = \(literal.sql)")
-                } catch {
-                    // Steps run in file order: a value converted by an earlier step has its new type.
-                    let current = table.bindings[match.property] != nil ? match.property : table.origins.first { $0.value == match.property }?.key ?? match.property
-                    let hint = table.assignedBy[current].map {
-                        "'\(match.property)' is \(binding.type) here, after \($0); to match its old values, put deleteObjects before that step"
-                    }
-                    self.error("migration-invalid-value", "where \(match.property): \(error)", step: index, hint: hint)
-                    return
-                }
-            }
-            guard !conditions.isEmpty else {
-                error("migration-invalid-step", "deleteObjects needs a `where` condition; to delete every \(table.name), remove the type from the schema", step: index)
-                return
-            }
-            let condition = conditions.joined(separator: " AND ")
-            table.deletions.append((condition, origin))
-            record(.destructive, "delete \(table.name) objects where \(matches.map { "\($0.property) = \(CanonicalYAML.literal($0.value))" }.joined(separator: " and "))", origin: origin, sql: ["DELETE FROM \(SQL.quote(table.name)) WHERE \(condition)"])
-
-        case .renameType, .renameProperty, .custom:
+        case .renameType, .renameProperty, .deleteObjects, .createObjects, .custom:
             break
         }
     }
 
-    // MARK: Helpers
+    // MARK: - Values
 
-    /// The current binding of `name`, or an error naming the properties there are.
-    mutating func binding(_ name: String, in table: TableMigration, step: Int) -> TableMigration.Binding? {
-        if let binding = table.bindings[name] { return binding }
-        if let renamed = table.origins.first(where: { $0.value == name })?.key, let binding = table.bindings[renamed] { return binding }
-        let known = table.bindings.keys.sorted()
-        error("migration-unknown-property", "'\(table.name)' has no property '\(name)' at this point of the migration", step: step,
-              hint: Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'?" } ?? "known properties: \(known.joined(separator: ", "))")
-        return nil
+    /// Keeps `value` in a temporary table when composing more on it would nest too deep, or
+    /// repeat a large expression `uses` times; returns what to compose on.
+    mutating func prepare(_ value: RowValue, uses: Int, target: StepTarget, change: Int) -> RowValue {
+        let expression = value.expression
+        guard expression.depth > Self.maximumDepth || (uses > 1 && expression.size > Self.maximumSharedSize) else { return value }
+        guard case .table(let tableName) = target else { return value }
+        return keep(value, table: tableName, change: change)
     }
 
-    /// The new schema's type of column property `name`, or an error.
-    mutating func newColumnType(_ name: String, in table: TableMigration, step: Int) -> PropertyType? {
-        guard let property = table.newObject.property(named: name) else {
-            error("migration-unknown-property", "'\(table.name)' has no property '\(name)' in version \(migration.version)", step: step,
-                  hint: Suggestion.closest(to: name, in: table.newObject.properties.map(\.name)).map { "did you mean '\($0)'?" } ?? "add '\(name)' to the schema first")
+    /// Gives property `name` a new value; a second write that ignores the first is an error.
+    mutating func assign(_ name: String, _ value: RowValue, in scope: inout PropertyScope, step: StepReference, change: Int, readsPrevious: Bool) {
+        if let earlier = scope.writes[name], !readsPrevious {
+            error("migration-conflicting-steps",
+                  "\(step.label) sets '\(scope.typeName).\(name)', which \(earlier.step.label) already set; the earlier value would never be used",
+                  at: .step(step.index), hint: "remove one of the steps, or make the later one read the property (\"{\(name)}\")",
+                  notes: [Diagnostic.Note("\(earlier.step.label) is here", at: location(.step(earlier.step.index)))])
+            return
+        }
+        var value = value
+        value.isNew = true
+        scope.values[name] = value
+        scope.writes[name] = (step, change)
+    }
+
+    /// The new schema's type of single-value property `name`, or an error.
+    mutating func newSingleValueType(_ name: String, in scope: PropertyScope, step: Int, field: String = "property") -> PropertyType? {
+        guard let newObject = scope.newObject else { return nil }
+        guard let property = newObject.property(named: name) else {
+            error("migration-unknown-property", "'\(newObject.name)' has no property '\(name)' in version \(version)", at: .step(step, field: field),
+                  hint: Self.suggestion(name, in: newObject.properties.map(\.name)) ?? "add '\(name)' to the schema first")
             return nil
         }
         guard let type = property.storedType, type.collection == nil else {
-            error("migration-unsupported-step", "'\(table.name).\(name)' is \(property.storedType.map { "a \($0.collection!.rawValue)" } ?? "an inverse relationship"); declarative steps work on single values", step: step, hint: "use a custom step")
+            error("migration-unsupported-step", "'\(newObject.name).\(name)' is \(property.storedType.map { "a \($0.collection!.rawValue)" } ?? "an inverse relationship"); declarative steps work on single values",
+                  at: .step(step, field: field), hint: "use a custom step")
             return nil
         }
         return type
     }
 
-    mutating func assign(_ name: String, _ expression: ColumnExpression, type: PropertyType, in table: inout TableMigration, origin: String) {
-        table.bindings[name] = TableMigration.Binding(expression: expression, type: type, isNewType: true)
-        table.assignedBy[name] = origin
-    }
-
-    mutating func storedExpression(_ value: DefaultValue, type: PropertyType, step: Int?) -> ColumnExpression? {
+    mutating func storedExpression(_ value: DefaultValue, type: PropertyType, step: Int?, field: String? = nil, blame: Blame? = nil) -> SQLExpression? {
         do {
             return try literals.expression(for: value, type: type)
         } catch {
-            self.error("migration-invalid-value", "\(error)", step: step)
+            self.error("migration-invalid-value", "\(error)", at: blame ?? step.map { .step($0, field: field) } ?? .migration)
             return nil
         }
     }
 
     /// The value `onError: default` and new properties use: the schema default, else the
     /// type's zero value where it has an obvious one.
-    mutating func defaultExpression(for property: String, type: PropertyType, in table: TableMigration, step: Int?) -> ColumnExpression? {
-        if let value = table.newObject.property(named: property)?.defaultValue {
-            return storedExpression(value, type: type, step: step)
+    mutating func defaultValue(for property: String, type: PropertyType, in scope: PropertyScope, blame: Blame) -> SQLExpression? {
+        if let value = scope.newObject?.property(named: property)?.defaultValue {
+            return storedExpression(value, type: type, step: nil, blame: blame)
         }
         if type.isOptional { return .null }
         switch type.base {
-        case .scalar(let scalar) where scalar.isInteger || scalar == .bool: return .constant("0")
-        case .scalar(.double), .scalar(.float): return .constant("0.0")
-        case .scalar(.string), .scalar(.url): return .constant("''")
-        case .scalar(.decimal128): return .constant("'0'")
-        case .scalar(.data): return .constant("X''")
+        case .scalar(let scalar) where scalar.isInteger || scalar == .bool: return .integer(0)
+        case .scalar(.double), .scalar(.float): return .real(0)
+        case .scalar(.string), .scalar(.url): return .text("")
+        case .scalar(.decimal128): return .text("0")
+        case .scalar(.data): return .blob([])
         default:
-            error("migration-missing-default", "'\(table.name).\(property)' (\(type)) has no default value to fall back on", step: step, hint: "add `default:` to the property in the schema")
+            error("migration-missing-default", "'\(scope.typeName).\(property)' (\(type)) has no default value to fall back on", at: blame,
+                  hint: "add `default:` to the property in the schema")
             return nil
         }
     }
@@ -272,65 +347,61 @@ extension VersionPlanner {
                 return .string(text)
             }
         case .object:
-            break
+            return .string(text)
         }
-        error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", step: step)
+        error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"))
         return nil
     }
 
     /// The SQL literal a stored value of `type` is compared with, for `mapValues` keys.
-    mutating func matchLiteral(_ text: String, for type: PropertyType, in schema: Schema, step: Int) -> String? {
+    mutating func matchLiteral(_ text: String, for type: PropertyType, in schema: Schema, step: Int, field: String) -> SQLExpression? {
         switch type.base {
         case .scalar(let scalar) where scalar.isInteger:
             guard let number = Int64(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", step: step)
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field))
                 return nil
             }
-            return String(number)
+            return .integer(number)
         case .scalar(.double), .scalar(.float):
             guard let number = Double(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", step: step)
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field))
                 return nil
             }
-            return SQLText.real(number)
+            return .real(number)
         case .scalar(.bool):
-            return ["true", "yes", "1"].contains(text.lowercased()) ? "1" : "0"
+            return .integer(["true", "yes", "1"].contains(text.lowercased()) ? 1 : 0)
         case .enumeration(let name):
             // Old enum values are matched by case name or raw value.
             if let enumType = schema.enumType(named: name), let enumCase = enumType.enumCase(named: text) {
                 return StoredLiteral.raw(enumCase.rawValue)
             }
-            return SQLText.text(text)
+            return .text(text)
         default:
-            return SQLText.text(text)
+            return .text(text)
         }
     }
 
-    /// SQL giving a binding's value as text for templates (null as empty text).
-    func textForm(of binding: TableMigration.Binding) -> String? {
-        let value = binding.expression.operand
-        switch binding.type.base {
+    /// A value as text for templates (null as empty text).
+    func textForm(of value: RowValue) -> SQLExpression? {
+        let v = value.expression
+        switch value.type.base {
         case .scalar(.string), .scalar(.url), .scalar(.decimal128):
-            return binding.expression.isNonNull ? value : "coalesce(\(value), '')"
+            return value.isNonNull ? v : .call(.coalesce, v, .text(""))
         case .scalar(let scalar) where scalar.isInteger || scalar == .double || scalar == .float:
-            return "coalesce(CAST(\(value) AS TEXT), '')"
+            return .call(.coalesce, .cast(v, .text), .text(""))
         case .scalar(.bool):
-            return "coalesce(CASE WHEN \(value) THEN 'true' ELSE 'false' END, '')"
+            return .call(.coalesce, .caseWhen(operand: nil, branches: [SQLCaseBranch(v, .text("true"))], otherwise: .text("false")), .text(""))
         case .enumeration:
-            return "coalesce(CAST(\(value) AS TEXT), '')"
+            return .call(.coalesce, .cast(v, .text), .text(""))
         default:
             return nil
         }
     }
+}
 
-    /// Records a query that must find no rows before the table is rewritten.
-    func addCheck(_ table: inout TableMigration, property: String?, step: String, problem: String, hint: String, condition: String, value: String) {
-        let keySQL = table.physical.first { $0.value.isPrimaryKey }.map { SQL.quote($0.key) } ?? "rowid"
-        let from = "FROM \(SQL.quote(table.name)) WHERE \(condition)"
-        table.checks.append(DataCheck(
-            type: table.name, property: property, step: step, problem: problem, hint: hint,
-            query: "SELECT \(keySQL), \(value) \(from) LIMIT 5",
-            countQuery: "SELECT count(*) \(from)"
-        ))
+extension SQLExpression {
+    var isNullLiteral: Bool {
+        if case .null = self { return true }
+        return false
     }
 }

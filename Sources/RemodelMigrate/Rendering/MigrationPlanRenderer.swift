@@ -1,13 +1,15 @@
 import Foundation
 import RemodelCore
+import RemodelStore
 
 /// Prints migration plans and reports for people: each version, each change with its impact
-/// and origin and the SQL it takes, the data checks, and the statements that run; then what
-/// a run did, per type and per version. Used by `remodel migrate`; deterministic for the
-/// same plan.
+/// and origin, the values it gives and the numbered statements and checks it runs (numbers
+/// are the order they run in); then what a run did, per version and per type. Used by
+/// `remodel migrate`; deterministic for the same plan.
 public enum MigrationPlanRenderer {
-    /// The plan as text, one change per line, SQL indented below it.
+    /// The plan as text, one change per line, its work indented below it.
     public static func text(of plan: MigrationPlan, store: String? = nil) -> String {
+        let renderer = SQLiteRenderer()
         var out = ""
         let target = store.map { "'\($0)' " } ?? ""
         let count = plan.versions.count
@@ -17,63 +19,53 @@ public enum MigrationPlanRenderer {
             out += "\nversion \(version.version) — \(version.name)"
             if let description = version.description, !description.isEmpty { out += ": \(description)" }
             out += "\n"
-            // Statements are numbered as the SQL section lists them; a change whose SQL is
-            // made of whole statements refers to their numbers instead of repeating them.
-            var numbers: [String: Int] = [:]
-            for (index, item) in version.items.enumerated() {
-                if case .sql(let sql) = item, numbers[sql] == nil { numbers[sql] = index + 1 }
-            }
             let width = version.changes.map { $0.impact.rawValue.count }.max() ?? 0
-            for change in version.changes {
+            for (index, change) in version.changes.enumerated() {
                 let label = "[\(change.impact.rawValue)]"
                 out += "  \(label.padding(toLength: width + 2, withPad: " ", startingAt: 0)) \(change.summary)  (\(change.origin))\n"
-                let referenced = change.sql.compactMap { numbers[$0] }
-                if !change.sql.isEmpty && referenced.count == change.sql.count {
-                    out += "      SQL \(referenced.map(String.init).joined(separator: ", ")) below\n"
-                } else {
-                    for sql in change.sql {
-                        out += indent(sql, by: 6)
-                    }
+                for assignment in change.assignments {
+                    out += indent("\(SQLiteRenderer.identifier(assignment.column)) = \(renderer.expression(assignment.value, in: assignment.table))", by: 6)
                 }
-            }
-            let checks = version.items.compactMap { if case .check(let check) = $0 { check } else { nil } }
-            if !checks.isEmpty {
-                out += "  checks (any object found stops the migration):\n"
-                for check in checks {
-                    let what = check.property.map { "\(check.type).\($0)" } ?? check.type
-                    out += "    \(what): \(check.problem)  (\(check.step))\n"
-                }
-            }
-            out += "  SQL:\n"
-            var number = 0
-            for item in version.items {
-                switch item {
-                case .sql(let sql):
-                    number += 1
-                    out += indent("\(number). \(sql)", by: 4, hanging: "\(number). ".count)
-                case .check(let check):
-                    number += 1
-                    out += indent("\(number). -- check: \(check.query)", by: 4, hanging: "\(number). ".count)
-                case .custom(let call):
-                    number += 1
-                    out += "    \(number). -- custom step '\(call.name)' on every \(call.type)\n"
+                for (number, operation) in version.operations(ofChange: index) {
+                    out += indent("\(number). " + describe(operation, renderer: renderer), by: 6, hanging: "\(number). ".count)
                 }
             }
         }
         return out
     }
 
+    private static func describe(_ operation: PlanOperation, renderer: SQLiteRenderer) -> String {
+        switch operation {
+        case .statement(let statement):
+            renderer.statement(statement)
+        case .check(let check):
+            "check \(check.property.map { "\(check.type).\($0)" } ?? check.type): no \(check.problem)  (\(check.step)): \(check.sql)"
+        case .count(let note):
+            "count \(note.type) objects \(note.what): \(renderer.select(note.query))"
+        case .custom(let call):
+            "-- custom step '\(call.name)' on every \(call.type)"
+        case .normalize(let definition, _):
+            "-- give \(SQLiteRenderer.identifier(definition.name)) the definition a fresh store has, if it differs (sqlite_schema, columns in stored order)"
+        case .foreignKeyCheck:
+            "PRAGMA foreign_key_check"
+        }
+    }
+
     /// What a run did: versions with durations, objects per type before and after.
     public static func text(of report: MigrationReport, store: String? = nil, backup: String? = nil) -> String {
         var out = ""
         let target = store.map { "'\($0)' " } ?? ""
-        if report.dryRun {
+        switch report.outcome {
+        case .migratedByAnotherProcess:
+            return "\(target.isEmpty ? "The store" : target)was migrated to version \(report.toVersion) by another process while this one waited; nothing to do\n"
+        case .rehearsed:
             out += "Dry run: migrated \(target)from version \(report.fromVersion) to \(report.toVersion) in \(seconds(report.duration)) inside a transaction, then rolled back; the store is unchanged\n"
-        } else {
+        case .migrated:
             out += "Migrated \(target)from version \(report.fromVersion) to \(report.toVersion) in \(seconds(report.duration))\n"
         }
         for version in report.versions {
             out += "  version \(version.version) (\(version.name)): \(seconds(version.duration))\n"
+            for note in version.notes { out += "    \(note)\n" }
         }
         // A renamed type is one line under its new name, counted before under its old one.
         let renamedFrom = report.renamedTypes.filter { report.countsAfter[$0.key] != nil }

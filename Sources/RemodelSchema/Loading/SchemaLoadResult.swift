@@ -10,10 +10,14 @@ public struct SchemaLoadResult: Sendable {
     /// The schema files read, as paths the user would write them (`Schemas/Person.yaml`), in
     /// the order they were merged.
     public var files: [String]
+    /// Where each type and property is declared, so that later checks (migration planning)
+    /// can point at the line that causes a problem.
+    public var source: SchemaSource
 
-    public init(schema: Schema?, diagnostics: [Diagnostic], files: [String]) {
+    public init(schema: Schema?, diagnostics: [Diagnostic], files: [String], source: SchemaSource = SchemaSource()) {
         self.schema = schema
         self.diagnostics = diagnostics
         self.files = files
+        self.source = source
     }
 }

@@ -75,7 +75,7 @@ public enum SchemaLoader {
             schema = SchemaValidator(syntax: syntax, log: log, origin: origin).validate()
         }
         if log.hasErrors { schema = nil }
-        return SchemaLoadResult(schema: schema, diagnostics: log.diagnostics.sortedByLocation(), files: files)
+        return SchemaLoadResult(schema: schema, diagnostics: log.diagnostics.sortedByLocation(), files: files, source: syntax.source)
     }
 
     private enum ReadResult {

@@ -12,6 +12,23 @@ struct SchemaSyntax {
         objects += other.objects
         projections += other.projections
     }
+
+    /// Where each object type, enum, property and case is declared (the first declaration
+    /// of a name, when it is declared twice).
+    var source: SchemaSource {
+        var source = SchemaSource()
+        for object in objects where source.declarations[object.name.value] == nil {
+            var members: [String: SourceLocation] = [:]
+            for property in object.properties where members[property.name.value] == nil { members[property.name.value] = property.name.location }
+            source.declarations[object.name.value] = DeclarationSource(location: object.name.location, members: members)
+        }
+        for enumType in enums where source.declarations[enumType.name.value] == nil {
+            var members: [String: SourceLocation] = [:]
+            for enumCase in enumType.cases where members[enumCase.name.value] == nil { members[enumCase.name.value] = enumCase.name.location }
+            source.declarations[enumType.name.value] = DeclarationSource(location: enumType.name.location, members: members)
+        }
+        return source
+    }
 }
 
 struct EnumDeclaration {

@@ -42,8 +42,8 @@ public enum MigrationDraft {
         }
         // A removed and an added object type with the same key and property names: perhaps
         // a rename.
-        let removedTypes = old.objects.filter { object in !diff.objectOrigins.values.contains(object.name) }
-        let addedTypes = new.objects.filter { diff.objectOrigins[$0.name] == nil }
+        let removedTypes = old.objects.filter { diff.types.new(for: $0.name) == nil }
+        let addedTypes = new.objects.filter { diff.types.old(for: $0.name) == nil }
         var proposedTypes = Set<String>()
         for oldObject in removedTypes {
             let shape = Set(oldObject.properties.map(\.name))
@@ -57,11 +57,10 @@ public enum MigrationDraft {
         }
         // Removed + added properties of the same type: perhaps a rename.
         for newObject in new.objects {
-            guard let originName = diff.objectOrigins[newObject.name], let oldObject = old.objectType(named: originName) else { continue }
-            let origins = diff.propertyOrigins[newObject.name] ?? [:]
-            let continued = Set(origins.values)
-            let removed = oldObject.properties.filter { !continued.contains($0.name) && $0.storedType != nil }
-            let added = newObject.properties.filter { origins[$0.name] == nil && $0.storedType != nil }
+            guard let originName = diff.types.old(for: newObject.name), let oldObject = old.objectType(named: originName) else { continue }
+            let origins = diff.properties[newObject.name] ?? RenameMap()
+            let removed = oldObject.properties.filter { origins.new(for: $0.name) == nil && $0.storedType != nil }
+            let added = newObject.properties.filter { origins.old(for: $0.name) == nil && $0.storedType != nil }
             var proposed = Set<String>()
             for oldProperty in removed {
                 let candidates = added.filter { $0.storedType?.base == oldProperty.storedType?.base && $0.storedType?.collection == oldProperty.storedType?.collection }.map(\.name)

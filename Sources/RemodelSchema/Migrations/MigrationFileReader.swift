@@ -1,7 +1,8 @@
 import RemodelCore
 
 /// Reads one migration file (`description:` and `steps:`) from its YAML tree into
-/// `MigrationStep` values, reporting every shape problem with its location and carrying on.
+/// `MigrationStep` values and where each is written (its kind and every value, as a
+/// `StepSource`), reporting every shape problem with its location and carrying on.
 ///
 /// Values in steps (`mapValues` targets, `otherwise`, `deleteObjects` conditions) follow the
 /// YAML core schema: plain `null`, `true`/`false`, integers and decimals are those values;
@@ -17,19 +18,34 @@ struct MigrationFileReader {
         "convert": (["type", "property", "to"], ["onError"]),
         "split": (["type", "property", "into", "separator"], []),
         "mapValues": (["type", "property", "values"], ["otherwise"]),
-        "deleteObjects": (["type", "where"], []),
-        "custom": (["name"], ["type"]),
+        "deleteObjects": (["type"], ["where", "all"]),
+        "createObjects": (["type", "objects"], ["addTo"]),
+        "custom": (["name"], ["type", "reads"]),
     ]
 
+    /// The keys of `createObjects`' `addTo:`.
+    static let linkTargetKeys = ["type", "property", "where"]
+
     /// The step kinds in the order the documentation lists them.
-    static let stepKinds = ["renameType", "renameProperty", "set", "convert", "split", "mapValues", "deleteObjects", "custom"]
+    static let stepKinds = MigrationStep.kinds
 
     /// What one file holds.
     struct Contents {
         var description: String?
         var steps: [MigrationStep] = []
-        /// Step index → where the step's kind is written.
-        var locations: [Int: SourceLocation] = [:]
+        /// Where each step is written, in step order.
+        var sources: [StepSource] = []
+        /// Where `steps:` is.
+        var stepsLocation: SourceLocation?
+    }
+
+    /// The locations of one step's values, gathered while it is read.
+    private final class Fields {
+        var locations: [String: SourceLocation] = [:]
+
+        func note(_ key: String, _ location: SourceLocation) {
+            if locations[key] == nil { locations[key] = location }
+        }
     }
 
     let log: DiagnosticLog
@@ -41,6 +57,7 @@ struct MigrationFileReader {
         var contents = Contents()
         guard let reader = YAMLMappingReader(root, what: "a migration file", knownKeys: Self.fileKeys, log: log) else { return contents }
         contents.description = reader.string("description")?.value
+        contents.stepsLocation = reader.entry("steps")?.keyLocation
         guard let stepsNode = reader.node("steps"), !stepsNode.isNull else { return contents }
         guard let items = stepsNode.sequence else {
             log.error(
@@ -50,8 +67,8 @@ struct MigrationFileReader {
             return contents
         }
         for item in items {
-            guard let (step, location) = readStep(item) else { continue }
-            contents.locations[contents.steps.count] = location
+            guard let (step, source) = readStep(item) else { continue }
+            contents.sources.append(source)
             contents.steps.append(step)
         }
         return contents
@@ -59,7 +76,7 @@ struct MigrationFileReader {
 
     // MARK: - Steps
 
-    private func readStep(_ item: YAMLNode) -> (MigrationStep, SourceLocation)? {
+    private func readStep(_ item: YAMLNode) -> (MigrationStep, StepSource)? {
         guard let mapping = item.mapping, mapping.entries.count == 1, let entry = mapping.entries.first else {
             let found = item.mapping.map { "a mapping with \($0.entries.count) keys (\($0.keys.joined(separator: ", ")))" } ?? item.kindDescription
             log.error(
@@ -82,6 +99,8 @@ struct MigrationFileReader {
             complete = false
         }
         guard complete else { return nil }
+        let fields = Fields()
+        for field in reader.mapping.entries { fields.note(field.key, field.value.location) }
         let step: MigrationStep?
         switch kind {
         case "renameType":
@@ -96,10 +115,10 @@ struct MigrationFileReader {
             guard let type = name(reader, "type"), let property = name(reader, "property"), let to = propertyType(reader), let onError = onError(reader) else { return nil }
             step = .convert(type: type, property: property, to: to, onError: onError)
         case "split":
-            guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, "into"), let separator = separator(reader) else { return nil }
+            guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, "into", fields: fields), let separator = separator(reader) else { return nil }
             step = .split(type: type, property: property, into: into, separator: separator)
         case "mapValues":
-            guard let type = name(reader, "type"), let property = name(reader, "property"), let values = valueMappings(reader) else { return nil }
+            guard let type = name(reader, "type"), let property = name(reader, "property"), let values = valueMappings(reader, fields: fields) else { return nil }
             var otherwise: DefaultValue?
             if let node = reader.node("otherwise") {
                 guard let value = value(node, what: "'otherwise' in \(what)") else { return nil }
@@ -107,8 +126,37 @@ struct MigrationFileReader {
             }
             step = .mapValues(type: type, property: property, values: values, otherwise: otherwise)
         case "deleteObjects":
-            guard let type = name(reader, "type"), let matches = conditions(reader) else { return nil }
-            step = .deleteObjects(type: type, where: matches)
+            guard let type = name(reader, "type") else { return nil }
+            if reader.contains("all") {
+                guard let all = reader.bool("all") else { return nil }
+                guard all.value else {
+                    log.error("invalid-value", "'all: false' in \(what) deletes nothing", at: all.location, hint: "write 'where:' conditions instead, or 'all: true' to delete every \(type)")
+                    return nil
+                }
+                guard !reader.contains("where") else {
+                    log.error("invalid-step", "\(what) has both 'all: true' and 'where:'", at: entry.keyLocation, hint: "keep 'where:' to delete the objects it matches, or 'all: true' to delete every \(type)")
+                    return nil
+                }
+                step = .deleteObjects(type: type, where: [])
+            } else {
+                guard reader.contains("where") else {
+                    log.error(
+                        "missing-key", "\(what) has no 'where'", at: entry.keyLocation,
+                        hint: "add 'where:' conditions (e.g. 'where: { content: \"\" }'), or 'all: true' to delete every \(type)"
+                    )
+                    return nil
+                }
+                guard let matches = conditions(reader, key: "where", fields: fields, prefix: "where") else { return nil }
+                step = .deleteObjects(type: type, where: matches)
+            }
+        case "createObjects":
+            guard let type = name(reader, "type"), let objects = objects(reader, fields: fields) else { return nil }
+            var addTo: MigrationStep.LinkTarget?
+            if let node = reader.node("addTo") {
+                guard let target = linkTarget(node, what: "'addTo' in \(what)", fields: fields) else { return nil }
+                addTo = target
+            }
+            step = .createObjects(type: type, objects: objects, addTo: addTo)
         case "custom":
             guard let stepName = name(reader, "name") else { return nil }
             var type: String?
@@ -116,11 +164,16 @@ struct MigrationFileReader {
                 guard let value = name(reader, "type") else { return nil }
                 type = value
             }
-            step = .custom(name: stepName, type: type)
+            var reads: [String] = []
+            if reader.contains("reads") {
+                guard let names = names(reader, "reads", fields: fields, example: "reads: [Dog, Address]") else { return nil }
+                reads = names
+            }
+            step = .custom(name: stepName, type: type, reads: reads)
         default:
             step = nil
         }
-        return step.map { ($0, entry.keyLocation) }
+        return step.map { ($0, StepSource(location: entry.keyLocation, fields: fields.locations)) }
     }
 
     /// A type or property name: a non-empty scalar.
@@ -146,21 +199,24 @@ struct MigrationFileReader {
         return scalar.isNull ? "null" : scalar.text
     }
 
-    private func names(_ reader: YAMLMappingReader, _ key: String) -> [String]? {
+    private func names(_ reader: YAMLMappingReader, _ key: String, fields: Fields, example: String? = nil) -> [String]? {
         guard let node = reader.node(key) else { return nil }
+        let noun = key == "reads" ? "type" : "property"
+        let example = example ?? "\(key): [firstName, lastName]"
         guard let items = node.sequence, !items.isEmpty else {
             log.error(
-                "invalid-value", "'\(key)' in \(reader.what) must be a list of property names, found \(node.isNull ? "nothing" : node.kindDescription)", at: node.location,
-                hint: "write '\(key): [firstName, lastName]'"
+                "invalid-value", "'\(key)' in \(reader.what) must be a list of \(noun) names, found \(node.isNull ? "nothing" : node.kindDescription)", at: node.location,
+                hint: "write '\(example)'"
             )
             return nil
         }
         var result: [String] = []
-        for item in items {
+        for (index, item) in items.enumerated() {
             guard let scalar = item.scalar, !scalar.isNull, !scalar.text.isEmpty else {
-                log.error("invalid-value", "each entry of '\(key)' in \(reader.what) must be a property name, found \(item.kindDescription)", at: item.location, hint: "write '\(key): [firstName, lastName]'")
+                log.error("invalid-value", "each entry of '\(key)' in \(reader.what) must be a \(noun) name, found \(item.kindDescription)", at: item.location, hint: "write '\(example)'")
                 return nil
             }
+            fields.note("\(key).\(index)", item.location)
             result.append(scalar.text)
         }
         return result
@@ -232,35 +288,138 @@ struct MigrationFileReader {
         return PropertyType(base, optional: expression.isOptional)
     }
 
-    private func valueMappings(_ reader: YAMLMappingReader) -> [MigrationStep.ValueMapping]? {
-        pairs(reader, key: "values", meaning: "old values to new ones", noun: "old value", valueName: { "the new value for '\($0)'" },
-              example: "write 'values: { Eng: engineering, HR: humanResourcesAndRescruiting }'")?
-            .map { MigrationStep.ValueMapping(from: $0.key, to: $0.value) }
-    }
-
-    private func conditions(_ reader: YAMLMappingReader) -> [MigrationStep.PropertyMatch]? {
-        pairs(reader, key: "where", meaning: "property names to values", noun: "property", valueName: { "the value of '\($0)'" },
-              example: "write 'where: { content: \"\" }'; objects matching every condition are deleted")?
-            .map { MigrationStep.PropertyMatch(property: $0.key, value: $0.value) }
-    }
-
-    /// The entries of the non-empty mapping under `key`, each value read as a literal; `nil`
-    /// (after reporting) when the mapping or a value is invalid.
-    private func pairs(
-        _ reader: YAMLMappingReader, key: String, meaning: String, noun: String, valueName: (String) -> String, example: String
-    ) -> [(key: String, value: DefaultValue)]? {
-        guard let node = reader.node(key) else { return nil }
-        guard let mapping = node.mapping, !mapping.entries.isEmpty else {
-            log.error("invalid-value", "'\(key)' in \(reader.what) must map \(meaning), found \(node.kindDescription)", at: node.location, hint: example)
-            return nil
-        }
-        YAMLMappingReader.reportDuplicates(in: mapping, what: "'\(key)' of \(reader.what)", rule: "duplicate-key", noun: noun, log: log)
-        var result: [(key: String, value: DefaultValue)] = []
-        for entry in mapping.entries {
-            guard let value = value(entry.value, what: valueName(entry.key)) else { return nil }
-            result.append((entry.key, value))
+    private func valueMappings(_ reader: YAMLMappingReader, fields: Fields) -> [MigrationStep.ValueMapping]? {
+        guard let entries = entries(reader.node("values"), key: "values", what: reader.what, meaning: "old values to new ones", noun: "old value",
+                                    example: "write 'values: { Eng: engineering, HR: humanResourcesAndRescruiting }'") else { return nil }
+        var result: [MigrationStep.ValueMapping] = []
+        for entry in entries {
+            guard let value = value(entry.value, what: "the new value for '\(entry.key)'") else { return nil }
+            fields.note("values.\(entry.key)", entry.keyLocation)
+            result.append(MigrationStep.ValueMapping(from: entry.key, to: value))
         }
         return result
+    }
+
+    /// Conditions on properties: `{ content: "", weight: { lt: 0 }, owner.name: Ada }`.
+    private func conditions(_ reader: YAMLMappingReader, key: String, fields: Fields, prefix: String) -> [MigrationStep.PropertyMatch]? {
+        guard let entries = entries(reader.node(key), key: key, what: reader.what, meaning: "property names to values", noun: "property",
+                                    example: "write '\(key): { content: \"\" }' or '\(key): { weight: { lt: 0 } }'; objects matching every condition are \(prefix == "where" && reader.what.contains("delete") ? "deleted" : "chosen")") else { return nil }
+        var result: [MigrationStep.PropertyMatch] = []
+        for entry in entries {
+            fields.note("\(prefix).\(entry.key)", entry.keyLocation)
+            guard let condition = condition(entry.value, property: entry.key, fields: fields, path: "\(prefix).\(entry.key)") else { return nil }
+            result.append(MigrationStep.PropertyMatch(property: entry.key, condition: condition))
+        }
+        return result
+    }
+
+    /// A value (equality) or a one-key mapping of a comparison: `{ lt: 0 }`, `{ in: [a, b] }`.
+    private func condition(_ node: YAMLNode, property: String, fields: Fields, path: String) -> MigrationStep.Condition? {
+        guard let mapping = node.mapping else {
+            return value(node, what: "the value of '\(property)'").map { .equals($0) }
+        }
+        let keywords = MigrationStep.Condition.keywords
+        guard mapping.entries.count == 1, let entry = mapping.entries.first else {
+            log.error(
+                "invalid-value", "the condition on '\(property)' must be one comparison, found a mapping with \(mapping.entries.count) keys", at: node.location,
+                hint: "write '\(property): { lt: 10 }'; to require two things, delete in two steps; comparisons: \(keywords.joined(separator: ", "))"
+            )
+            return nil
+        }
+        fields.note(path, entry.keyLocation)
+        let what = "'\(entry.key)' of '\(property)'"
+        func single() -> DefaultValue? { value(entry.value, what: what) }
+        func text() -> String? {
+            guard let scalar = entry.value.scalar, !scalar.isNull else {
+                log.error("invalid-value", "\(what) must be text, found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): \"text\" }'")
+                return nil
+            }
+            return scalar.text
+        }
+        func list() -> [DefaultValue]? {
+            guard let items = entry.value.sequence, !items.isEmpty else {
+                log.error("invalid-value", "\(what) must be a list of values, found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): [a, b] }'")
+                return nil
+            }
+            var values: [DefaultValue] = []
+            for item in items {
+                guard let value = value(item, what: "each entry of \(what)") else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        switch entry.key {
+        case "equals": return single().map { .equals($0) }
+        case "not": return single().map { .notEquals($0) }
+        case "lt": return single().map { .lessThan($0) }
+        case "lte": return single().map { .lessThanOrEqual($0) }
+        case "gt": return single().map { .greaterThan($0) }
+        case "gte": return single().map { .greaterThanOrEqual($0) }
+        case "in": return list().map { .isIn($0) }
+        case "notIn": return list().map { .isNotIn($0) }
+        case "contains": return text().map { .contains($0) }
+        case "startsWith": return text().map { .startsWith($0) }
+        case "endsWith": return text().map { .endsWith($0) }
+        default:
+            let hint = Suggestion.closest(to: entry.key, in: keywords).map { "did you mean '\($0)'?" } ?? "comparisons: \(keywords.joined(separator: ", "))"
+            log.error("unknown-key", "unknown comparison '\(entry.key)' for '\(property)'", at: entry.keyLocation, hint: hint)
+            return nil
+        }
+    }
+
+    /// `createObjects`' `objects:`: a non-empty list of mappings from property names to values.
+    private func objects(_ reader: YAMLMappingReader, fields: Fields) -> [[MigrationStep.PropertyValue]]? {
+        guard let node = reader.node("objects") else { return nil }
+        let example = "write 'objects: [{ name: Rex }, { name: Fido }]', one mapping of property values per object"
+        guard let items = node.sequence, !items.isEmpty else {
+            log.error("invalid-value", "'objects' in \(reader.what) must be a list of objects, found \(node.isNull ? "nothing" : node.kindDescription)", at: node.location, hint: example)
+            return nil
+        }
+        var result: [[MigrationStep.PropertyValue]] = []
+        for (index, item) in items.enumerated() {
+            fields.note("objects.\(index)", item.location)
+            if item.isNull {
+                result.append([])
+                continue
+            }
+            guard let entries = entries(item, key: "objects", what: reader.what, meaning: "property names to values", noun: "property", example: example, allowEmpty: true) else { return nil }
+            var values: [MigrationStep.PropertyValue] = []
+            for entry in entries {
+                guard let value = value(entry.value, what: "the value of '\(entry.key)'") else { return nil }
+                fields.note("objects.\(index).\(entry.key)", entry.keyLocation)
+                values.append(MigrationStep.PropertyValue(property: entry.key, value: value))
+            }
+            result.append(values)
+        }
+        return result
+    }
+
+    /// `addTo: { type: Person, property: dogs, where: { name: Ada } }`.
+    private func linkTarget(_ node: YAMLNode, what: String, fields: Fields) -> MigrationStep.LinkTarget? {
+        guard let reader = YAMLMappingReader(node, what: what, knownKeys: Self.linkTargetKeys, log: log) else { return nil }
+        var complete = true
+        for key in Self.linkTargetKeys where !reader.require(key, hint: "write 'addTo: { type: Person, property: dogs, where: { name: Ada } }'") {
+            complete = false
+        }
+        guard complete, let type = name(reader, "type"), let property = name(reader, "property") else { return nil }
+        fields.note("addTo.type", reader.node("type")!.location)
+        fields.note("addTo.property", reader.node("property")!.location)
+        guard let matches = conditions(reader, key: "where", fields: fields, prefix: "addTo.where") else { return nil }
+        return MigrationStep.LinkTarget(type: type, property: property, where: matches)
+    }
+
+    /// The entries of the mapping `node` (under `key`), non-empty unless `allowEmpty`; `nil`
+    /// (after reporting) when it is not one.
+    private func entries(
+        _ node: YAMLNode?, key: String, what: String, meaning: String, noun: String, example: String, allowEmpty: Bool = false
+    ) -> [YAMLMapping.Entry]? {
+        guard let node else { return nil }
+        guard let mapping = node.mapping, allowEmpty || !mapping.entries.isEmpty else {
+            log.error("invalid-value", "'\(key)' in \(what) must map \(meaning), found \(node.kindDescription)", at: node.location, hint: example)
+            return nil
+        }
+        YAMLMappingReader.reportDuplicates(in: mapping, what: "'\(key)' of \(what)", rule: "duplicate-key", noun: noun, log: log)
+        return mapping.entries
     }
 
     /// A single value, or an error naming `what`.

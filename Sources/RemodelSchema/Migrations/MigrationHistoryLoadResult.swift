@@ -7,10 +7,10 @@ public struct MigrationHistoryLoadResult: Sendable {
     public var history: MigrationHistory?
     /// Every problem found, sorted by file, line and column.
     public var diagnostics: [Diagnostic]
-    /// Where each step is written: `[version: [step index: location]]`, for
-    /// `Migrator.stepLocations`, so that planning errors point at the step.
-    public var stepLocations: [Int: [Int: SourceLocation]]
-    /// The migration file of each version, for `Migrator.migrationFiles`.
+    /// Where every migration step and every snapshot declaration is written, for
+    /// `Migrator.sources`, so that planning errors point at the step or schema line.
+    public var sources: HistorySources
+    /// The migration file of each version.
     public var files: [Int: String]
     /// The snapshot file of each version.
     public var snapshotFiles: [Int: String]
@@ -18,12 +18,12 @@ public struct MigrationHistoryLoadResult: Sendable {
     public var folderExists: Bool
 
     public init(
-        history: MigrationHistory?, diagnostics: [Diagnostic], stepLocations: [Int: [Int: SourceLocation]] = [:],
+        history: MigrationHistory?, diagnostics: [Diagnostic], sources: HistorySources = HistorySources(),
         files: [Int: String] = [:], snapshotFiles: [Int: String] = [:], folderExists: Bool = true
     ) {
         self.history = history
         self.diagnostics = diagnostics
-        self.stepLocations = stepLocations
+        self.sources = sources
         self.files = files
         self.snapshotFiles = snapshotFiles
         self.folderExists = folderExists

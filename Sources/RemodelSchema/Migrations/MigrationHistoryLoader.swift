@@ -9,8 +9,7 @@ import RemodelCore
 /// let loaded = MigrationHistoryLoader.load(migrations: "Migrations")
 /// guard let history = loaded.history else { print(loaded.diagnostics); return }
 /// var migrator = Migrator(history: history)
-/// migrator.stepLocations = loaded.stepLocations
-/// migrator.migrationFiles = loaded.files
+/// migrator.sources = loaded.sources
 /// ```
 public enum MigrationHistoryLoader {
     /// Loads the folder at `path`. With no folder there is no history (the schema is
@@ -78,6 +77,7 @@ public enum MigrationHistoryLoader {
             }
         }
         var snapshots: [Int: Schema] = [:]
+        var sources = HistorySources()
         for version in versions {
             let file = byVersion[version]!
             guard let snapshotPath = snapshotPaths[version] else {
@@ -92,6 +92,7 @@ public enum MigrationHistoryLoader {
             log.add(contentsOf: loaded.diagnostics)
             guard let schema = loaded.schema else { continue }
             snapshots[version] = schema
+            sources.schemas[version] = loaded.source
             if let bytes = FileManager.default.contents(atPath: snapshotPath), String(decoding: bytes, as: UTF8.self) != CanonicalYAML.text(of: schema) {
                 log.warning(
                     "snapshot-not-canonical", "'\(snapshotPath)' is not in canonical form: it was edited after the tool wrote it",
@@ -102,7 +103,6 @@ public enum MigrationHistoryLoader {
 
         // Migration files.
         var migrations: [Migration] = []
-        var stepLocations: [Int: [Int: SourceLocation]] = [:]
         var files: [Int: String] = [:]
         for version in versions {
             let file = byVersion[version]!
@@ -116,13 +116,13 @@ public enum MigrationHistoryLoader {
             if let root, !root.isNull {
                 contents = MigrationFileReader(log: log, target: snapshots[version]).read(root, file: file.path)
             }
-            if version == 1, let first = contents.locations[0] {
+            if version == 1, let first = contents.sources.first?.location {
                 log.error(
                     "migration-baseline-steps", "version 1 is the baseline: its migration file cannot have steps (there is nothing older to migrate from)",
                     at: first, hint: "move these steps into a new migration ('remodel migration new NAME')"
                 )
             }
-            stepLocations[version] = contents.locations
+            sources.migrations[version] = MigrationSource(file: file.path, steps: contents.sources, stepsLocation: contents.stepsLocation)
             migrations.append(Migration(version: version, name: file.name, description: contents.description, steps: contents.steps, checksum: checksum))
         }
 
@@ -131,7 +131,7 @@ public enum MigrationHistoryLoader {
             history = MigrationHistory(snapshots: versions.map { snapshots[$0]! }, migrations: migrations)
         }
         return MigrationHistoryLoadResult(
-            history: history, diagnostics: log.diagnostics.sortedByLocation(), stepLocations: stepLocations,
+            history: history, diagnostics: log.diagnostics.sortedByLocation(), sources: sources,
             files: files, snapshotFiles: snapshotPaths
         )
     }

@@ -38,7 +38,7 @@ package struct StoreLayout: Sendable {
     }
 
     /// Every statement that creates the layout in an empty database, in order.
-    package var createStatements: [String] {
+    package var createStatements: [SQLStatement] {
         tables.flatMap(\.createStatements)
     }
 }
@@ -102,28 +102,25 @@ package struct TableLayout: Sendable {
         return json.description
     }
 
-    /// `CREATE TABLE` for the object table alone.
-    package var createTableStatement: String {
-        var definitions = columns.map(\.definition)
-        definitions += columns.compactMap(\.foreignKeyClause)
-        return "CREATE TABLE \(SQL.quote(name)) (\n  " + definitions.joined(separator: ",\n  ") + "\n)"
+    /// The object table alone, as `CREATE TABLE` declares it: columns in declaration order,
+    /// then a deferred foreign key per link column.
+    package var definition: SQLTableDefinition {
+        SQLTableDefinition(
+            name: name, columns: columns.map(\.definition),
+            constraints: columns.compactMap { column in column.foreignKey.map { .foreignKey(column: column.name, $0) } }
+        )
     }
 
-    /// The indexes of indexed properties and link columns: name, indexed column and
-    /// `CREATE INDEX` statement.
-    package var indexes: [(name: String, column: String, statement: String)] {
+    /// The indexes of indexed properties and link columns, named `Type.property.index`.
+    package var indexes: [SQLIndexDefinition] {
         columns.filter { ($0.isIndexed || $0.link != nil) && $0.name != primaryKey?.name }.map { column in
-            let index = "\(name).\(column.name).index"
-            return (index, column.name, "CREATE INDEX \(SQL.quote(index)) ON \(SQL.quote(name)) (\(SQL.quote(column.name)))")
+            SQLIndexDefinition(name: "\(name).\(column.name).index", table: name, column: column.name)
         }
     }
 
-    /// `CREATE INDEX` for indexed properties and link columns.
-    package var createIndexStatements: [String] { indexes.map(\.statement) }
-
     /// Everything that creates this type's storage.
-    package var createStatements: [String] {
-        [createTableStatement] + createIndexStatements + sideTables.flatMap(\.createStatements)
+    package var createStatements: [SQLStatement] {
+        [.createTable(definition)] + indexes.map(SQLStatement.createIndex) + sideTables.flatMap(\.createStatements)
     }
 }
 
@@ -131,8 +128,7 @@ package struct TableLayout: Sendable {
 package struct ColumnLayout: Sendable {
     package let name: String
     package let type: PropertyType
-    /// `INTEGER`, `REAL`, `TEXT` or `BLOB`.
-    package let sqlType: String
+    package let sqlType: SQLColumnType
     package let isPrimaryKey: Bool
     package let isIndexed: Bool
     /// The linked object type and its primary-key column, for links.
@@ -146,17 +142,15 @@ package struct ColumnLayout: Sendable {
         (sqlType, link) = try StoreTypeMapping.columnType(of: type.element, in: schema, context: "\(owner.name).\(property.name)")
     }
 
-    /// The column definition in `CREATE TABLE`.
-    package var definition: String {
-        var text = "\(SQL.quote(name)) \(sqlType)"
-        if isPrimaryKey { text += " PRIMARY KEY NOT NULL" } else if !type.isOptional { text += " NOT NULL" }
-        return text
+    /// The column as `CREATE TABLE` declares it.
+    package var definition: SQLColumnDefinition {
+        SQLColumnDefinition(name: name, type: sqlType, primaryKey: isPrimaryKey, notNull: !isPrimaryKey && !type.isOptional)
     }
 
-    /// The table constraint of a link column.
-    package var foreignKeyClause: String? {
-        guard let link else { return nil }
-        return "FOREIGN KEY (\(SQL.quote(name))) REFERENCES \(SQL.quote(link.table)) (\(SQL.quote(link.column))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
+    /// The deferred foreign key of a link column: to-one links become null when their target
+    /// is deleted.
+    package var foreignKey: SQLForeignKey? {
+        link.map { SQLForeignKey(table: $0.table, column: $0.column, onDelete: .setNull) }
     }
 }
 
@@ -165,10 +159,10 @@ package struct SideTableLayout: Sendable {
     /// `Type.property`.
     package let name: String
     package let owner: String
-    package let ownerKey: (column: String, sqlType: String)
+    package let ownerKey: (column: String, sqlType: SQLColumnType)
     package let property: String
     package let type: PropertyType
-    package let valueSQLType: String
+    package let valueSQLType: SQLColumnType
     package let link: (table: String, column: String)?
 
     init(owner object: ObjectType, property: Property, type: PropertyType, schema: Schema) throws {
@@ -179,7 +173,7 @@ package struct SideTableLayout: Sendable {
         if let key = object.primaryKeyProperty, let keyType = key.storedType {
             ownerKey = (key.name, try StoreTypeMapping.columnType(of: keyType, in: schema, context: "\(object.name).\(key.name)").sqlType)
         } else {
-            ownerKey = ("rowid", "INTEGER")
+            ownerKey = ("rowid", .integer)
         }
         (valueSQLType, link) = try StoreTypeMapping.columnType(of: type.element, in: schema, context: name)
     }
@@ -209,28 +203,34 @@ package struct SideTableLayout: Sendable {
         "DELETE FROM \(SQL.quote(name)) WHERE \"owner\" = ?"
     }
 
-    package var createStatements: [String] {
-        let cascade = "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
-        var columns = ["\"owner\" \(ownerKey.sqlType) NOT NULL"]
+    /// The side table as `CREATE TABLE` declares it.
+    package var definition: SQLTableDefinition {
+        var columns = [SQLColumnDefinition(name: "owner", type: ownerKey.sqlType, notNull: true)]
         switch kind {
-        case .list: columns.append("\"position\" INTEGER NOT NULL")
-        case .map: columns.append("\"key\" TEXT NOT NULL")
+        case .list: columns.append(SQLColumnDefinition(name: "position", type: .integer, notNull: true))
+        case .map: columns.append(SQLColumnDefinition(name: "key", type: .text, notNull: true))
         case .set: break
         }
-        columns.append("\"value\" \(valueSQLType)" + (type.isOptional ? "" : " NOT NULL"))
-        switch kind {
-        case .list: columns.append("PRIMARY KEY (\"owner\", \"position\")")
-        case .map: columns.append("PRIMARY KEY (\"owner\", \"key\")")
-        case .set: columns.append("UNIQUE (\"owner\", \"value\")")
+        columns.append(SQLColumnDefinition(name: "value", type: valueSQLType, notNull: !type.isOptional))
+        var constraints: [SQLTableConstraint] = switch kind {
+        case .list: [.primaryKey(["owner", "position"])]
+        case .map: [.primaryKey(["owner", "key"])]
+        case .set: [.unique(["owner", "value"])]
         }
-        columns.append("FOREIGN KEY (\"owner\") REFERENCES \(SQL.quote(owner)) (\(SQL.quote(ownerKey.column))) \(cascade)")
+        // Elements go with their owner, and leave every collection when their target goes.
+        constraints.append(.foreignKey(column: "owner", SQLForeignKey(table: owner, column: ownerKey.column, onDelete: .cascade)))
         if let link {
-            columns.append("FOREIGN KEY (\"value\") REFERENCES \(SQL.quote(link.table)) (\(SQL.quote(link.column))) \(cascade)")
+            constraints.append(.foreignKey(column: "value", SQLForeignKey(table: link.table, column: link.column, onDelete: .cascade)))
         }
-        var statements = ["CREATE TABLE \(SQL.quote(name)) (\n  " + columns.joined(separator: ",\n  ") + "\n)"]
-        if link != nil {
-            statements.append("CREATE INDEX \(SQL.quote("\(name).value")) ON \(SQL.quote(name)) (\"value\")")
-        }
-        return statements
+        return SQLTableDefinition(name: name, columns: columns, constraints: constraints)
+    }
+
+    /// The index on the values of a link collection, `Type.property.value`.
+    package var index: SQLIndexDefinition? {
+        link == nil ? nil : SQLIndexDefinition(name: "\(name).value", table: name, column: "value")
+    }
+
+    package var createStatements: [SQLStatement] {
+        [.createTable(definition)] + (index.map { [.createIndex($0)] } ?? [])
     }
 }

@@ -19,7 +19,7 @@ import RemodelCore
 package enum StoreTypeMapping {
     /// The column type of one value of `type` (its collection ignored), and for a link the
     /// target table and key column.
-    package static func columnType(of type: PropertyType, in schema: Schema, context: String) throws -> (sqlType: String, link: (table: String, column: String)?) {
+    package static func columnType(of type: PropertyType, in schema: Schema, context: String) throws -> (sqlType: SQLColumnType, link: (table: String, column: String)?) {
         switch type.base {
         case .scalar(let scalar):
             return (sqlType(of: scalar), nil)
@@ -27,12 +27,12 @@ package enum StoreTypeMapping {
             guard let enumType = schema.enumType(named: name) else {
                 throw StoreError.unsupportedSchema("\(context) has unknown enum type '\(name)'")
             }
-            return (enumType.rawType == .int ? "INTEGER" : "TEXT", nil)
+            return (enumType.rawType == .int ? .integer : .text, nil)
         case .object(let name):
             guard let target = schema.objectType(named: name) else {
                 throw StoreError.unsupportedSchema("\(context) links to unknown object type '\(name)'")
             }
-            if target.isEmbedded { return ("TEXT", nil) }
+            if target.isEmbedded { return (.text, nil) }
             guard let key = target.primaryKeyProperty, let keyType = key.storedType?.scalar else {
                 throw StoreError.unsupportedSchema("\(context) links to '\(name)', which has no primary key; give '\(name)' a primaryKey or make it embedded")
             }
@@ -41,12 +41,12 @@ package enum StoreTypeMapping {
     }
 
     /// The column type of a scalar.
-    package static func sqlType(of scalar: ScalarType) -> String {
+    package static func sqlType(of scalar: ScalarType) -> SQLColumnType {
         switch scalar {
-        case .bool, .int, .int8, .int16, .int32, .int64, .date: "INTEGER"
-        case .float, .double: "REAL"
-        case .string, .url, .decimal128: "TEXT"
-        case .data, .uuid, .objectId: "BLOB"
+        case .bool, .int, .int8, .int16, .int32, .int64, .date: .integer
+        case .float, .double: .real
+        case .string, .url, .decimal128: .text
+        case .data, .uuid, .objectId: .blob
         }
     }
 }

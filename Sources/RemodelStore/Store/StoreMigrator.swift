@@ -60,13 +60,10 @@ public final class StoreMigration {
     }
 
     /// The statements that create the target schema's tables and indexes in an empty database.
-    public var targetCreateStatements: [String] { targetLayout.createStatements }
+    public var targetCreateStatements: [String] { targetLayout.createStatements.map(SQLiteRenderer().statement) }
 
     /// Records one applied migration in `_remodel_migrations`.
     public func recordMigration(version: Int, name: String, checksum: String, durationMilliseconds: Int, appliedAt: Date = Date()) throws {
-        try connection.execute(
-            "INSERT INTO \"_remodel_migrations\" (\"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\") VALUES (?, ?, ?, ?, ?)",
-            [.integer(Int64(version)), .text(name), .text(checksum), .text(StoreDateFormat.string(from: appliedAt)), .integer(Int64(durationMilliseconds))]
-        )
+        try StoreMetadata.recordMigration(connection, version: version, name: name, checksum: checksum, appliedAt: appliedAt, durationMilliseconds: Int64(durationMilliseconds))
     }
 }

@@ -132,7 +132,8 @@ enum StoreOpener {
         _ = try connection.query("PRAGMA journal_mode = WAL")
         try connection.execute("BEGIN IMMEDIATE")
         do {
-            for statement in StoreFormat.createMetadataStatements + layout.createStatements {
+            let renderer = SQLiteRenderer()
+            for statement in StoreFormat.createMetadataStatements + layout.createStatements.map(renderer.statement) {
                 try connection.execute(statement)
             }
             try writeMetadata(connection, target: target)
@@ -147,11 +148,7 @@ enum StoreOpener {
 
     /// Writes the schema metadata and `user_version` of `target`.
     static func writeMetadata(_ connection: Connection, target: StoreTarget) throws {
-        let upsert = "INSERT INTO \"_remodel_metadata\" (\"key\", \"value\") VALUES (?, ?) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
-        try connection.execute(upsert, [.text(StoreFormat.Key.schema), .text(CanonicalYAML.text(of: target.schema))])
-        try connection.execute(upsert, [.text(StoreFormat.Key.schemaHash), .text(target.hash)])
-        try connection.execute(upsert, [.text(StoreFormat.Key.formatVersion), .integer(Int64(StoreFormat.formatVersion))])
-        try connection.execute("PRAGMA user_version = \(target.version)")
+        try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
     }
 
     private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator) throws {
@@ -186,11 +183,6 @@ enum StoreOpener {
     }
 
     static func metadata(_ connection: Connection, _ key: String) throws -> String? {
-        let value = try connection.scalar("SELECT \"value\" FROM \"_remodel_metadata\" WHERE \"key\" = ?", [.text(key)])
-        switch value {
-        case .text(let text): return text
-        case .integer(let number): return String(number)
-        default: return nil
-        }
+        try StoreMetadata.entry(connection, key)
     }
 }

@@ -39,23 +39,12 @@ struct GenerateCommand: Command {
         default: break
         }
 
-        let loaded = SchemaLoader.load(path: arguments.schemasPath)
-        DiagnosticsOutput.print(loaded.diagnostics)
-        guard let schema = loaded.schema else { return ExitStatus.failure }
-
-        // The history (snapshots and migrations) is embedded in the manifest so that an app can
-        // upgrade its store with no files; its newest version is the schema version.
-        let migrations = MigrationHistoryLoader.load(migrations: arguments.migrationsPath)
-        DiagnosticsOutput.print(migrations.diagnostics)
-        if migrations.diagnostics.containsErrors { return ExitStatus.failure }
-        if var drift = MigrationHistoryLoader.checkSnapshotted(
-            schema: schema, schemasPath: arguments.schemasPath, history: migrations.history, migrationsPath: arguments.migrationsPath
-        ) {
-            // Generation still succeeds (the CI gate is `remodel check`); the store will refuse
-            // this code for stores written at that version with the snapshot's schema.
-            drift.severity = .warning
-            DiagnosticsOutput.print([drift])
-        }
+        // The same check as `validate` and `migrate`: code generated from a schema or history
+        // that cannot migrate a store would build, then fail when the app opens its store.
+        let project = HistoryInput.read(arguments, requireSchema: true)
+        DiagnosticsOutput.print(project.diagnostics)
+        guard let loaded = project.schema, let schema = loaded.schema, !project.hasErrors else { return ExitStatus.failure }
+        let migrations = project.loaded
         let input = GeneratorInput(
             schema: schema,
             schemaFiles: SchemaFolder.displayNames(of: loaded.files, schemasPath: arguments.schemasPath),

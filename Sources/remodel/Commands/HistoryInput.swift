@@ -1,41 +1,70 @@
 import Foundation
 import RemodelCore
+import RemodelMigrate
 import RemodelSchema
 
-/// The migration history a store command works with: `--migrations` loaded and checked
-/// against `--schemas` (which must be its newest snapshot). Without a migrations folder the
-/// schema alone is version 1.
+/// The schema and version history a command works with, loaded and checked the same way by
+/// every command: the schema folder, the migrations folder (its chain of files and
+/// snapshots), the schema equal to the newest snapshot, and every migration planned
+/// (`HistoryCheck`). Without a migrations folder the schema alone is version 1.
 struct HistoryInput {
-    var history: MigrationHistory
-    var stepLocations: [Int: [Int: SourceLocation]]
-    var files: [Int: String]
+    /// The schema folder's result; `nil` when the folder does not exist.
+    var schema: SchemaLoadResult?
+    var loaded: MigrationHistoryLoadResult
+    /// The history, when it could be read (also when the check found problems).
+    var history: MigrationHistory?
+    /// Where everything is written: migration steps, snapshot declarations, and for the newest
+    /// version the schema folder's declarations (the files people edit).
+    var sources: HistorySources
+    /// Every problem found, schema files first.
+    var diagnostics: [Diagnostic]
 
-    /// Loads and checks the history, printing every diagnostic; `nil` when it has errors.
-    static func load(_ arguments: ParsedArguments) -> HistoryInput? {
+    var files: [Int: String] { loaded.files }
+    var hasErrors: Bool { diagnostics.containsErrors }
+
+    /// Loads and checks everything. `requireSchema`: a missing schema folder is an error.
+    static func read(_ arguments: ParsedArguments, requireSchema: Bool = false) -> HistoryInput {
         let migrationsPath = arguments.migrationsPath
         let schemasPath = arguments.schemasPath
         let loaded = MigrationHistoryLoader.load(migrations: migrationsPath)
-        DiagnosticsOutput.print(loaded.diagnostics)
-        if loaded.diagnostics.containsErrors { return nil }
+        var diagnostics: [Diagnostic] = []
+        var schema: SchemaLoadResult?
+        if requireSchema || FileManager.default.fileExists(atPath: schemasPath) {
+            let result = SchemaLoader.load(path: schemasPath)
+            diagnostics += result.diagnostics
+            schema = result
+        }
+        diagnostics += loaded.diagnostics
         var history = loaded.history
-        if FileManager.default.fileExists(atPath: schemasPath) {
-            let schema = SchemaLoader.load(path: schemasPath)
-            DiagnosticsOutput.print(schema.diagnostics)
-            guard let current = schema.schema else { return nil }
-            if let history {
-                if var problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: history, migrationsPath: migrationsPath) {
+        var sources = loaded.sources
+        if let current = schema?.schema {
+            if let existing = history {
+                if var problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: existing, migrationsPath: migrationsPath) {
                     problem.hint = (problem.hint ?? "") + "; or, if '\(migrationsPath)' belongs to another schema, pass that schema with --schemas DIR"
-                    DiagnosticsOutput.print([problem])
-                    return nil
+                    diagnostics.append(problem)
+                } else {
+                    sources.schemas[existing.currentVersion] = schema!.source
                 }
-            } else {
+            } else if !loaded.diagnostics.containsErrors {
                 history = MigrationHistory(snapshots: [current], migrations: [Migration(version: 1, name: "initial", steps: [], checksum: "")])
             }
         }
-        guard let history else {
-            Console.writeError("Error: there is no migration history in '\(migrationsPath)' and no schema in '\(schemasPath)'; run from the package folder, or pass --migrations DIR and --schemas DIR\n")
+        if let history, !loaded.diagnostics.containsErrors {
+            diagnostics += HistoryCheck.diagnostics(of: history, sources: sources)
+        }
+        return HistoryInput(schema: schema, loaded: loaded, history: history, sources: sources, diagnostics: diagnostics)
+    }
+
+    /// Loads, checks and prints every diagnostic; `nil` when there are errors (already
+    /// printed) or nothing to work with.
+    static func load(_ arguments: ParsedArguments) -> HistoryInput? {
+        let input = read(arguments)
+        DiagnosticsOutput.print(input.diagnostics)
+        guard !input.hasErrors else { return nil }
+        guard input.history != nil else {
+            Console.writeError("Error: there is no migration history in '\(arguments.migrationsPath)' and no schema in '\(arguments.schemasPath)'; run from the package folder, or pass --migrations DIR and --schemas DIR\n")
             return nil
         }
-        return HistoryInput(history: history, stepLocations: loaded.stepLocations, files: loaded.files)
+        return input
     }
 }

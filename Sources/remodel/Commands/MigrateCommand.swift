@@ -43,9 +43,8 @@ struct MigrateCommand: Command {
         let dryRun = arguments.flag(Self.dryRun)
 
         guard let loaded = HistoryInput.load(arguments) else { return ExitStatus.failure }
-        var migrator = Migrator(history: loaded.history)
-        migrator.stepLocations = loaded.stepLocations
-        migrator.migrationFiles = loaded.files
+        var migrator = Migrator(history: loaded.history!)
+        migrator.sources = loaded.sources
 
         let state = try migrator.inspect(storeAt: store)
         try migrator.check(state)
@@ -76,7 +75,11 @@ struct MigrateCommand: Command {
         do {
             let (_, report) = try migrator.migrate(storeAt: store, to: target, dryRun: dryRun, now: now, progress: progress.report)
             progress.finish()
-            Console.write(MigrationPlanRenderer.text(of: report, store: store, backup: backup))
+            if report.outcome == .migratedByAnotherProcess, let backup {
+                // The backup holds the version this run found; the store moved on without it.
+                try? FileManager.default.removeItem(atPath: backup)
+            }
+            Console.write(MigrationPlanRenderer.text(of: report, store: store, backup: report.outcome == .migratedByAnotherProcess ? nil : backup))
             return ExitStatus.success
         } catch {
             progress.finish()

@@ -32,12 +32,13 @@ struct StatusCommand: Command {
         let applied = info.appliedMigrations
         lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
         let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
-        let history = foldersFound ? HistoryInput.load(arguments) : nil
-        lines.append("Pending migrations: " + pending(info, history, foldersFound: foldersFound))
+        let input = foldersFound ? HistoryInput.load(arguments) : nil
+        let history = input
+        lines.append("Pending migrations: " + pending(info, input, foldersFound: foldersFound))
         Console.write(lines.joined(separator: "\n") + "\n")
-        if let history {
-            for edited in Migrator(history: history.history).editedMigrations(applied) {
-                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: history.files[edited.now.version]))
+        if let history = history?.history {
+            for edited in Migrator(history: history).editedMigrations(applied) {
+                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: input?.files[edited.now.version]))
             }
         }
         return ExitStatus.success
@@ -46,7 +47,7 @@ struct StatusCommand: Command {
     /// The versions of the history newer than the store, when a history can be read here.
     private func pending(_ info: StoreInfo, _ input: HistoryInput?, foldersFound: Bool) -> String {
         guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
-        guard let history = input?.history else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
+        guard let input, let history = input.history else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
         if info.version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
         let versions = (info.version + 1)...max(info.version + 1, history.currentVersion)
         guard history.currentVersion > info.version else {
@@ -57,6 +58,18 @@ struct StatusCommand: Command {
         }
         let names = versions.map { version in
             history.migrations.first { $0.version == version }.map { "\(version) \($0.name)" } ?? String(version)
+        }
+        // The plain tool has no custom steps: say so instead of recommending a run that stops.
+        var migrator = Migrator(history: history)
+        migrator.sources = input.sources
+        do {
+            _ = try migrator.plan(from: info.version)
+        } catch let error as MigrationPlanningError {
+            let custom = error.diagnostics.contains { $0.rule == "migration-custom-step-unavailable" }
+            return "\(names.count): " + names.joined(separator: ", ")
+                + (custom ? " (they have custom steps: run them with the app, or a migrate executable that registers them; see the README)" : " (they cannot be planned: \(error.diagnostics.first?.message ?? "see `remodel validate`"))")
+        } catch {
+            return "\(names.count): " + names.joined(separator: ", ") + " (\(error))"
         }
         return "\(names.count): " + names.joined(separator: ", ") + " (run `remodel migrate --store \(info.path)`)"
     }

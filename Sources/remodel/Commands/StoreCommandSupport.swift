@@ -23,8 +23,7 @@ enum StoreCommandSupport {
             guard let number = Int(text), number > 0 else { throw UsageError("--version needs a version number (1, 2, …), found '\(text)'") }
             requested = number
         }
-        guard let loaded = HistoryInput.load(arguments) else { return nil }
-        let history = loaded.history
+        guard let loaded = HistoryInput.load(arguments), let history = loaded.history else { return nil }
         let number = requested ?? history.currentVersion
         guard let schema = history.schema(at: number) else {
             throw UsageError("there is no schema version \(number): the migration history has versions 1 to \(history.currentVersion)")

@@ -19,46 +19,16 @@ struct ValidateCommand: Command {
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = arguments.diagnosticFormat
-        let result = SchemaLoader.load(path: arguments.schemasPath)
-        var diagnostics = result.diagnostics
-        let history = Self.checkHistory(arguments, schema: result.schema, diagnostics: &diagnostics)
-        DiagnosticsOutput.print(diagnostics, format: format)
-        guard let schema = result.schema, !diagnostics.containsErrors else { return ExitStatus.failure }
+        let input = HistoryInput.read(arguments, requireSchema: true)
+        DiagnosticsOutput.print(input.diagnostics, format: format)
+        guard let result = input.schema, let schema = result.schema, !input.hasErrors else { return ExitStatus.failure }
         if format == .text {
             Console.write("\(arguments.schemasPath): valid (\(Self.counts(schema)) in \(Self.plural(result.files.count, "file")))\n")
-            if let history {
+            if let history = input.loaded.history {
                 Console.write("\(arguments.migrationsPath): valid (\(Self.plural(history.migrations.count, "version")), current version \(history.currentVersion))\n")
             }
         }
         return ExitStatus.success
-    }
-
-    /// Loads the migration history, if there is one, and plans every migration in it.
-    static func checkHistory(_ arguments: ParsedArguments, schema: Schema?, diagnostics: inout [Diagnostic]) -> MigrationHistory? {
-        let loaded = MigrationHistoryLoader.load(migrations: arguments.migrationsPath)
-        diagnostics += loaded.diagnostics
-        guard let history = loaded.history, !loaded.diagnostics.containsErrors else { return nil }
-        if let schema, let problem = MigrationHistoryLoader.checkSnapshotted(
-            schema: schema, schemasPath: arguments.schemasPath, history: history, migrationsPath: arguments.migrationsPath
-        ) {
-            diagnostics.append(problem)
-        }
-        // Custom steps are closures an app registers; here they only need to exist by name.
-        let customNames = history.migrations.flatMap(\.steps).compactMap { step -> String? in
-            if case .custom(let name, _) = step { name } else { nil }
-        }
-        let planner = MigrationPlanner(
-            history: history, customSteps: Set(customNames),
-            stepLocations: loaded.stepLocations, migrationFiles: loaded.files
-        )
-        do {
-            _ = try planner.plan(from: 1)
-        } catch let error as MigrationPlanningError {
-            diagnostics += error.diagnostics
-        } catch {
-            diagnostics.append(.error("migration-invalid", "\(error)", at: nil))
-        }
-        return history
     }
 
     static func counts(_ schema: Schema) -> String {

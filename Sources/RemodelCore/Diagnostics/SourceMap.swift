@@ -1,0 +1,79 @@
+/// Where the parts of a version history are written, so that problems found while planning a
+/// migration point at the step or the schema line that causes them. Loading from files fills
+/// it; a history embedded in generated code has none.
+public struct HistorySources: Hashable, Sendable {
+    /// The migration file of each version.
+    public var migrations: [Int: MigrationSource]
+    /// The declarations of each version's schema: its snapshot, or for the newest version the
+    /// schema files people edit.
+    public var schemas: [Int: SchemaSource]
+
+    public init(migrations: [Int: MigrationSource] = [:], schemas: [Int: SchemaSource] = [:]) {
+        self.migrations = migrations
+        self.schemas = schemas
+    }
+
+    /// Where step `index` of version `version` is written, or its file's start.
+    public func location(version: Int, step index: Int?, field: String? = nil) -> SourceLocation? {
+        guard let migration = migrations[version] else { return nil }
+        guard let index, migration.steps.indices.contains(index) else { return migration.start }
+        let step = migration.steps[index]
+        return field.flatMap { step.fields[$0] } ?? step.location
+    }
+}
+
+/// One migration file and where each of its steps is written.
+public struct MigrationSource: Hashable, Sendable {
+    public var file: String
+    public var steps: [StepSource]
+    /// Where the file's `steps:` key is (or its first line when it has none).
+    public var stepsLocation: SourceLocation?
+
+    public init(file: String, steps: [StepSource] = [], stepsLocation: SourceLocation? = nil) {
+        self.file = file
+        self.steps = steps
+        self.stepsLocation = stepsLocation
+    }
+
+    /// The place to report a problem of the whole migration.
+    public var start: SourceLocation { stepsLocation ?? SourceLocation(file: file, line: 1, column: 1) }
+}
+
+/// Where one step is written: its kind key, and each of its values by key (`from`, `into.1`,
+/// `values.Eng`, `where.content`, `objects.0.name`).
+public struct StepSource: Hashable, Sendable {
+    public var location: SourceLocation
+    public var fields: [String: SourceLocation]
+
+    public init(location: SourceLocation, fields: [String: SourceLocation] = [:]) {
+        self.location = location
+        self.fields = fields
+    }
+}
+
+/// Where the declarations of one schema are written.
+public struct SchemaSource: Hashable, Sendable {
+    /// Object types and enums by name.
+    public var declarations: [String: DeclarationSource]
+
+    public init(declarations: [String: DeclarationSource] = [:]) {
+        self.declarations = declarations
+    }
+
+    /// Where type `type` is declared, or its member (property or case) `member`.
+    public func location(of type: String, member: String? = nil) -> SourceLocation? {
+        guard let declaration = declarations[type] else { return nil }
+        return member.flatMap { declaration.members[$0] } ?? declaration.location
+    }
+}
+
+/// Where one type is declared, and each of its properties (or cases).
+public struct DeclarationSource: Hashable, Sendable {
+    public var location: SourceLocation
+    public var members: [String: SourceLocation]
+
+    public init(location: SourceLocation, members: [String: SourceLocation] = [:]) {
+        self.location = location
+        self.members = members
+    }
+}

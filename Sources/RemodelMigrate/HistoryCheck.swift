@@ -1,0 +1,26 @@
+import Foundation
+import RemodelCore
+
+/// The check every command runs on a version history before it relies on it: each migration
+/// planned as `remodel migrate` would plan it. `validate`, `generate` (and so the build plugin),
+/// `status`, `migrate` and `migration new` all run this one check, so they agree on which
+/// histories can run.
+public enum HistoryCheck {
+    /// Every problem planning `history` finds, at the step or schema line that causes it
+    /// (with `sources`). Custom steps are closures an app registers; here they only need a name.
+    public static func diagnostics(of history: MigrationHistory, sources: HistorySources = HistorySources()) -> [Diagnostic] {
+        let customNames = history.migrations.flatMap(\.steps).compactMap { step -> String? in
+            if case .custom(let name, _, _) = step { name } else { nil }
+        }
+        let planner = MigrationPlanner(history: history, customSteps: Set(customNames), sources: sources)
+        do {
+            // A fixed clock: the check must not depend on when it runs.
+            _ = try planner.plan(from: 1, now: Date(timeIntervalSince1970: 0))
+            return []
+        } catch let error as MigrationPlanningError {
+            return error.diagnostics
+        } catch {
+            return [.error("migration-invalid", "\(error)", at: nil)]
+        }
+    }
+}

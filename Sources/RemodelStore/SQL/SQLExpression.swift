@@ -1,0 +1,290 @@
+/// A value in SQL, as a tree: what the migration planner composes and what a dialect's
+/// renderer prints. Nothing in it is SQL text, so one plan can be printed for SQLite (and, later,
+/// for other engines) and inspected by tools without parsing.
+///
+/// Expressions are relative to a row: `.column("name")` is a column of the row being read or
+/// written, `.linked(...)` reads through a link into another table's row. The renderer decides
+/// how to qualify them.
+package indirect enum SQLExpression: Hashable, Sendable {
+    /// A column of the current row.
+    case column(String)
+    /// The current row's rowid.
+    case rowid
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+    /// A built-in or Remodel function.
+    case function(SQLFunction, [SQLExpression])
+    case not(SQLExpression)
+    case binary(SQLOperator, SQLExpression, SQLExpression)
+    case isNull(SQLExpression)
+    case isNotNull(SQLExpression)
+    /// `value IN (a, b, …)`, or `NOT IN` when `negated`.
+    case inList(SQLExpression, [SQLExpression], negated: Bool)
+    /// `value IN (SELECT …)`.
+    case inSelect(SQLExpression, SQLSelect)
+    case between(SQLExpression, lower: SQLExpression, upper: SQLExpression)
+    /// `CASE [operand] WHEN … THEN … ELSE … END`.
+    case caseWhen(operand: SQLExpression?, branches: [SQLCaseBranch], otherwise: SQLExpression?)
+    case cast(SQLExpression, SQLColumnType)
+    /// A value of another row, found through a link: `(SELECT value FROM table WHERE key = link)`.
+    case linked(SQLLinkedRead)
+    /// A value computed earlier for every row of the current table and kept in a temporary table
+    /// keyed by rowid (see `SQLStatement.materialize`).
+    case materialized(table: String)
+    /// A scalar subquery. Inside it, `.outer` reaches back to the row it is evaluated in.
+    case subquery(SQLSelect)
+    case exists(SQLSelect)
+    /// Inside a subquery: an expression of the enclosing query's row.
+    case outer(SQLExpression)
+
+    /// `a AND b AND …`; `nil` for no terms.
+    package static func all(_ terms: [SQLExpression]) -> SQLExpression? {
+        guard var result = terms.first else { return nil }
+        for term in terms.dropFirst() { result = .binary(.and, result, term) }
+        return result
+    }
+
+    /// `a OR b OR …`; `nil` for no terms.
+    package static func any(_ terms: [SQLExpression]) -> SQLExpression? {
+        guard var result = terms.first else { return nil }
+        for term in terms.dropFirst() { result = .binary(.or, result, term) }
+        return result
+    }
+
+    package static func equals(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .binary(.equal, lhs, rhs) }
+
+    package static func call(_ function: SQLFunction, _ arguments: SQLExpression...) -> SQLExpression { .function(function, arguments) }
+
+    /// Whether the value is the same for every row.
+    package var isConstant: Bool {
+        switch self {
+        case .null, .integer, .real, .text, .blob: true
+        case .cast(let inner, _): inner.isConstant
+        default: false
+        }
+    }
+
+    /// The column this is an unchanged copy of.
+    package var columnName: String? {
+        if case .column(let name) = self { return name }
+        return nil
+    }
+
+    /// How deep the tree nests, the measure SQLite's parser limits (its stack overflows at a
+    /// few dozen nested calls).
+    package var depth: Int {
+        switch self {
+        case .column, .rowid, .null, .integer, .real, .text, .blob, .materialized: 1
+        case .function(_, let arguments): 1 + (arguments.map(\.depth).max() ?? 0)
+        case .not(let inner), .isNull(let inner), .isNotNull(let inner), .cast(let inner, _), .outer(let inner): 1 + inner.depth
+        case .binary(_, let lhs, let rhs): 1 + max(lhs.depth, rhs.depth)
+        case .inList(let value, let list, _): 1 + max(value.depth, list.map(\.depth).max() ?? 0)
+        case .inSelect(let value, let select): 2 + max(value.depth, select.depth)
+        case .between(let value, let lower, let upper): 1 + max(value.depth, lower.depth, upper.depth)
+        case .caseWhen(let operand, let branches, let otherwise):
+            1 + max(operand?.depth ?? 0, otherwise?.depth ?? 0, branches.map { max($0.condition.depth, $0.result.depth) }.max() ?? 0)
+        case .linked(let read): 2 + max(read.link.depth, read.value.depth)
+        case .subquery(let select), .exists(let select): 2 + select.depth
+        }
+    }
+
+    /// How many nodes the tree has, a measure of the text it prints to.
+    package var size: Int {
+        switch self {
+        case .column, .rowid, .null, .integer, .real, .text, .blob, .materialized: 1
+        case .function(_, let arguments): 1 + arguments.map(\.size).reduce(0, +)
+        case .not(let inner), .isNull(let inner), .isNotNull(let inner), .cast(let inner, _), .outer(let inner): 1 + inner.size
+        case .binary(_, let lhs, let rhs): 1 + lhs.size + rhs.size
+        case .inList(let value, let list, _): 1 + value.size + list.map(\.size).reduce(0, +)
+        case .inSelect(let value, let select): 2 + value.size + select.size
+        case .between(let value, let lower, let upper): 1 + value.size + lower.size + upper.size
+        case .caseWhen(let operand, let branches, let otherwise):
+            1 + (operand?.size ?? 0) + (otherwise?.size ?? 0) + branches.map { $0.condition.size + $0.result.size }.reduce(0, +)
+        case .linked(let read): 2 + read.link.size + read.value.size
+        case .subquery(let select), .exists(let select): 2 + select.size
+        }
+    }
+
+    /// The tree with every column of the current row replaced by `replacement(name)`.
+    package func replacingColumns(_ replacement: (String) -> SQLExpression) -> SQLExpression {
+        func map(_ expression: SQLExpression) -> SQLExpression { expression.replacingColumns(replacement) }
+        switch self {
+        case .column(let name): return replacement(name)
+        case .rowid, .null, .integer, .real, .text, .blob, .materialized: return self
+        case .outer: return self
+        case .subquery(let select): return .subquery(select.mappingOuter { $0.replacingColumns(replacement) })
+        case .exists(let select): return .exists(select.mappingOuter { $0.replacingColumns(replacement) })
+        case .function(let function, let arguments): return .function(function, arguments.map(map))
+        case .not(let inner): return .not(map(inner))
+        case .isNull(let inner): return .isNull(map(inner))
+        case .isNotNull(let inner): return .isNotNull(map(inner))
+        case .cast(let inner, let type): return .cast(map(inner), type)
+        case .binary(let op, let lhs, let rhs): return .binary(op, map(lhs), map(rhs))
+        case .inList(let value, let list, let negated): return .inList(map(value), list.map(map), negated: negated)
+        case .inSelect(let value, let select): return .inSelect(map(value), select.mappingOuter { $0.replacingColumns(replacement) })
+        case .between(let value, let lower, let upper): return .between(map(value), lower: map(lower), upper: map(upper))
+        case .caseWhen(let operand, let branches, let otherwise):
+            return .caseWhen(operand: operand.map(map), branches: branches.map { SQLCaseBranch(map($0.condition), map($0.result)) }, otherwise: otherwise.map(map))
+        case .linked(var read):
+            // The link is read in this row; the value belongs to the linked row.
+            read.link = map(read.link)
+            return .linked(read)
+        }
+    }
+
+    /// The tree with `transform` applied to each `.outer` part (the enclosing row's
+    /// expressions inside a subquery); used to move a subquery into another row.
+    func mappingOuter(_ transform: (SQLExpression) -> SQLExpression) -> SQLExpression {
+        switch self {
+        case .outer(let inner): return .outer(transform(inner))
+        case .subquery, .exists: return self
+        case .linked(var read):
+            read.link = read.link.mappingOuter(transform)
+            return .linked(read)
+        default:
+            // `.outer` parts of this level are reached through the row's columns.
+            return replacingOuterChildren(transform)
+        }
+    }
+
+    private func replacingOuterChildren(_ transform: (SQLExpression) -> SQLExpression) -> SQLExpression {
+        func map(_ expression: SQLExpression) -> SQLExpression { expression.mappingOuter(transform) }
+        switch self {
+        case .function(let function, let arguments): return .function(function, arguments.map(map))
+        case .not(let inner): return .not(map(inner))
+        case .isNull(let inner): return .isNull(map(inner))
+        case .isNotNull(let inner): return .isNotNull(map(inner))
+        case .cast(let inner, let type): return .cast(map(inner), type)
+        case .binary(let op, let lhs, let rhs): return .binary(op, map(lhs), map(rhs))
+        case .inList(let value, let list, let negated): return .inList(map(value), list.map(map), negated: negated)
+        case .inSelect(let value, let select): return .inSelect(map(value), select)
+        case .between(let value, let lower, let upper): return .between(map(value), lower: map(lower), upper: map(upper))
+        case .caseWhen(let operand, let branches, let otherwise):
+            return .caseWhen(operand: operand.map(map), branches: branches.map { SQLCaseBranch(map($0.condition), map($0.result)) }, otherwise: otherwise.map(map))
+        default: return self
+        }
+    }
+
+    /// The columns of the current row the tree reads.
+    package var columns: Set<String> {
+        var names = Set<String>()
+        _ = replacingColumns { names.insert($0); return .column($0) }
+        return names
+    }
+}
+
+/// One `WHEN condition THEN result` of a `CASE`.
+package struct SQLCaseBranch: Hashable, Sendable {
+    package var condition: SQLExpression
+    package var result: SQLExpression
+
+    package init(_ condition: SQLExpression, _ result: SQLExpression) {
+        self.condition = condition
+        self.result = result
+    }
+}
+
+/// A read through a link: the row of `table` whose `key` column equals `link` (evaluated in the
+/// current row), and `value` evaluated in that row.
+package struct SQLLinkedRead: Hashable, Sendable {
+    package var table: String
+    package var key: String
+    package var link: SQLExpression
+    package var value: SQLExpression
+
+    package init(table: String, key: String, link: SQLExpression, value: SQLExpression) {
+        self.table = table
+        self.key = key
+        self.link = link
+        self.value = value
+    }
+}
+
+/// Binary operators.
+package enum SQLOperator: String, Hashable, Sendable {
+    case equal = "="
+    case notEqual = "<>"
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    /// `IS`: equality where NULL equals NULL.
+    case isIdentical = "IS"
+    case isNotIdentical = "IS NOT"
+    case and = "AND"
+    case or = "OR"
+    case concatenate = "||"
+    case plus = "+"
+    case minus = "-"
+}
+
+/// Functions a plan may call. Each dialect's renderer names them: a built-in where the engine
+/// has one, a function Remodel registers on the connection otherwise.
+package enum SQLFunction: Hashable, Sendable {
+    case coalesce
+    case lower
+    case hex
+    case count
+    case max
+    /// `trim(text)` of space, tab, LF and CR.
+    case trimWhitespace
+    /// `trim(text, characters)`.
+    case trim
+    /// `group_concat(value, separator)`: an aggregate.
+    case groupConcat
+    /// `json(text)`: text that is JSON, as JSON (inside JSON aggregates).
+    case json
+    /// `substr(text, start, length)`.
+    case substring
+    /// `instr(text, part)`: 1-based position, 0 when absent.
+    case position
+    /// Number of characters.
+    case length
+    // Remodel's own, registered on the migrating connection (see MigrationFunctions).
+    case newUUID
+    case newUUIDText
+    case newObjectID
+    case isReal
+    case parseUUID
+    case parseObjectID
+    case parseDate
+    case formatUUID
+    case formatDate
+    case isUTF8
+    /// `splitPart(text, separator, index, count)`.
+    case splitPart
+    /// `parseInteger(text, min, max)`.
+    case parseInteger
+    /// `embeddedGet(json, property, typeDescriptor)`: a property of embedded JSON in its stored form.
+    case embeddedGet
+    /// `embeddedJSON(typeName, value…)`: the stored JSON text of an embedded object.
+    case embeddedJSON
+    /// `collectionJSON(typeDescriptor, json array of stored values)`.
+    case jsonGroupArray
+    /// `jsonGroupObject(key, value)`.
+    case jsonGroupObject
+    /// `storedJSON(typeDescriptor, value)`: one stored value as JSON text (for collections).
+    case storedJSON
+}
+
+/// Column storage classes.
+package enum SQLColumnType: String, Hashable, Sendable {
+    case integer = "INTEGER"
+    case real = "REAL"
+    case text = "TEXT"
+    case blob = "BLOB"
+
+    /// The value a required column of this type holds until it is written (`ADD COLUMN … NOT
+    /// NULL` needs one).
+    package var placeholder: SQLExpression {
+        switch self {
+        case .integer: .integer(0)
+        case .real: .real(0)
+        case .text: .text("")
+        case .blob: .blob([])
+        }
+    }
+}
