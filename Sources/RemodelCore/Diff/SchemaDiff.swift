@@ -76,7 +76,8 @@ public struct SchemaDiff: Hashable, Sendable {
                 changes.append(SchemaChange(.objectRenamed(from: originName, to: newObject.name), impact: .additive))
             }
             if oldObject.isEmbedded != newObject.isEmbedded {
-                changes.append(SchemaChange(.embeddedChanged(type: newObject.name, isEmbedded: newObject.isEmbedded), impact: .dataDependent))
+                // Becoming embedded deletes the objects no one holds; the reverse keeps every value.
+                changes.append(SchemaChange(.embeddedChanged(type: newObject.name, isEmbedded: newObject.isEmbedded), impact: newObject.isEmbedded ? .destructive : .dataDependent))
             }
             let origins = SchemaDiff.origins(
                 old: oldObject.properties.map(\.name),

@@ -36,6 +36,8 @@ public struct MigrationReport: Sendable {
     public var dryRun: Bool
     public var duration: Duration
     public var outcome: Outcome = .migrated
+    /// Types that were tables and are embedded objects after the migration.
+    public var embeddedTypes: [String] = []
 }
 
 /// Progress of a running migration, for a progress bar or log.
@@ -97,6 +99,7 @@ package struct MigrationExecutor {
         finished = true
         report.countsBefore = before
         report.renamedTypes = plan.renamedTypes
+        report.embeddedTypes = (plan.versions.last?.schema.objects ?? []).filter { $0.isEmbedded && before[$0.name] != nil }.map(\.name)
         report.duration = ContinuousClock.now - started
         report.outcome = dryRun ? .rehearsed : .migrated
         return report

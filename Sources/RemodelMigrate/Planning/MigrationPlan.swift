@@ -21,7 +21,9 @@ public struct MigrationPlan: Sendable {
             for pair in version.typeRenames.pairs { next[pair.new] = originals[pair.old] ?? pair.old }
             originals = next
         }
-        return originals.filter { $0.key != $0.value }
+        // Only types the store had before the plan: one created on the way has no old name.
+        let start = versions.first?.previousSchema
+        return originals.filter { $0.key != $0.value && start?.objectType(named: $0.value) != nil }
     }
 
     /// The most severe impact of any change in the plan.

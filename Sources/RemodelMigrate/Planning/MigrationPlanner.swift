@@ -58,6 +58,7 @@ public struct MigrationPlanner: Sendable {
                     old: old, new: new, migration: migration, sources: sources, nowMicroseconds: nowMicroseconds,
                     customSteps: customSteps, tableRewrite: tableRewrite
                 )
+                planner.isNewest = next == history.currentVersion
                 if let plan = planner.plan() { versions.append(plan) }
                 diagnostics += planner.diagnostics
             }

@@ -32,16 +32,21 @@ extension VersionPlanner {
                 // Kept for reading while a renamed type takes its name.
                 name = Self.aside(oldObject.name)
             }
-            var table = TableState(
+            let table = TableState(
                 role: role, oldObject: oldObject, newObject: newObject, oldTable: oldTable,
                 newTable: role == .continued ? newName.flatMap(newLayout.table(named:)) : nil,
                 properties: newName.flatMap { diff.properties[$0] } ?? RenameMap(), name: name
             )
-            setUpColumns(&table)
             tables[name] = table
             tableOrder.append(name)
         }
+        // Types first, then their columns and side tables: the order the plan reads in.
         planTypeRenames(continuedRenames)
+        for name in tableOrder {
+            var table = tables[name]!
+            setUpColumns(&table)
+            tables[name] = table
+        }
         planSideTableRenames()
     }
 

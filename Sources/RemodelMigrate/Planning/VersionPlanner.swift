@@ -27,6 +27,8 @@ struct VersionPlanner {
     let nowMicroseconds: Int64
     let customSteps: Set<String>
     let tableRewrite: MigrationPlanner.TableRewrite
+    /// Whether this is the newest version, the one a schema edit can still amend.
+    var isNewest = false
 
     var diagnostics: [Diagnostic] = []
     var changes: [PlannedChange] = []
@@ -104,6 +106,10 @@ struct VersionPlanner {
             // A value left unset or unconverted because a step of this version failed is that
             // step's error, already reported at the step: one mistake, one error.
             return
+        }
+        var hint = hint
+        if case .schema(_, _, false) = blame, isNewest, let text = hint {
+            hint = text + "; after editing the schema, run 'remodel migration amend' to freeze version \(version) again"
         }
         let prefix: String
         if case .step(let index, _) = blame {

@@ -53,6 +53,7 @@ public enum MigrationPlanRenderer {
 
     /// What a run did: versions with durations, objects per type before and after.
     public static func text(of report: MigrationReport, store: String? = nil, backup: String? = nil) -> String {
+        let embedded = Set(report.embeddedTypes)
         var out = ""
         let target = store.map { "'\($0)' " } ?? ""
         switch report.outcome {
@@ -76,7 +77,7 @@ public enum MigrationPlanRenderer {
             let width = labels.map(\.count).max() ?? 0
             for (type, label) in zip(types, labels) {
                 let before = (report.countsBefore[renamedFrom[type] ?? type]).map(String.init) ?? "-"
-                let after = report.countsAfter[type].map(String.init) ?? "removed"
+                let after = report.countsAfter[type].map(String.init) ?? (embedded.contains(type) ? "embedded in their owners" : "removed")
                 out += "  \(label.padding(toLength: width, withPad: " ", startingAt: 0))  \(before) → \(after)\n"
             }
         }

@@ -2,10 +2,13 @@ import RemodelCore
 
 /// The text of a new migration file, pre-filled from the changes between the newest snapshot
 /// and the current schema: every change as a comment with its impact, a real step where one
-/// is obviously needed (a `convert` for each retype that can reject values), and a commented
-/// question where a removed and an added type or property look like a rename.
+/// is obviously needed (a `convert` for each retype that can reject values), and commented
+/// questions where the changes look like something a step should say: a removed and an added
+/// type or property that may be a rename, removed text properties that may combine into a
+/// new one.
 ///
-/// Written once by `remodel migration new`; the user edits it before committing.
+/// Written by `remodel migration new` and re-headed by `remodel migration amend`; the user
+/// edits it before committing.
 public enum MigrationDraft {
     /// The baseline migration file (version 1): no steps.
     public static func baseline(name: String) -> String {
@@ -21,71 +24,151 @@ public enum MigrationDraft {
 
     /// A migration file from `old` (version `version - 1`) to `new`.
     public static func text(version: Int, name: String, from old: Schema, to new: Schema) -> String {
+        let suggestions = Suggestions(old: old, new: new)
+        var out = header(version: version, from: old, to: new)
+        out += "\ndescription: \(CanonicalYAML.quoted(name.replacingOccurrences(of: "-", with: " ")))\n"
+        if suggestions.steps.isEmpty && suggestions.questions.isEmpty {
+            out += "steps: []\n"
+        } else {
+            out += "steps:\n"
+            for step in suggestions.steps { out += step + "\n" }
+            // Only questions: `steps:` stays empty (null, read as no steps) until a question's
+            // step is uncommented.
+            for question in suggestions.questions { out += question + "\n" }
+        }
+        return out
+    }
+
+    /// `existing` (a migration file) with the comment block it starts with replaced by the
+    /// changes between `old` and `new`, its description and steps kept as they are; questions
+    /// for changes the file does not mention yet are added at its end, commented.
+    public static func amended(_ existing: String, version: Int, from old: Schema, to new: Schema) -> String {
+        var lines = existing.split(separator: "\n", omittingEmptySubsequences: false)
+        while let first = lines.first, first.hasPrefix("#") || first.trimmingCharacters(in: .whitespaces).isEmpty {
+            lines.removeFirst()
+        }
+        var body = lines.joined(separator: "\n")
+        if !body.hasSuffix("\n") { body += "\n" }
+        let suggestions = Suggestions(old: old, new: new)
+        let missing = (suggestions.steps + suggestions.questions).filter { suggestion in
+            // A suggestion whose step the file already has, written or commented, is answered.
+            let step = suggestion.split(separator: "\n").last { $0.contains("- ") }.map { $0.replacingOccurrences(of: "# ", with: "").trimmingCharacters(in: .whitespaces) } ?? suggestion
+            return !body.contains(step)
+        }
+        if !missing.isEmpty {
+            body += "  # Suggested by 'remodel migration amend' for changes this file does not handle yet:\n"
+            for suggestion in missing {
+                body += suggestion.split(separator: "\n").map { $0.hasPrefix("  #") ? String($0) : "  # " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
+            }
+        }
+        return header(version: version, from: old, to: new) + "\n" + body
+    }
+
+    /// The comment block a draft starts with: what changed, with the impact of each change.
+    static func header(version: Int, from old: Schema, to new: Schema) -> String {
         let diff = SchemaDiff(from: old, to: new)
         var out = "# Migration to version \(version): snapshots/v\(version - 1).yaml → snapshots/v\(version).yaml.\n"
         out += "# Written by 'remodel migration new'; check the steps below before you commit it.\n"
-        out += "# Step kinds: renameType, renameProperty, set, convert, split, mapValues, deleteObjects, custom.\n#\n"
+        out += "# Step kinds: \(MigrationStep.kinds.joined(separator: ", ")).\n#\n"
+        if diff.changes.isEmpty {
+            out += "# The schema stores the same data as version \(version - 1): this is a data-only version.\n"
+            out += "# Write the steps it runs (set, mapValues, deleteObjects, createObjects, custom, …).\n"
+            return out
+        }
         out += "# Changes found (applied automatically unless a step handles them):\n"
         for change in diff.changes {
             out += "#   [\(change.impact.rawValue)] \(change.description)\(note(for: change, old: old, new: new))\n"
         }
-        if diff.changes.isEmpty { out += "#   none that affect stored data\n" }
+        return out
+    }
 
+    /// The steps and questions a draft offers.
+    struct Suggestions {
         var steps: [String] = []
         var questions: [String] = []
-        for change in diff.changes {
-            if case .propertyRetyped(let type, let property, let from, let to) = change.kind,
-               SchemaDiff.retypeImpact(from: from, to: to) != .additive, from.collection == nil, to.collection == nil {
-                let target = to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "")
-                steps.append("  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
+
+        init(old: Schema, new: Schema) {
+            let diff = SchemaDiff(from: old, to: new)
+            for change in diff.changes {
+                if case .propertyRetyped(let type, let property, let from, let to) = change.kind,
+                   SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil {
+                    let target = to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "")
+                    steps.append("  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
+                }
+            }
+            // Removed and added types that look like one type renamed: the same kind and key
+            // type, and most properties in common.
+            let removedTypes = old.objects.filter { diff.types.new(for: $0.name) == nil }
+            let addedTypes = new.objects.filter { diff.types.old(for: $0.name) == nil }
+            var typeRenames = RenameMap()
+            for oldObject in removedTypes {
+                let candidates = addedTypes.filter { added in
+                    typeRenames.old(for: added.name) == nil && added.isEmbedded == oldObject.isEmbedded
+                        && added.primaryKeyProperty?.storedType == oldObject.primaryKeyProperty?.storedType
+                }.map { (object: $0, overlap: Self.overlap(oldObject, $0)) }.filter { $0.overlap >= 0.5 }
+                guard let match = candidates.max(by: { $0.overlap < $1.overlap })?.object else { continue }
+                typeRenames.insert(old: oldObject.name, new: match.name)
+                let shared = Set(oldObject.storedProperties.map(\.name)).intersection(match.storedProperties.map(\.name)).sorted()
+                let same = Set(oldObject.storedProperties.map(\.name)) == Set(match.storedProperties.map(\.name))
+                questions.append("""
+                      # Question: was type \(oldObject.name) renamed to \(match.name)? (\(same ? "same key and properties" : "the same key type, and \(shared.count) properties in common: \(shared.joined(separator: ", "))"))
+                      # If so, uncomment this step to keep its objects; if not, every \(oldObject.name) is deleted.
+                      # - renameType: { from: \(scalar(oldObject.name)), to: \(scalar(match.name)) }
+                    """)
+            }
+            // Removed and added properties of one type.
+            for newObject in new.objects {
+                guard let originName = diff.types.old(for: newObject.name) ?? typeRenames.old(for: newObject.name), let oldObject = old.objectType(named: originName) else { continue }
+                let origins = diff.properties[newObject.name] ?? RenameMap()
+                let removed = oldObject.properties.filter { origins.new(for: $0.name) == nil && $0.storedType != nil && newObject.property(named: $0.name) == nil }
+                var added = newObject.properties.filter { origins.old(for: $0.name) == nil && $0.storedType != nil && oldObject.property(named: $0.name) == nil }
+                // Text that may combine removed text properties: a `set` template.
+                let removedText = removed.filter { $0.storedType == .scalar(.string) }
+                if removedText.count >= 2, let combined = added.first(where: { $0.storedType?.base == .scalar(.string) && $0.storedType?.collection == nil }) {
+                    let template = removedText.map { "{\($0.name)}" }.joined(separator: " ")
+                    questions.append("""
+                          # Question: does \(newObject.name).\(combined.name) combine \(Self.list(removedText.map(\.name)))?
+                          # If so, uncomment this step; it reads them before their values are deleted.
+                          # - set: { type: \(scalar(newObject.name)), property: \(scalar(combined.name)), value: \(CanonicalYAML.quoted(template)) }
+                        """)
+                    added.removeAll { $0.name == combined.name }
+                }
+                var proposed = Set<String>()
+                for oldProperty in removed {
+                    guard let oldType = oldProperty.storedType else { continue }
+                    let candidates = added.filter { property in
+                        guard let type = property.storedType, !proposed.contains(property.name), type.collection == oldType.collection else { return false }
+                        if type.base == oldType.base { return true }
+                        // A link to a type the draft asks about renaming.
+                        if case .object(let to) = type.base, case .object(let from) = oldType.base { return typeRenames.new(for: from) == to }
+                        return false
+                    }.map(\.name)
+                    // The most similar name not proposed for another property yet.
+                    guard let best = candidates.min(by: { Suggestion.editDistance(oldProperty.name, $0) < Suggestion.editDistance(oldProperty.name, $1) }) else { continue }
+                    proposed.insert(best)
+                    var question = "  # Question: was \(newObject.name).\(oldProperty.name) renamed to \(best)?"
+                    if let from = oldType.objectName, let to = newObject.property(named: best)?.storedType?.objectName, from != to { question += " (if \(from) was renamed to \(to))" }
+                    let others = candidates.filter { $0 != best }
+                    if !others.isEmpty { question += " (other new \(oldType.description) properties: \(others.joined(separator: ", ")))" }
+                    question += "\n  # If so, uncomment this step to keep its values; if not, \(oldProperty.name)'s values are deleted.\n"
+                    question += "  # - renameProperty: { type: \(scalar(newObject.name)), from: \(scalar(oldProperty.name)), to: \(scalar(best)) }"
+                    questions.append(question)
+                }
             }
         }
-        // A removed and an added object type with the same key and property names: perhaps
-        // a rename.
-        let removedTypes = old.objects.filter { diff.types.new(for: $0.name) == nil }
-        let addedTypes = new.objects.filter { diff.types.old(for: $0.name) == nil }
-        var proposedTypes = Set<String>()
-        for oldObject in removedTypes {
-            let shape = Set(oldObject.properties.map(\.name))
-            guard let match = addedTypes.first(where: { !proposedTypes.contains($0.name) && $0.primaryKey == oldObject.primaryKey && $0.isEmbedded == oldObject.isEmbedded && Set($0.properties.map(\.name)) == shape }) else { continue }
-            proposedTypes.insert(match.name)
-            questions.append("""
-                  # Question: was type \(oldObject.name) renamed to \(match.name)? (same key and properties)
-                  # If so, uncomment this step to keep its objects; if not, every \(oldObject.name) is deleted.
-                  # - renameType: { from: \(scalar(oldObject.name)), to: \(scalar(match.name)) }
-                """)
+
+        /// How much of two types' properties they share (names of stored properties, the
+        /// share of their union).
+        static func overlap(_ a: ObjectType, _ b: ObjectType) -> Double {
+            let left = Set(a.storedProperties.map(\.name))
+            let right = Set(b.storedProperties.map(\.name))
+            let union = left.union(right)
+            return union.isEmpty ? 0 : Double(left.intersection(right).count) / Double(union.count)
         }
-        // Removed + added properties of the same type: perhaps a rename.
-        for newObject in new.objects {
-            guard let originName = diff.types.old(for: newObject.name), let oldObject = old.objectType(named: originName) else { continue }
-            let origins = diff.properties[newObject.name] ?? RenameMap()
-            let removed = oldObject.properties.filter { origins.new(for: $0.name) == nil && $0.storedType != nil }
-            let added = newObject.properties.filter { origins.old(for: $0.name) == nil && $0.storedType != nil }
-            var proposed = Set<String>()
-            for oldProperty in removed {
-                let candidates = added.filter { $0.storedType?.base == oldProperty.storedType?.base && $0.storedType?.collection == oldProperty.storedType?.collection }.map(\.name)
-                // The most similar name not proposed for another property yet.
-                let ranked = candidates.sorted { Suggestion.editDistance(oldProperty.name, $0) < Suggestion.editDistance(oldProperty.name, $1) }
-                guard let best = ranked.first(where: { !proposed.contains($0) }) ?? ranked.first else { continue }
-                proposed.insert(best)
-                var question = "  # Question: was \(newObject.name).\(oldProperty.name) renamed to \(best)?"
-                if candidates.count > 1 { question += " (other new \(oldProperty.storedType!.description) properties: \(candidates.filter { $0 != best }.joined(separator: ", ")))" }
-                question += "\n  # If so, uncomment this step to keep its values; if not, \(oldProperty.name)'s values are deleted.\n"
-                question += "  # - renameProperty: { type: \(scalar(newObject.name)), from: \(scalar(oldProperty.name)), to: \(scalar(best)) }"
-                questions.append(question)
-            }
+
+        static func list(_ names: [String]) -> String {
+            names.count <= 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
         }
-        out += "\ndescription: \(CanonicalYAML.quoted(name.replacingOccurrences(of: "-", with: " ")))\n"
-        if steps.isEmpty && questions.isEmpty {
-            out += "steps: []\n"
-        } else {
-            out += "steps:\n"
-            for step in steps { out += step + "\n" }
-            // Only questions: `steps:` stays empty (null, read as no steps) until a question's
-            // step is uncommented.
-            for question in questions { out += question + "\n" }
-        }
-        return out
     }
 
     private static func note(for change: SchemaChange, old: Schema, new: Schema) -> String {
@@ -95,12 +178,22 @@ public enum MigrationDraft {
             if let value = added.defaultValue { return ": existing objects get \(CanonicalYAML.literal(value))" }
             if storedType.isOptional || storedType.collection != nil { return ": existing objects get \(storedType.collection == nil ? "null" : "an empty \(storedType.collection!.rawValue)")" }
             return ": needs `default:` in the schema, or a step that sets it (set, split)"
-        case .propertyRemoved, .objectRemoved, .enumRemoved:
+        case .propertyRemoved(let type, let property):
+            return old.objectType(named: type)?.property(named: property)?.storedType == nil ? ": an inverse, nothing stored" : ": its stored values are deleted"
+        case .objectRemoved, .enumRemoved:
             return ": its stored values are deleted"
         case .propertyRetyped(_, _, let from, let to):
-            return SchemaDiff.retypeImpact(from: from, to: to) == .additive ? ": converted automatically" : ": needs a step (convert, or mapValues for enums)"
+            switch SchemaDiff.retypeImpact(from: from, to: to) {
+            case .additive: return ": converted automatically"
+            case .destructive: return ": its links are deleted (they pointed at another type)"
+            case .dataDependent: return ": needs a step (convert, or mapValues for enums)"
+            }
         case .enumCaseRemoved:
             return ": stored values of this case need a mapValues step"
+        case .embeddedChanged(_, true):
+            return ": each object moves into the one object that holds it; objects no one holds are deleted, one held twice stops the migration"
+        case .embeddedChanged(_, false):
+            return ": each embedded value becomes an object, and its owner links to it"
         default:
             return ""
         }
