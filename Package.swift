@@ -53,8 +53,9 @@ let package = Package(
             path: "Benchmarks/remodel-benchmarks"
         ),
 
-        // The example history as Swift values, shared by the migration and code generator tests.
-        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore"], path: "Tests/RemodelTestSupport"),
+        // The example history as Swift values and the migration plan references, shared by the
+        // migration and code generator tests and the reference recorder.
+        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema"], path: "Tests/RemodelTestSupport"),
         .testTarget(name: "RemodelCoreTests", dependencies: ["RemodelCore"]),
         .testTarget(
             name: "RemodelSchemaTests",
@@ -64,7 +65,8 @@ let package = Package(
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         .testTarget(
             name: "RemodelMigrateTests",
-            dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport"],
+            dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],
+            exclude: ["References"],
             resources: [.copy("Resources")]
         ),
         .testTarget(
@@ -75,10 +77,10 @@ let package = Package(
         // Compiles and runs the code generator's reference output (References is a symlink to
         // Tests/RemodelCodegenTests/References).
         .testTarget(name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore"]),
-        // Re-records those references: `swift run remodel-record-references`.
+        // Re-records those references and the migration plan references: `swift run remodel-record-references`.
         .executableTarget(
             name: "remodel-record-references",
-            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore"],
+            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
             path: "Tests/RemodelCodegenRecorder"
         ),
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelCore"]),

@@ -5,7 +5,7 @@ import RemodelSchema
 import RemodelStore
 
 // `remodel-benchmarks migrate [--objects N] [--rss-objects N] [--runs N] [--remodel PATH]
-//   [--keep-store PATH]`
+//   [--baseline-remodel PATH] [--keep-store PATH]`
 //
 // Builds a v1 store of the example history (Migrations/) with N Person, N Dog and N Note
 // (default 1,000,000 each) with set-based SQL, then migrates fresh copies of it to v3, in
@@ -32,6 +32,8 @@ import RemodelStore
 // faster for remodel here, but switching WAL → DELETE → WAL bumps the header's change
 // counter, so a failed migration would no longer leave the file byte-identical.) Each copy
 // is fsynced before it is migrated, so neither side pays for writing back the copy.
+// `--baseline-remodel PATH` also times another `remodel` binary (an older build, say) on the
+// same copies in the same run, alternating with this one, and prints new / baseline ratios.
 // `--keep-store PATH` only writes the generated v1 store to PATH (for profiling) and exits.
 
 func runMigrateBenchmark(_ arguments: [String]) throws {
@@ -42,7 +44,8 @@ func runMigrateBenchmark(_ arguments: [String]) throws {
         arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     }
     let benchmark = try MigrateBenchmark(
-        objects: option("--objects", 1_000_000), rssObjects: option("--rss-objects", 100_000), runs: option("--runs", 3), remodel: text("--remodel")
+        objects: option("--objects", 1_000_000), rssObjects: option("--rss-objects", 100_000), runs: option("--runs", 3), remodel: text("--remodel"),
+        baseline: text("--baseline-remodel")
     )
     if let path = text("--keep-store") {
         let seconds = try benchmark.timed { try benchmark.generate(path, count: benchmark.objects) }
@@ -68,6 +71,8 @@ struct MigrateBenchmark {
     let runs: Int
     let root: String
     let remodel: String
+    /// Another remodel binary timed in the same run, for new / old ratios.
+    let baseline: String?
     let sqlite3: String
     let folder: String
     let v1: Schema
@@ -77,7 +82,11 @@ struct MigrateBenchmark {
     /// The name of the run of Remodel on just the change the yardstick makes.
     static let comparable = "comparable"
 
-    init(objects: Int, rssObjects: Int, runs: Int, remodel: String?) throws {
+    init(objects: Int, rssObjects: Int, runs: Int, remodel: String?, baseline: String? = nil) throws {
+        self.baseline = baseline
+        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
+            throw MigrateBenchmarkError(description: "no remodel executable at \(baseline) (--baseline-remodel)")
+        }
         self.objects = objects
         self.rssObjects = rssObjects
         self.runs = max(1, runs)
@@ -102,6 +111,7 @@ struct MigrateBenchmark {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         emit("migrate benchmark: v1 → v3 of the example store, \(objects) Person + \(objects) Dog + \(objects) Note, median of \(runs) runs")
         emit("remodel: \(remodel)")
+        if let baseline { emit("baseline remodel: \(baseline)") }
         emit("sqlite3: \(sqlite3) (library \(String(cString: sqlite3_libversion())))")
 
         let pristine = folder + "/pristine-\(objects).db"
@@ -125,7 +135,7 @@ struct MigrateBenchmark {
         var reference: String?
         for runIndex in 0..<runs {
             // Alternate the order, so that neither side always runs on a warmer machine.
-            let variants = ["remodel", Self.comparable] + scripts.map(\.name)
+            let variants = ["remodel", Self.comparable] + (baseline == nil ? [] : [Self.baselineRun, Self.baselineComparable]) + scripts.map(\.name)
             let order = runIndex % 2 == 0 ? variants : variants.reversed()
             for variant in order {
                 let copy = "\(folder)/copy.db"
@@ -138,6 +148,9 @@ struct MigrateBenchmark {
                 } else if variant == Self.comparable {
                     result = try runRemodel(on: copy, history: root + "/Benchmarks/comparable")
                     sqlTimes[variant, default: []].append(result.seconds)
+                } else if variant == Self.baselineRun || variant == Self.baselineComparable {
+                    result = try runRemodel(on: copy, history: variant == Self.baselineRun ? nil : root + "/Benchmarks/comparable", executable: baseline!)
+                    sqlTimes[variant, default: []].append(result.seconds)
                 } else {
                     let script = scripts.first { $0.name == variant }!.path
                     result = try runChild(sqlite3, [copy], stdin: script, log: "\(folder)/\(variant).log")
@@ -145,7 +158,7 @@ struct MigrateBenchmark {
                 }
                 // The yardstick and the comparable change do less than v1 → v3: their
                 // results differ by design.
-                if variant != Self.yardstick && variant != Self.comparable {
+                if variant != Self.yardstick && variant != Self.comparable && variant != Self.baselineComparable {
                     let sum = try checksum(copy)
                     if reference == nil { reference = sum }
                     guard sum == reference else {
@@ -162,6 +175,8 @@ struct MigrateBenchmark {
         let remodelMedian = median(remodelTimes)
         let yardstick = median(sqlTimes.removeValue(forKey: Self.yardstick) ?? [])
         let comparable = median(sqlTimes.removeValue(forKey: Self.comparable) ?? [])
+        let baselineWhole = sqlTimes.removeValue(forKey: Self.baselineRun)
+        let baselineChange = sqlTimes.removeValue(forKey: Self.baselineComparable)
         let baselines = sqlTimes.map { (name: $0.key, median: median($0.value)) }.sorted { $0.median < $1.median }
         for baseline in baselines.reversed() {
             emit(String(format: "sqlite3 %@ (hand-written SQL, one transaction): median %.2f s wall, %.2f s CPU", baseline.name, baseline.median, median(cpuTimes[baseline.name] ?? [])))
@@ -178,6 +193,11 @@ struct MigrateBenchmark {
         emit(String(format: "Realm on the issue's machine / its naive script: accessor path 2.0 / 2.75 = %.2f, core engine 1.1 / 2.75 = %.2f", 2.0 / 2.75, 1.1 / 2.75))
         emit(String(format: "remodel / yardstick here: that change %.2f, the whole v1 → v3 %.2f", comparable / yardstick, remodelMedian / yardstick))
         emit(String(format: "Realm scaled to this machine now: accessor path %.2f s, core engine %.2f s", yardstick * 2.0 / 2.75, yardstick * 1.1 / 2.75))
+        if let baselineWhole, let baselineChange {
+            emit(String(format: "baseline remodel migrate: median %.2f s wall, %.2f s CPU; that change only: median %.2f s wall", median(baselineWhole), median(cpuTimes[Self.baselineRun] ?? []), median(baselineChange)))
+            emit(String(format: "ratio remodel / baseline remodel: v1 → v3 %.2f wall, %.2f CPU; that change %.2f wall", remodelMedian / median(baselineWhole),
+                        remodelCPU / median(cpuTimes[Self.baselineRun] ?? []), comparable / median(baselineChange)))
+        }
 
         // Peak memory at a tenth (or --rss-objects) of the size.
         var small: [Int] = []
@@ -294,9 +314,13 @@ struct MigrateBenchmark {
     // MARK: - Processes
 
     /// `remodel migrate` of the store with the history in `history` (Migrations/ and Schemas/).
-    func runRemodel(on store: String, history: String? = nil) throws -> ChildResult {
+    /// The names of the runs of the baseline binary.
+    static let baselineRun = "baseline"
+    static let baselineComparable = "baseline-comparable"
+
+    func runRemodel(on store: String, history: String? = nil, executable: String? = nil) throws -> ChildResult {
         let history = history ?? root
-        return try runChild(remodel, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")
+        return try runChild(executable ?? remodel, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")
     }
 
     struct ChildResult {

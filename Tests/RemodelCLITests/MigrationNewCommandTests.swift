@@ -26,7 +26,7 @@ final class MigrationNewCommandTests: XCTestCase {
         let migrations = folder.appendingPathComponent("Migrations").path
         let first = try migrationNew("initial", schemas: Self.historySources + "/v1", migrations: migrations)
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stdout, "\(migrations)/snapshots/v1.yaml: the schema of version 1\n\(migrations)/0001-initial.yaml: the baseline (no steps)\n")
+        XCTAssertEqual(first.stdout, "\(migrations)/snapshots/v1.yaml: the schema of version 1\n\(migrations)/0001-initial.yaml: the baseline (no steps)\nVersion 1 can run as written; check it with 'remodel migrate --store FILE --dry-run'\n")
         let second = try migrationNew("split-person-name", schemas: Self.historySources + "/v2", migrations: migrations)
         XCTAssertEqual(second.status, 0, second.stderr)
         let third = try migrationNew("dog-details", schemas: "Schemas", migrations: migrations)
@@ -49,11 +49,14 @@ final class MigrationNewCommandTests: XCTestCase {
         XCTAssertTrue(v3.contains("  - convert: { type: Dog, property: weight, to: int, onError: fail }"), v3)
         XCTAssertTrue(v3.contains("#   [additive] property Dog.dateLastUpdated added: existing objects get $now\n"), v3)
 
-        // The drafted history loads and plans (the drafts are valid migration files).
-        let migrate = try CLIRunner.run(["migration", "new", "again", "--schemas", "Schemas", "--migrations", migrations])
-        XCTAssertEqual(migrate.status, 1)
-        XCTAssertTrue(migrate.stderr.contains("stores the same data as version 3"), migrate.stderr)
-        XCTAssertTrue(migrate.stderr.contains("there is nothing to freeze"), migrate.stderr)
+        // On an unchanged schema, a data-only version: the same snapshot, steps to write.
+        let again = try CLIRunner.run(["migration", "new", "again", "--schemas", "Schemas", "--migrations", migrations])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("0004-again.yaml: a data-only version (the schema did not change): write the steps it runs"), again.stdout)
+        XCTAssertEqual(try String(contentsOfFile: "\(migrations)/snapshots/v4.yaml", encoding: .utf8), try String(contentsOfFile: "\(migrations)/snapshots/v3.yaml", encoding: .utf8))
+        let dataOnly = try String(contentsOfFile: "\(migrations)/0004-again.yaml", encoding: .utf8)
+        XCTAssertTrue(dataOnly.contains("# The schema stores the same data as version 3: this is a data-only version.\n"), dataOnly)
+        XCTAssertTrue(dataOnly.hasSuffix("steps: []\n"), dataOnly)
     }
 
     /// A copy of the example's Schemas/ and a new Migrations/ holding it as version 1.

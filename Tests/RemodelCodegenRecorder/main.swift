@@ -1,11 +1,13 @@
-// Re-records the code generator's reference files: `swift run remodel-record-references`.
+// Re-records the reference files: `swift run remodel-record-references`.
 //
-// Writes Tests/RemodelCodegenTests/References/<Case>/ for every reference case (see
-// ReferenceCases.swift) and removes files that no longer belong there. Review the diff before
-// committing: the references are the generator's contract, and RemodelCodegenReferenceTests
-// compiles and runs them.
+// Writes Tests/RemodelCodegenTests/References/<Case>/ for every code generator reference case
+// (see ReferenceCases.swift), removing files that no longer belong there, and
+// Tests/RemodelMigrateTests/References/Plans/<case>.txt for every migration plan reference
+// (see RemodelTestSupport/PlanReferences.swift). Review the diff before committing: the
+// references are contracts, and RemodelCodegenReferenceTests compiles and runs the generated ones.
 import Foundation
 import RemodelCodegen
+import RemodelTestSupport
 
 var failed = false
 for testCase in ReferenceCases.all {
@@ -17,5 +19,24 @@ for testCase in ReferenceCases.all {
         FileHandle.standardError.write(Data("\(testCase.name): error: \(error)\n".utf8))
         failed = true
     }
+}
+do {
+    let folder = PlanReferences.folder
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let cases = try PlanReferences.all()
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !cases.contains(where: { "\($0.name).txt" == file }) {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+        print("plans: removed \(file)")
+    }
+    for testCase in cases {
+        let url = folder.appendingPathComponent("\(testCase.name).txt")
+        let text = try PlanReferences.render(testCase)
+        let old = try? String(contentsOf: url, encoding: .utf8)
+        if old != text { try Data(text.utf8).write(to: url) }
+        print("plan \(testCase.name): " + (old == text ? "unchanged" : "written"))
+    }
+} catch {
+    FileHandle.standardError.write(Data("plans: error: \(error)\n".utf8))
+    failed = true
 }
 exit(failed ? 1 : 0)

@@ -19,7 +19,7 @@ struct Conversion {
 
     /// The converted value, or `fallback` for a non-NULL operand that does not convert.
     func value(orElse fallback: SQLExpression) -> SQLExpression {
-        if nullWhenInvalid { return .call(.coalesce, value, fallback) }
+        if nullWhenInvalid { return fallback.isNullLiteral ? value : .call(.coalesce, value, fallback) }
         guard let test else { return value }
         return .caseWhen(operand: nil, branches: [SQLCaseBranch(test, value)], otherwise: fallback)
     }

@@ -111,6 +111,9 @@ struct TableState {
     var deletions: [(condition: SQLExpression, change: Int)] = []
     /// Tables (by current name) whose rows, before their own rewrite, this table's values read.
     var reads: Set<String> = []
+    /// The new value of each continued collection's elements (by new property name), over its
+    /// side table's `value` column.
+    var elementValues: [String: RowValue] = [:]
 
     init(role: Role, oldObject: ObjectType, newObject: ObjectType?, oldTable: TableLayout, newTable: TableLayout?, properties: RenameMap, name: String) {
         self.role = role

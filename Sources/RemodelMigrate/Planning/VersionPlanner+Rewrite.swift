@@ -206,17 +206,7 @@ extension VersionPlanner {
                 continue
             }
             let element = RowValue.column("value", type: oldSide.type.element)
-            let container = Container(table: current, column: "value", owner: table.typeName, property: side.property, isSideTable: true, ownerKey: .column("owner"),
-                                      ownerKeyType: table.physical[table.keyColumn ?? ""]?.type ?? .scalar(.int))
-            guard let value = continuedValue(element, to: side.type.element, in: container, target: .table(name)) else { continue }
-            if oldSide.type.isOptional && !side.type.isOptional {
-                let change = record(SchemaChange(.propertyMadeRequired(type: table.typeName, property: side.property), impact: .dataDependent),
-                                    "make the elements of \(table.typeName).\(side.property) required", type: table.typeName, member: side.property)
-                let check = PendingCheck(property: side.property, step: "schema", problem: "null elements, but the elements become required",
-                                         hint: "remove the null elements first, or keep the elements optional", condition: .isNull(value.expression), shown: .null, change: change,
-                                         place: (current, .column("owner")))
-                schedule(.check(dataCheck(check, type: table.typeName, from: current, key: .column("owner"), condition: check.condition)), in: .check, for: change)
-            }
+            guard let value = table.elementValues[side.property] else { continue }
             let retargeted = value.expression.isNullLiteral && !element.expression.isNullLiteral
             if retargeted {
                 // The links now point at another type: the old elements go.

@@ -22,6 +22,8 @@ extension VersionPlanner {
     }
 
     mutating func completeTables() {
+        // What the owners' values are built from comes first: types that become embedded,
+        // then the embedded types' own values, then the tables that hold them.
         for name in tableOrder {
             guard let table = tables[name] else { continue }
             switch table.role {
@@ -32,13 +34,17 @@ extension VersionPlanner {
             case .embedding:
                 completeScope(of: .table(name))
             case .continued:
-                completeScope(of: .table(name))
-                completePrimaryKey(name)
+                break
             }
         }
         for name in embedded.keys.sorted() {
             if case .fromTable = embedded[name]!.kind { continue }
             completeScope(of: .embedded(name))
+        }
+        for name in tableOrder where tables[name]?.role == .continued {
+            completeScope(of: .table(name))
+            completeElements(name)
+            completePrimaryKey(name)
         }
         planEmbeddingChecks()
     }
@@ -61,6 +67,8 @@ extension VersionPlanner {
             }
             guard let originName = scope.properties.old(for: name), let oldProperty = scope.oldObject.property(named: originName),
                   let oldType = oldProperty.storedType, let value = scope.values[name] else {
+                // The key of an embedded type that becomes a table is made where its values move.
+                if case .embedded(let type) = target, case .toTable = embedded[type]?.kind, newObject.primaryKey == name { continue }
                 addProperty(property, type: type, to: &scope, target: target)
                 continue
             }
@@ -70,7 +78,7 @@ extension VersionPlanner {
                 continue
             }
             let container = containerOf(target: target, column: name, typeName: typeName)
-            guard var continued = continuedValue(value, to: type, in: container, target: target) else { continue }
+            guard var continued = continuedValue(value, to: type, property: name, in: container, target: target) else { continue }
             if oldType.isOptional && !type.isOptional && !continued.isNonNull {
                 let change = record(SchemaChange(.propertyMadeRequired(type: typeName, property: name), impact: .dataDependent), "make \(typeName).\(name) required", type: typeName, member: name)
                 scope.checks.append(PendingCheck(property: name, step: "schema", problem: "no value, but '\(name)' becomes required",
@@ -110,7 +118,38 @@ extension VersionPlanner {
         var shown = value.isConstant ? " = " + SQLiteRenderer().expression(value, in: typeName) : ""
         if case .scalar(.date) = type.base, case .integer(let microseconds) = value { shown = " = " + StoreDateFormat.string(microseconds: microseconds) }
         record(SchemaChange(.propertyAdded(type: typeName, property: property.name), impact: .additive), "add property \(typeName).\(property.name) (\(type))\(shown)",
-               type: typeName, member: property.name, assignments: value.isConstant ? [] : [TableAssignment(table: rowTable(target), column: property.name, value: value)])
+               type: typeName, member: property.name, assignments: value.isConstant ? [] : [assignment(property.name, value, target: target)])
+    }
+
+    /// The value a change gives a column, for the plan: embedded values are shown over their
+    /// type's JSON.
+    func assignment(_ column: String, _ value: SQLExpression, target: StepTarget) -> TableAssignment {
+        let table = rowTable(target)
+        let shown = value.replacingColumns { $0 == EmbeddedState.container ? .column("\(table) JSON") : .column($0) }
+        return TableAssignment(table: table, column: column, value: shown)
+    }
+
+    /// The new element values of a continued table's collections, and the checks they need.
+    private mutating func completeElements(_ name: String) {
+        guard let table = tables[name], let newTable = table.newTable else { return }
+        for side in newTable.sideTables {
+            guard let oldSide = table.oldSideTable(forNew: side.property), oldSide.kind == side.kind else { continue }
+            let current = currentName(of: oldSide, in: table)
+            let element = RowValue.column("value", type: oldSide.type.element)
+            let container = Container(table: current, column: "value", owner: table.typeName, property: side.property, isSideTable: true, ownerKey: .column("owner"),
+                                      ownerKeyType: table.keyColumn.flatMap { table.physical[$0]?.type } ?? .scalar(.int))
+            guard let value = continuedValue(element, to: side.type.element, property: side.property, in: container, target: .table(name)) else { continue }
+            tables[name]!.elementValues[side.property] = value
+            if oldSide.type.isOptional && !side.type.isOptional {
+                let change = record(SchemaChange(.propertyMadeRequired(type: table.typeName, property: side.property), impact: .dataDependent),
+                                    "make the elements of \(table.typeName).\(side.property) required", type: table.typeName, member: side.property)
+                var scope = tables[name]!.scope
+                scope.checks.append(PendingCheck(property: side.property, step: "schema", problem: "null elements, but the elements become required",
+                                                 hint: "remove the null elements first, or keep the elements optional", condition: .isNull(value.expression), shown: .null, change: change,
+                                                 place: (current, .column("owner"))))
+                tables[name]!.scope = scope
+            }
+        }
     }
 
     /// Where a target's property is stored, for the values that move into or out of embedded
@@ -123,9 +162,8 @@ extension VersionPlanner {
     /// A continued value (column or element) in its new stored form: enum raw values remapped,
     /// lossless retypes converted, links following their targets into and out of embedded
     /// objects, retargeted links dropped. `nil` after an error.
-    mutating func continuedValue(_ value: RowValue, to type: PropertyType, in container: Container?, target: StepTarget) -> RowValue? {
+    mutating func continuedValue(_ value: RowValue, to type: PropertyType, property: String, in container: Container?, target: StepTarget) -> RowValue? {
         let typeName = scope(of: target).typeName
-        let property = container?.property ?? "value"
         var result = value
         result.type = type
         result.isNew = true
@@ -134,7 +172,7 @@ extension VersionPlanner {
             result.expression = remapEnum(from: from, to: to, value: value.expression, target: target, property: property, container: container)
             return result
         case (.object(let from), .object(let to)):
-            return linkValue(value, from: from, to: to, type: type, in: container, target: target) ?? nil
+            return linkValue(value, from: from, to: to, type: type, property: property, in: container, target: target) ?? nil
         default:
             break
         }
@@ -148,7 +186,7 @@ extension VersionPlanner {
         }
         result.expression = conversion.value
         record(SchemaChange(.propertyRetyped(type: typeName, property: property, from: value.type, to: type), impact: .additive), "widen \(typeName).\(property) from \(value.type) to \(type)",
-               type: typeName, member: property, assignments: [TableAssignment(table: rowTable(target), column: property, value: conversion.value)])
+               type: typeName, member: property, assignments: [assignment(property, conversion.value, target: target)])
         return result
     }
 
@@ -178,15 +216,14 @@ extension VersionPlanner {
         guard !whens.isEmpty else { return value }
         let remapped = SQLExpression.caseWhen(operand: value, branches: whens, otherwise: value)
         let change = diff.changes.first { if case .enumCaseRawValueChanged(to, _, _, _) = $0.kind { true } else { false } }!
-        record(change, "store the new raw values of \(to) in \(typeName).\(property)", type: to, assignments: [TableAssignment(table: rowTable(target), column: property, value: remapped)])
+        record(change, "store the new raw values of \(to) in \(typeName).\(property)", type: to, assignments: [assignment(property, remapped, target: target)])
         return remapped
     }
 
     /// A link (or an embedded value) after its target type changed: kept, reshaped, moved into
     /// or out of an embedded object, or dropped when it now points at another type.
-    private mutating func linkValue(_ value: RowValue, from: String, to: String, type: PropertyType, in container: Container?, target: StepTarget) -> RowValue?? {
+    private mutating func linkValue(_ value: RowValue, from: String, to: String, type: PropertyType, property: String, in container: Container?, target: StepTarget) -> RowValue?? {
         let typeName = scope(of: target).typeName
-        let property = container?.property ?? "value"
         guard let oldTarget = old.objectType(named: from), let newTarget = new.objectType(named: to) else { return nil }
         var result = value
         result.type = type

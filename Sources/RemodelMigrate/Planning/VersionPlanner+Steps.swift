@@ -131,7 +131,7 @@ extension VersionPlanner {
                 }
                 value = pieces.dropFirst().reduce(pieces.first ?? .text("")) { .binary(.concatenate, $0, $1) }
             }
-            changes[change].assignments = [TableAssignment(table: rowTable(target), column: property, value: value)]
+            changes[change].assignments = [assignment(property, value, target: target)]
             assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: template.literalText == nil || !value.isNullLiteral),
                    in: &scope, step: reference, change: change, readsPrevious: readsItself)
 
@@ -159,7 +159,7 @@ extension VersionPlanner {
                 // splits like "".
                 parts.append((name, type, .function(.splitPart, [operand, .text(separator), .integer(Int64(position)), .integer(Int64(targets.count))])))
             }
-            changes[change].assignments = parts.map { TableAssignment(table: rowTable(target), column: $0.0, value: $0.2) }
+            changes[change].assignments = parts.map { assignment($0.0, $0.2, target: target) }
             for (name, type, value) in parts {
                 assign(name, RowValue(expression: value, type: type, isNew: true, isNonNull: true), in: &scope, step: reference, change: change, readsPrevious: source.name == name)
             }
@@ -197,7 +197,7 @@ extension VersionPlanner {
                 mapped = .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(operand.expression), .null)], otherwise: mapped)
                 nonNull = false
             }
-            changes[change].assignments = [TableAssignment(table: rowTable(target), column: property, value: mapped)]
+            changes[change].assignments = [assignment(property, mapped, target: target)]
             if otherwise == nil {
                 let unmapped = SQLExpression.isNull(mapped)
                 let condition = type.isOptional ? .binary(.and, .isNotNull(operand.expression), unmapped) : unmapped
@@ -237,7 +237,7 @@ extension VersionPlanner {
             case .fail:
                 let nullFails = !type.isOptional && !operand.isNonNull
                 var bad: [SQLExpression] = []
-                if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), .not(test))) }
+                if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), test.negated)) }
                 if nullFails { bad.append(.isNull(operand.expression)) }
                 if let condition = SQLExpression.any(bad) {
                     check = PendingCheck(property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
@@ -250,7 +250,7 @@ extension VersionPlanner {
             }
             let nonNull = !type.isOptional && (operand.isNonNull || fallbackNonNull) && (conversion.test == nil || fallbackNonNull || onError == .fail)
             changes[change].summary = "convert \(typeName).\(property) from \(operand.type) to \(type) (onError: \(onError.rawValue))"
-            changes[change].assignments = [TableAssignment(table: rowTable(target), column: property, value: value)]
+            changes[change].assignments = [assignment(property, value, target: target)]
             if let check { scope.checks.append(check) }
             assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
@@ -400,6 +400,16 @@ extension VersionPlanner {
 }
 
 extension SQLExpression {
+    /// `NOT self`, simplified where SQL has the opposite form.
+    var negated: SQLExpression {
+        switch self {
+        case .isNotNull(let inner): .isNull(inner)
+        case .isNull(let inner): .isNotNull(inner)
+        case .not(let inner): inner
+        default: .not(self)
+        }
+    }
+
     var isNullLiteral: Bool {
         if case .null = self { return true }
         return false

@@ -98,8 +98,9 @@ enum StoreOpener {
         let objectCount = try integer(connection, "SELECT count(*) FROM sqlite_schema")
         if applicationID == 0 && objectCount == 0 && version == 0 {
             if options.readOnly { throw StoreError.readOnly(path: path, reason: "the file is empty and the store was opened read-only, so it cannot be created") }
-            try create(connection, target: target, layout: layout)
-            return
+            if try create(connection, target: target, layout: layout) { return }
+            // Another process created it meanwhile: open it as it is now.
+            return try connect(connection, path: path, target: target, layout: layout, options: options)
         }
         guard applicationID == StoreFormat.applicationID else {
             throw StoreError.notARemodelStore(path: path, applicationID: applicationID)
@@ -128,9 +129,15 @@ enum StoreOpener {
         if readOnly { try connection.execute("PRAGMA query_only = ON") }
     }
 
-    private static func create(_ connection: Connection, target: StoreTarget, layout: StoreLayout) throws {
+    /// Creates the store in an empty file; returns false (changing nothing) when another
+    /// connection created it first.
+    private static func create(_ connection: Connection, target: StoreTarget, layout: StoreLayout) throws -> Bool {
         _ = try connection.query("PRAGMA journal_mode = WAL")
         try connection.execute("BEGIN IMMEDIATE")
+        guard try integer(connection, "SELECT count(*) FROM sqlite_schema") == 0 else {
+            try connection.execute("ROLLBACK")
+            return false
+        }
         do {
             let renderer = SQLiteRenderer()
             for statement in StoreFormat.createMetadataStatements + layout.createStatements.map(renderer.statement) {
@@ -144,6 +151,7 @@ enum StoreOpener {
             throw error
         }
         try configure(connection, readOnly: false)
+        return true
     }
 
     /// Writes the schema metadata and `user_version` of `target`.
@@ -154,9 +162,20 @@ enum StoreOpener {
     private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator) throws {
         try connection.execute("PRAGMA foreign_keys = OFF")
         try connection.execute("BEGIN IMMEDIATE")
+        // The version is read again under the write lock: another process (or another store
+        // in this one) may have migrated the file while this one waited.
+        let current = try StoreMetadata.version(connection)
+        if current >= target.version {
+            try connection.execute("ROLLBACK")
+            try connection.execute("PRAGMA foreign_keys = ON")
+            if current > target.version { throw StoreError.superseded(path: path, storeVersion: current, codeVersion: target.version) }
+            let storedHash = try metadata(connection, StoreFormat.Key.schemaHash) ?? "(none)"
+            if storedHash != target.hash { throw StoreError.schemaMismatch(path: path, version: current, storeHash: storedHash, codeHash: target.hash) }
+            return
+        }
         do {
             let migration = StoreMigration(
-                path: path, storeVersion: version, storedSchemaText: try metadata(connection, StoreFormat.Key.schema) ?? "",
+                path: path, storeVersion: current, storedSchemaText: try metadata(connection, StoreFormat.Key.schema) ?? "",
                 targetVersion: target.version, targetSchema: target.schema, history: target.history, targetLayout: layout, connection: connection
             )
             do {
