@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "RemodelStore", targets: ["RemodelStore"]),
         .library(name: "RemodelMigrate", targets: ["RemodelMigrate"]),
         .library(name: "RemodelCore", targets: ["RemodelCore"]),
+        // The tool as a library: an app's own `remodel` with its custom migration steps.
+        .library(name: "RemodelCommandLine", targets: ["RemodelCommandLine"]),
         .executable(name: "remodel", targets: ["remodel"]),
         // Generates models from Schemas/ during `swift build`.
         .plugin(name: "RemodelPlugin", targets: ["RemodelPlugin"]),
@@ -26,11 +28,13 @@ let package = Package(
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
 
-        // The command-line tool: parses arguments, calls the libraries.
-        .executableTarget(
-            name: "remodel",
+        // The command-line tool: parses arguments, calls the libraries. The executable only
+        // starts it, so that apps can build their own with custom steps.
+        .target(
+            name: "RemodelCommandLine",
             dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen"]
         ),
+        .executableTarget(name: "remodel", dependencies: ["RemodelCommandLine"]),
 
         // Plugins: both run the remodel tool (shared code in Plugins/PluginsShared, symlinked).
         .plugin(name: "RemodelPlugin", capability: .buildTool(), dependencies: ["remodel"]),

@@ -7,7 +7,9 @@
 #   2. a rebuild without changes does not run the generator again;
 #   3. editing a schema file and rebuilding regenerates;
 #   4. a schema error fails the build with the YAML file, line and column;
-#   5. the generate-models command plugin writes per-type files, and --check agrees.
+#   5. the generate-models command plugin writes per-type files, and --check agrees;
+#   6. a history that cannot migrate fails the build at the schema line, as `validate` does;
+#   7. the app's own remodel (RemodelTool) runs a custom step the plain tool refuses.
 #
 # Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds)
 set -euo pipefail
@@ -71,5 +73,36 @@ echo "// stale" >> "$pkg/Generated/Animal.swift"
 if swift package --package-path "$pkg" --scratch-path "$scratch" --allow-writing-to-package-directory generate-models --target Zoo --output Generated --check >/dev/null 2>&1; then
     fail "--check accepted an edited generated file"
 fi
+
+step "6. a history that cannot migrate fails the build, at the schema line"
+remodel=$scratch/debug/zoo-remodel
+build --product zoo-remodel 2>&1 | tail -n 1
+(cd "$pkg" && "$remodel" migration new initial >/dev/null)
+sed -i.bak '/^      weightKg:/i\      chipNumber: string' "$pkg/Schemas/Zoo.yaml" && rm -f "$pkg/Schemas/Zoo.yaml.bak"
+(cd "$pkg" && "$remodel" migration new chip-numbers >"$work/draft.log" 2>&1) || true
+grep -q "Version 2 cannot run yet" "$work/draft.log" || { cat "$work/draft.log"; fail "migration new did not say the draft cannot run"; }
+if build >"$work/history.log" 2>&1; then cat "$work/history.log"; fail "the build succeeded with a history that cannot migrate"; fi
+grep -E "Schemas/Zoo\.yaml:[0-9]+:[0-9]+: error: migration 2: 'Animal.chipNumber' is new and required but has no default" "$work/history.log" \
+    || { cat "$work/history.log"; fail "no file:line:col error for the history"; }
+rm -rf "$pkg/Migrations"
+cp "$work/Zoo.yaml.good" "$pkg/Schemas/Zoo.yaml"
+build >/dev/null 2>&1 || fail "the build does not recover once the history is removed"
+echo "build failed at the schema line, and recovered"
+
+step "7. the app's own remodel runs its custom step"
+project=$work/custom
+mkdir -p "$project/Schemas"
+cp "$pkg/Schemas/Zoo.yaml" "$project/Schemas/"
+(cd "$project" && "$remodel" migration new initial >/dev/null && "$remodel" migration new title-case >/dev/null)
+printf 'description: Animal names in Title Case\nsteps:\n  - custom: { name: titleCaseNames, type: Animal }\n' >"$project/Migrations/0002-title-case.yaml"
+printf '{ "Animal": [ { "tag": "a1", "name": "pINGU" } ] }\n' >"$project/zoo.json"
+(cd "$project" && "$remodel" import --store zoo.sqlite --version 1 zoo.json >/dev/null)
+plain=$(cd "$repo" && swift build --show-bin-path)/remodel
+[ -x "$plain" ] || swift build --package-path "$repo" --product remodel >/dev/null
+if (cd "$project" && "$plain" migrate --store zoo.sqlite >"$work/plain.log" 2>&1); then fail "the plain remodel ran a custom step it does not have"; fi
+grep -q "migration-custom-step-unavailable" "$work/plain.log" || { cat "$work/plain.log"; fail "the plain remodel did not name the missing custom step"; }
+(cd "$project" && "$remodel" migrate --store zoo.sqlite --no-backup >"$work/custom.log" 2>&1) || { cat "$work/custom.log"; fail "zoo-remodel could not migrate"; }
+(cd "$project" && "$remodel" export --store zoo.sqlite) | grep -q '"name": "Pingu"' || fail "the custom step did not run"
+echo "zoo-remodel ran titleCaseNames; the plain remodel refused it"
 
 printf '\nintegration: all checks passed\n'

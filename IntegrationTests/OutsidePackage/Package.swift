@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // An app outside the remodel package: depends on it by relative path, lists the build plugin,
-// and keeps its own schema in Schemas/. IntegrationTests/run.sh builds and runs it.
+// keeps its own schema in Schemas/, and builds its own remodel with a custom migration step.
+// IntegrationTests/run.sh builds and runs it.
 import PackageDescription
 
 let package = Package(
@@ -17,6 +18,11 @@ let package = Package(
                 .product(name: "RemodelCore", package: "remodel"),
             ],
             plugins: [.plugin(name: "RemodelPlugin", package: "remodel")]
+        ),
+        // The zoo's own remodel, with its custom migration steps registered.
+        .executableTarget(
+            name: "zoo-remodel",
+            dependencies: [.product(name: "RemodelCommandLine", package: "remodel")]
         ),
     ]
 )

@@ -1,5 +1,4 @@
-import Foundation
-import RemodelStore
+import RemodelCommandLine
 
-SQLiteLibrary.disableMemoryStatistics()
-exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
+// The tool lives in RemodelCommandLine, so that apps can build their own with custom steps.
+RemodelTool().main()

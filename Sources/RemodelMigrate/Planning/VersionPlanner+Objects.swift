@@ -246,7 +246,7 @@ extension VersionPlanner {
             let change = record(.step(index: index, step), .dataDependent, "run custom step '\(name)' on every \(typeName ?? "object")")
             guard customSteps.contains(name) else {
                 error("migration-custom-step-unavailable", "custom step '\(name)' is a Swift closure, which this program does not have", at: .step(index),
-                      hint: "run this migration in the app (register the closure with Migrator.register), or with a migrate executable that registers '\(name)' (see the README: custom steps)")
+                      hint: "run this migration in the app (register the closure with Migrator.register), or with a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)")
                 continue
             }
             guard let typeName else {

@@ -5,7 +5,7 @@ import RemodelCore
 /// the arguments and turns errors into messages and exit statuses.
 enum CommandLineTool {
     /// Runs the tool on `arguments` (without the program name) and returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], tool: RemodelTool = RemodelTool()) -> Int32 {
         var path: [any Command] = [RootCommand()]
         var words = arguments[...]
         do {
@@ -32,7 +32,8 @@ enum CommandLineTool {
                     return ExitStatus.success
                 }
             }
-            let parsed = try ArgumentParser(command: path.last!).parse(Array(words))
+            var parsed = try ArgumentParser(command: path.last!).parse(Array(words))
+            parsed.tool = tool
             return try path.last!.run(parsed)
         } catch let error as UsageError {
             let renderer = HelpRenderer(path: path)

@@ -43,7 +43,7 @@ struct MigrateCommand: Command {
         let dryRun = arguments.flag(Self.dryRun)
 
         guard let loaded = HistoryInput.load(arguments) else { return ExitStatus.failure }
-        var migrator = Migrator(history: loaded.history!)
+        var migrator = arguments.tool.migrator(for: loaded.history!)
         migrator.sources = loaded.sources
 
         let state = try migrator.inspect(storeAt: store)

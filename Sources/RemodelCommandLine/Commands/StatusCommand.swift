@@ -34,7 +34,7 @@ struct StatusCommand: Command {
         let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
         let input = foldersFound ? HistoryInput.load(arguments) : nil
         let history = input
-        lines.append("Pending migrations: " + pending(info, input, foldersFound: foldersFound))
+        lines.append("Pending migrations: " + pending(info, input, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         if let history = history?.history {
             for edited in Migrator(history: history).editedMigrations(applied) {
@@ -45,7 +45,7 @@ struct StatusCommand: Command {
     }
 
     /// The versions of the history newer than the store, when a history can be read here.
-    private func pending(_ info: StoreInfo, _ input: HistoryInput?, foldersFound: Bool) -> String {
+    private func pending(_ info: StoreInfo, _ input: HistoryInput?, foldersFound: Bool, tool: RemodelTool) -> String {
         guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
         guard let input, let history = input.history else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
         if info.version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
@@ -60,14 +60,14 @@ struct StatusCommand: Command {
             history.migrations.first { $0.version == version }.map { "\(version) \($0.name)" } ?? String(version)
         }
         // The plain tool has no custom steps: say so instead of recommending a run that stops.
-        var migrator = Migrator(history: history)
+        var migrator = tool.migrator(for: history)
         migrator.sources = input.sources
         do {
             _ = try migrator.plan(from: info.version)
         } catch let error as MigrationPlanningError {
             let custom = error.diagnostics.contains { $0.rule == "migration-custom-step-unavailable" }
             return "\(names.count): " + names.joined(separator: ", ")
-                + (custom ? " (they have custom steps: run them with the app, or a migrate executable that registers them; see the README)" : " (they cannot be planned: \(error.diagnostics.first?.message ?? "see `remodel validate`"))")
+                + (custom ? " (they have custom steps this program does not register: run them with the app, or a remodel built with RemodelTool that registers them; see the README)" : " (they cannot be planned: \(error.diagnostics.first?.message ?? "see `remodel validate`"))")
         } catch {
             return "\(names.count): " + names.joined(separator: ", ") + " (\(error))"
         }

@@ -8,6 +8,8 @@ struct ParsedArguments: Sendable {
     var flags: Set<String> = []
     /// Defaults of the command's options, used when an option is absent.
     var defaults: [String: String] = [:]
+    /// What the program running the tool adds to it (custom migration steps).
+    var tool = RemodelTool()
 
     /// The last value given for `--name`, else its default.
     func value(_ name: String) -> String? {

@@ -1,0 +1,321 @@
+import Foundation
+import RemodelCore
+import XCTest
+
+/// The migration core as a new user meets it, through the real binary: every command runs the
+/// same check and agrees; drafts ask the right questions and say at once what they still
+/// need; `migration amend` re-freezes an unreleased version; two migrations started together
+/// apply a version once; a migrated store is laid out as a fresh one. Each test here failed
+/// on the tool before the typed plan.
+final class MigrationCoreCommandTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-core-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @discardableResult
+    private func remodel(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
+        let output = try CLIRunner.run(arguments, in: folder)
+        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
+        return output
+    }
+
+    /// Writes `Schemas/People.yaml` in the project folder.
+    private func schema(_ text: String) throws {
+        let schemas = folder.appendingPathComponent("Schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        try text.write(to: schemas.appendingPathComponent("People.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    private func read(_ path: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try text.write(to: folder.appendingPathComponent(path), atomically: true, encoding: .utf8)
+    }
+
+    static let names = """
+        objects:
+          Person:
+            primaryKey: id
+            properties:
+              id: { type: string }
+              firstName: { type: string, default: "" }
+              lastName: { type: string, default: "" }
+
+        """
+    static let fullName = """
+        objects:
+          Person:
+            primaryKey: id
+            properties:
+              id: { type: string }
+              fullName: { type: string, default: "" }
+
+        """
+
+    /// Version 1 with `names`, version 2 with `fullName`.
+    private func fullNameProject() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.fullName)
+        try remodel(["migration", "new", "full-name"])
+    }
+
+    // MARK: - One check for all
+
+    /// Both rename questions uncommented: `validate` accepted it and which name survived
+    /// changed from run to run. Now every command refuses it with the same diagnostic, at
+    /// the second rename.
+    func testEveryCommandRefusesTwoRenamesIntoOneName() throws {
+        try fullNameProject()
+        let store = folder.appendingPathComponent("app.db").path
+        try remodel(["init", "--store", store, "--version", "1"])
+        try write("""
+            description: full name
+            steps:
+              - renameProperty: { type: Person, from: firstName, to: fullName }
+              - renameProperty: { type: Person, from: lastName, to: fullName }
+
+            """, to: "Migrations/0002-full-name.yaml")
+        let diagnostic = "Migrations/0002-full-name.yaml:4:5: error: migration 2 step 2 (renameProperty): renames 'Person.lastName' to 'fullName', but step 1 already renames 'firstName' to it: one property cannot continue two [migration-rename-conflict]"
+        let hash = try Data(contentsOf: URL(fileURLWithPath: store))
+        for arguments in [["validate"], ["generate", "--output", "Generated"], ["generate", "--bundle", "Bundle"], ["migrate", "--store", store], ["migrate", "--store", store, "--dry-run"]] {
+            let output = try remodel(arguments, expect: 1)
+            XCTAssertTrue(output.stderr.contains(diagnostic), "\(arguments): \(output.stderr)")
+            XCTAssertTrue(output.stderr.contains("Migrations/0002-full-name.yaml:3:5: note: the other rename is here"), "\(arguments): \(output.stderr)")
+        }
+        // Nothing was generated for a history that cannot migrate the stores it would open.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Generated").path))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
+        let status = try remodel(["status", "--store", store])
+        XCTAssertTrue(status.stdout.contains("Pending migrations: unknown (the history has errors, listed above"), status.stdout)
+        XCTAssertTrue(status.stderr.contains(diagnostic), status.stderr)
+    }
+
+    /// A history the plain tool cannot run (a custom step): `status` says so instead of
+    /// recommending `remodel migrate`.
+    func testStatusDoesNotRecommendAMigrationTheToolCannotRun() throws {
+        try fullNameProject()
+        let store = folder.appendingPathComponent("app.db").path
+        try remodel(["init", "--store", store, "--version", "1"])
+        try write("description: full name\nsteps:\n  - custom: { name: joinNames, type: Person }\n", to: "Migrations/0002-full-name.yaml")
+        let status = try remodel(["status", "--store", store])
+        XCTAssertTrue(status.stdout.contains("Pending migrations: 1: 2 full-name (they have custom steps: run them with the app, or a migrate executable that registers them"), status.stdout)
+        XCTAssertFalse(status.stdout.contains("run `remodel migrate"), status.stdout)
+    }
+
+    // MARK: - Drafts
+
+    /// First + last name → full name: one `set` template, not two rename questions into
+    /// the same property.
+    func testTheDraftOffersASetTemplateForPartsOfANewProperty() throws {
+        try fullNameProject()
+        let draft = try read("Migrations/0002-full-name.yaml")
+        XCTAssertTrue(draft.contains("  # Question: does Person.fullName combine firstName and lastName?\n"), draft)
+        XCTAssertTrue(draft.contains("  # - set: { type: Person, property: fullName, value: \"{firstName} {lastName}\" }\n"), draft)
+        XCTAssertFalse(draft.contains("- renameProperty"), draft)
+        // Answered as the comment says, it runs.
+        try write(draft.replacingOccurrences(of: "  # - set:", with: "  - set:"), to: "Migrations/0002-full-name.yaml")
+        let store = folder.appendingPathComponent("app.db").path
+        try remodel(["init", "--store", store, "--version", "1"])
+        try write(#"{ "Person": [{ "id": "p1", "firstName": "Ada", "lastName": "Lovelace" }] }"#, to: "v1.json")
+        try remodel(["import", "--store", store, "v1.json"])
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        XCTAssertTrue(try remodel(["export", "--store", store]).stdout.contains("\"fullName\": \"Ada Lovelace\""))
+    }
+
+    /// Dog → Pet with a new `kind`: the draft proposed deleting every dog. Now it asks
+    /// whether the type was renamed, and whether the list of dogs follows it.
+    func testTheDraftAsksWhetherATypeWithChangedPropertiesWasRenamed() throws {
+        try schema("""
+            objects:
+              Person:
+                primaryKey: id
+                properties:
+                  id: string
+                  dogs: list<Dog>
+              Dog:
+                primaryKey: id
+                properties:
+                  id: { type: uuid, default: $uuid }
+                  name: { type: string, default: "" }
+
+            """)
+        try remodel(["migration", "new", "initial"])
+        try schema("""
+            objects:
+              Person:
+                primaryKey: id
+                properties:
+                  id: string
+                  pets: list<Pet>
+              Pet:
+                primaryKey: id
+                properties:
+                  id: { type: uuid, default: $uuid }
+                  name: { type: string, default: "" }
+                  kind: { type: string, default: dog }
+
+            """)
+        try remodel(["migration", "new", "pets"])
+        let draft = try read("Migrations/0002-pets.yaml")
+        XCTAssertTrue(draft.contains("  # Question: was type Dog renamed to Pet? (the same key type, and 2 properties in common: id, name)\n"), draft)
+        XCTAssertTrue(draft.contains("  # - renameType: { from: Dog, to: Pet }\n"), draft)
+        XCTAssertTrue(draft.contains("  # Question: was Person.dogs renamed to pets? (if Dog was renamed to Pet)\n"), draft)
+        XCTAssertTrue(draft.contains("  # - renameProperty: { type: Person, from: dogs, to: pets }\n"), draft)
+        // Both answered: the dogs stay, as pets, in their owners' lists.
+        try write(draft.replacingOccurrences(of: "  # - rename", with: "  - rename"), to: "Migrations/0002-pets.yaml")
+        let store = folder.appendingPathComponent("app.db").path
+        try write(#"{ "Person": [{ "id": "p1", "dogs": ["00000000-0000-0000-0000-0000000000D1"] }], "Dog": [{ "id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex" }] }"#, to: "v1.json")
+        try remodel(["import", "--store", store, "--version", "1", "v1.json"])
+        let migrated = try remodel(["migrate", "--store", store, "--no-backup"])
+        XCTAssertFalse(migrated.stdout.contains("[destructive]"), migrated.stdout)
+        let export = try remodel(["export", "--store", store]).stdout
+        XCTAssertTrue(export.contains("\"name\": \"Rex\""), export)
+        XCTAssertTrue(export.contains("\"kind\": \"dog\""), export)
+        XCTAssertTrue(export.contains("\"pets\": [\n        \"00000000-0000-0000-0000-0000000000D1\""), export)
+    }
+
+    /// A new required property without a default: the draft's note said "review them",
+    /// `validate` blamed line 1 of the file's comment header, and its hint created the next
+    /// version. Now `migration new` says at once what to write and where, `validate` points
+    /// at the property, and `migration amend` re-freezes the version after the fix.
+    func testADraftThatCannotRunSaysSoAtOnceAndIsAmended() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names.replacingOccurrences(of: "      lastName: { type: string, default: \"\" }\n", with: "      lastName: { type: string, default: \"\" }\n      nickname: string\n"))
+        let drafted = try remodel(["migration", "new", "nicknames"])
+        let diagnostic = "Schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default, so existing objects would have no value [migration-missing-value]"
+        XCTAssertTrue(drafted.stderr.contains(diagnostic), drafted.stderr)
+        XCTAssertTrue(drafted.stderr.contains("after editing the schema, run 'remodel migration amend' to freeze version 2 again"), drafted.stderr)
+        XCTAssertTrue(drafted.stderr.contains("Version 2 cannot run yet: fix the problems above in 'Migrations/0002-nicknames.yaml' or in 'Schemas' (then run 'remodel migration amend'"), drafted.stderr)
+        let validate = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(validate.stderr.contains(diagnostic), validate.stderr)
+
+        // The user edits the migration's description, then gives the property a default.
+        let edited = try read("Migrations/0002-nicknames.yaml").replacingOccurrences(of: "description: \"nicknames\"", with: "description: People get nicknames")
+        try write(edited, to: "Migrations/0002-nicknames.yaml")
+        try schema(Self.names.replacingOccurrences(of: "      lastName: { type: string, default: \"\" }\n", with: "      lastName: { type: string, default: \"\" }\n      nickname: { type: string, default: \"\" }\n"))
+        let amended = try remodel(["migration", "amend"])
+        XCTAssertTrue(amended.stdout.contains("Migrations/snapshots/v2.yaml: the schema of version 2, frozen again from 'Schemas'"), amended.stdout)
+        XCTAssertTrue(amended.stdout.contains("Version 2 can run as written"), amended.stdout)
+        XCTAssertTrue(amended.stderr.contains("amend only a version no store has applied yet"), amended.stderr)
+        let file = try read("Migrations/0002-nicknames.yaml")
+        XCTAssertTrue(file.contains("description: People get nicknames\n"), file)
+        XCTAssertTrue(file.contains("#   [additive] property Person.nickname added: existing objects get \"\"\n"), file)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Migrations/0003-nicknames.yaml").path))
+        try remodel(["validate"])
+        let again = try remodel(["migration", "amend"])
+        XCTAssertTrue(again.stdout.contains("nothing to amend"), again.stdout)
+    }
+
+    /// An unchanged schema gives a data-only version, whose steps run.
+    func testADataOnlyVersionRunsItsSteps() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        let drafted = try remodel(["migration", "new", "clean-up"])
+        XCTAssertTrue(drafted.stdout.contains("a data-only version (the schema did not change)"), drafted.stdout)
+        try write("description: clean up\nsteps:\n  - deleteObjects: { type: Person, where: { firstName: \"\" } }\n  - set: { type: Person, property: lastName, value: \"{lastName}!\" }\n",
+                  to: "Migrations/0002-clean-up.yaml")
+        let store = folder.appendingPathComponent("app.db").path
+        try write(#"{ "Person": [{ "id": "p1", "firstName": "Ada", "lastName": "L" }, { "id": "p2" }] }"#, to: "v1.json")
+        try remodel(["import", "--store", store, "--version", "1", "v1.json"])
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        let export = try remodel(["export", "--store", store]).stdout
+        XCTAssertTrue(export.contains("\"lastName\": \"L!\""), export)
+        XCTAssertFalse(export.contains("p2"), export)
+    }
+
+    // MARK: - Two processes
+
+    /// Two `remodel migrate` started together both reported success and applied a `set`
+    /// twice (`c5` → `xxc5`). Both are started while a third connection holds the write
+    /// lock, so both plan from version 1; one migrates, the other finds it done.
+    func testTwoMigrationsStartedTogetherApplyTheStepsOnce() throws {
+        try fullNameProject()
+        try write("description: full name\nsteps:\n  - set: { type: Person, property: fullName, value: \"x{firstName}\" }\n", to: "Migrations/0002-full-name.yaml")
+        let store = folder.appendingPathComponent("app.db").path
+        try write(#"{ "Person": [{ "id": "p1", "firstName": "c5" }] }"#, to: "v1.json")
+        try remodel(["import", "--store", store, "--version", "1", "v1.json"])
+
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["sqlite3", store]
+        let commands = Pipe()
+        holder.standardInput = commands
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        commands.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
+        Thread.sleep(forTimeInterval: 0.3)
+        let runs = try (0..<2).map { _ in try BackgroundRun(["migrate", "--store", store, "--no-backup"], in: folder) }
+        // Both have planned from version 1 and wait for the lock.
+        Thread.sleep(forTimeInterval: 1.5)
+        commands.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
+        holder.waitUntilExit()
+        let outputs = try runs.map { try $0.wait() }
+        XCTAssertEqual(outputs.map(\.status), [0, 0], outputs.map(\.stderr).joined(separator: "\n"))
+        XCTAssertTrue(outputs.allSatisfy { $0.stdout.contains("Plan: migrate '\(store)' from version 1 to 2") }, "both planned from version 1")
+        XCTAssertEqual(outputs.filter { $0.stdout.contains("Migrated '\(store)' from version 1 to 2") }.count, 1, outputs.map(\.stdout).joined(separator: "\n"))
+        XCTAssertEqual(outputs.filter { $0.stdout.contains("was migrated to version 2 by another process while this one waited; nothing to do") }.count, 1, outputs.map(\.stdout).joined(separator: "\n"))
+        let export = try remodel(["export", "--store", store]).stdout
+        XCTAssertTrue(export.contains("\"fullName\": \"xc5\""), export)
+    }
+
+    // MARK: - Layout
+
+    /// Every fixture store migrated to version 3 has the layout of a fresh version 3 store
+    /// (the order of columns aside): no `DEFAULT` clauses left by `ALTER TABLE`, the same
+    /// types and constraints.
+    func testMigratedFixturesHaveAFreshStoresLayout() throws {
+        let root = CLIRunner.packageRoot.path
+        let fixtures = CLIRunner.packageRoot.appendingPathComponent("Tests/RemodelMigrateTests/Resources/fixtures")
+        let fresh = folder.appendingPathComponent("fresh.db").path
+        let project = ["--schemas", root + "/Schemas", "--migrations", root + "/Migrations"]
+        try remodel(["init", "--store", fresh] + project)
+        for version in [1, 2] {
+            for stepwise in [false, true] {
+                let store = folder.appendingPathComponent("v\(version)-\(stepwise).db").path
+                try remodel(["import", "--store", store, "--version", String(version), fixtures.appendingPathComponent("v\(version).json").path] + project)
+                for target in stepwise ? Array((version + 1)...3) : [3] {
+                    try remodel(["migrate", "--store", store, "--no-backup", "--to", String(target)] + project)
+                }
+                XCTAssertEqual(try SQLiteSchema.tables(of: store), try SQLiteSchema.tables(of: fresh), "v\(version) → v3\(stepwise ? " step by step" : "")")
+                XCTAssertEqual(try SQLiteSchema.run("PRAGMA integrity_check;", on: store), "ok\n")
+            }
+        }
+    }
+}
+
+/// A `remodel` process running while the test goes on.
+private struct BackgroundRun {
+    let process = Process()
+    let out: URL
+    let err: URL
+
+    init(_ arguments: [String], in directory: URL) throws {
+        process.executableURL = try CLIRunner.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        out = directory.appendingPathComponent("out-\(UUID().uuidString)")
+        err = directory.appendingPathComponent("err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func wait() throws -> CLIRunner.Output {
+        process.waitUntilExit()
+        return CLIRunner.Output(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+}
