@@ -76,11 +76,11 @@ let package = Package(
         .testTarget(
             name: "RemodelCodegenTests",
             dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
-            exclude: ["Schemas", "References"]
+            exclude: ["Schemas", "Histories", "References"]
         ),
         // Compiles and runs the code generator's reference output (References is a symlink to
         // Tests/RemodelCodegenTests/References).
-        .testTarget(name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore"]),
+        .testTarget(name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore", "RemodelMigrate"]),
         // Re-records those references and the migration plan references: `swift run remodel-record-references`.
         .executableTarget(
             name: "remodel-record-references",

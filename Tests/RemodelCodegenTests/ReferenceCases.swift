@@ -24,8 +24,13 @@ enum ReferenceCases {
         "Links", "Documented", "Keyless",
     ]
 
+    /// Cases with a migration history, under `Histories/<Case>/` (`Schemas/` and
+    /// `Migrations/`): the manifest embeds every step.
+    static let historyCases = ["StepKinds"]
+
     static let all: [Case] = [Case(name: "Example", manifestName: GeneratorOptions.defaultManifestName)]
         + yamlCases.map { Case(name: $0, manifestName: $0 + "Manifest") }
+        + historyCases.map { Case(name: $0, manifestName: $0 + "Manifest") }
         + [Case(name: "MemberKeywords", manifestName: "MemberKeywordsManifest")]
 
     /// The command that re-records every reference.
@@ -47,14 +52,16 @@ enum ReferenceCases {
         }
         let folder = name == "Example"
             ? testsFolder().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Schemas")
+            : historyCases.contains(name)
+            ? testsFolder().appendingPathComponent("Histories").appendingPathComponent(name).appendingPathComponent("Schemas")
             : testsFolder().appendingPathComponent("Schemas").appendingPathComponent(name)
         let result = SchemaLoader.load(path: folder.path)
         guard let schema = result.schema else {
             throw CaseError(description: "\(folder.path) does not load:\n" + result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" }.joined(separator: "\n"))
         }
         var input = GeneratorInput(schema: schema, schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: folder.path))
-        if name == "Example" {
-            // The example app has a migration history: the manifest embeds it.
+        if name == "Example" || historyCases.contains(name) {
+            // These have a migration history: the manifest embeds it.
             let migrations = MigrationHistoryLoader.load(migrations: folder.deletingLastPathComponent().appendingPathComponent("Migrations").path)
             guard !migrations.diagnostics.containsErrors else {
                 throw CaseError(description: "Migrations/ does not load: \(migrations.diagnostics.map(\.message))")

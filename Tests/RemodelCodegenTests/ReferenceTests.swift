@@ -22,6 +22,8 @@ final class ReferenceTests: XCTestCase {
     func testLinks() throws { try check("Links") }
     func testDocumented() throws { try check("Documented") }
     func testKeyless() throws { try check("Keyless") }
+    /// A history with one step of every kind: the manifest embeds each.
+    func testStepKinds() throws { try check("StepKinds") }
     /// Names the YAML validator refuses (`Type`, `init`, `Protocol` as properties; `self`,
     /// `Type`, `Self` as cases) but Swift holds in backticks: the generator must stay safe for
     /// schemas that never went through YAML.
@@ -32,6 +34,8 @@ final class ReferenceTests: XCTestCase {
         let folder = ReferenceCases.testsFolder()
         let schemaFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Schemas").path).sorted()
         XCTAssertEqual(schemaFolders, ReferenceCases.yamlCases.sorted())
+        let historyFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Histories").path).sorted()
+        XCTAssertEqual(historyFolders, ReferenceCases.historyCases.sorted())
         let referenceFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("References").path).sorted()
         XCTAssertEqual(referenceFolders, ReferenceCases.all.map(\.name).sorted())
     }

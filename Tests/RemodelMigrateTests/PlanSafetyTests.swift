@@ -336,4 +336,41 @@ import Testing
         #expect(plan.versions.count == 1)
         #expect(try store.query("SELECT \"id\", \"code\" FROM \"Item\"") == [[.integer(1), .text("x!")]])
     }
+
+    // MARK: Two openers at once
+
+    /// Two app instances (here two stores in one process) open an older store together, both
+    /// after reading its version: the second must not run the migration again.
+    @Test func twoStoresOpeningAnOlderStoreTogetherMigrateItOnce() throws {
+        let store = try StoreFixture(schema: Self.code, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Item\" VALUES (1, 'c5')")
+        let history = Self.history([Self.code, Self.code], [.set(type: "Item", property: "code", template: "x{code}")])
+        // A third connection holds the write lock until both have read version 1 and wait.
+        let holder = try Connection(path: store.path)
+        try holder.execute("BEGIN IMMEDIATE")
+        let group = DispatchGroup()
+        let errors = Recorder<String>()
+        let opened = Recorder<Int>()
+        for _ in 0..<2 {
+            group.enter()
+            // Threads of their own: the test's pool may have too few to run both at once.
+            Thread {
+                do {
+                    _ = try RemodelStore(path: store.path, schema: Self.code, version: 2, options: OpenOptions(busyTimeout: 10, migrator: Migrator(history: history)))
+                    opened.append(1)
+                } catch {
+                    errors.append("\(error)")
+                }
+                group.leave()
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        try holder.execute("COMMIT")
+        group.wait()
+        #expect(errors.all == [])
+        #expect(opened.all.count == 2)
+        #expect(try store.query("SELECT \"code\" FROM \"Item\"") == [[.text("xc5")]])
+        #expect(try store.query("SELECT \"version\" FROM \"_remodel_migrations\"") == [[.integer(2)]])
+    }
 }

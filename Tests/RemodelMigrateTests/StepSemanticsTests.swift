@@ -1086,7 +1086,7 @@ private struct Refused: Error, CustomStringConvertible {
 }
 
 /// Collects values from `@Sendable` callbacks.
-private final class Recorder<Value: Sendable>: @unchecked Sendable {
+final class Recorder<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [Value] = []
 

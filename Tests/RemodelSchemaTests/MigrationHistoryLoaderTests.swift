@@ -110,6 +110,71 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertEqual(result.sources.migrations[2]?.steps[2].location, SourceLocation(file: path + "/0002-weights.yaml", line: 9, column: 5))
     }
 
+    /// The steps Realm users need: comparisons and `all: true` in deleteObjects, createObjects
+    /// with addTo, custom steps that read other types; each value's location is kept.
+    func testNewStepKindsAndTheLocationsOfTheirValues() throws {
+        try writeHistory(steps: """
+              - deleteObjects: { type: Dog, where: { weight: { lt: 0 }, name: { in: ["", "?"] }, owner.name: Ada } }
+              - deleteObjects: { type: Dog, all: true }
+              - createObjects:
+                  type: Dog
+                  objects: [{ name: Rex, weight: 3 }, ~]
+                  addTo: { type: Person, property: dogs, where: { name: { startsWith: A } } }
+              - custom: { name: fixNames, type: Dog, reads: [Person, Size] }
+
+            """)
+        let result = MigrationHistoryLoader.load(migrations: path)
+        XCTAssertEqual(messages(result), [])
+        let steps = try XCTUnwrap(result.history?.migrations[1].steps)
+        XCTAssertEqual(steps, [
+            .deleteObjects(type: "Dog", where: [
+                .init(property: "weight", condition: .lessThan(.int(0))), .init(property: "name", condition: .isIn([.string(""), .string("?")])),
+                .init(property: "owner.name", value: .string("Ada")),
+            ]),
+            .deleteObjects(type: "Dog", where: []),
+            .createObjects(type: "Dog", objects: [[.init(property: "name", value: .string("Rex")), .init(property: "weight", value: .int(3))], []],
+                           addTo: .init(type: "Person", property: "dogs", where: [.init(property: "name", condition: .startsWith("A"))])),
+            .custom(name: "fixNames", type: "Dog", reads: ["Person", "Size"]),
+        ])
+        let file = path + "/0002-weights.yaml"
+        let sources = try XCTUnwrap(result.sources.migrations[2])
+        XCTAssertEqual(sources.file, file)
+        XCTAssertEqual(sources.stepsLocation, SourceLocation(file: file, line: 2, column: 1))
+        XCTAssertEqual(sources.steps[0].fields["where.weight"], SourceLocation(file: file, line: 3, column: 42))
+        XCTAssertEqual(sources.steps[0].fields["where.owner.name"], SourceLocation(file: file, line: 3, column: 86))
+        XCTAssertEqual(sources.steps[2].fields["objects.0.weight"], SourceLocation(file: file, line: 7, column: 30))
+        XCTAssertEqual(sources.steps[2].fields["addTo.where.name"], SourceLocation(file: file, line: 8, column: 55))
+        XCTAssertEqual(sources.steps[3].fields["reads.1"], SourceLocation(file: file, line: 9, column: 58))
+    }
+
+    func testNewStepKindsOfTheWrongShape() throws {
+        try writeHistory(steps: """
+              - deleteObjects: { type: Dog }
+              - deleteObjects: { type: Dog, all: false }
+              - deleteObjects: { type: Dog, all: true, where: { name: x } }
+              - deleteObjects: { type: Dog, where: { weight: { ls: 0 } } }
+              - deleteObjects: { type: Dog, where: { weight: { lt: 0, gt: 9 } } }
+              - createObjects: { type: Dog, objects: { name: Rex } }
+              - createObjects: { type: Dog, objects: [{ name: Rex }], addTo: { type: Person } }
+              - custom: { name: x, reads: Dog }
+
+            """)
+        let result = MigrationHistoryLoader.load(migrations: path)
+        XCTAssertNil(result.history)
+        let text = messages(result)
+        XCTAssertEqual(text.count, 9, text.joined(separator: "\n"))
+        XCTAssertTrue(text[0].hasPrefix("0002-weights.yaml:3:5 missing-key: step 'deleteObjects' has no 'where' | add 'where:' conditions"), text[0])
+        XCTAssertTrue(text[0].contains("or 'all: true' to delete every Dog"), text[0])
+        XCTAssertTrue(text[1].contains("invalid-value: 'all: false' in step 'deleteObjects' deletes nothing"), text[1])
+        XCTAssertTrue(text[2].contains("invalid-step: step 'deleteObjects' has both 'all: true' and 'where:'"), text[2])
+        XCTAssertTrue(text[3].contains("unknown-key: unknown comparison 'ls' for 'weight' | did you mean 'lt'?"), text[3])
+        XCTAssertTrue(text[4].contains("the condition on 'weight' must be one comparison, found a mapping with 2 keys"), text[4])
+        XCTAssertTrue(text[5].contains("'objects' in step 'createObjects' must be a list of objects, found a mapping"), text[5])
+        XCTAssertTrue(text[6].contains("missing-key: 'addTo' in step 'createObjects' has no 'property'"), text[6])
+        XCTAssertTrue(text[7].contains("missing-key: 'addTo' in step 'createObjects' has no 'where'"), text[7])
+        XCTAssertTrue(text[8].contains("'reads' in step 'custom' must be a list of type names, found 'Dog'"), text[8])
+    }
+
     func testUnknownStepKindsAndKeysSuggestTheRightOnes() throws {
         try writeHistory(steps: """
               - renameProprety: { type: Dog, from: a, to: b }
