@@ -108,7 +108,7 @@ final class MigrationCoreCommandTests: XCTestCase {
         try remodel(["init", "--store", store, "--version", "1"])
         try write("description: full name\nsteps:\n  - custom: { name: joinNames, type: Person }\n", to: "Migrations/0002-full-name.yaml")
         let status = try remodel(["status", "--store", store])
-        XCTAssertTrue(status.stdout.contains("Pending migrations: 1: 2 full-name (they have custom steps: run them with the app, or a migrate executable that registers them"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("Pending migrations: 1: 2 full-name (they have custom steps this program does not register: run them with the app, or a remodel built with RemodelTool that registers them"), status.stdout)
         XCTAssertFalse(status.stdout.contains("run `remodel migrate"), status.stdout)
     }
 
