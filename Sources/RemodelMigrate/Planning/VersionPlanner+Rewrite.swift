@@ -406,26 +406,16 @@ extension SQLExpression {
 
     /// The tree with each linked read replaced where `transform` returns a replacement.
     func rewritingLinked(_ transform: (SQLLinkedRead) -> SQLExpression?) -> SQLExpression {
-        func map(_ expression: SQLExpression) -> SQLExpression { expression.rewritingLinked(transform) }
         switch self {
         case .linked(var read):
             if let replacement = transform(read) { return replacement }
-            read.link = map(read.link)
-            read.value = map(read.value)
+            read.link = read.link.rewritingLinked(transform)
+            read.value = read.value.rewritingLinked(transform)
             return .linked(read)
-        case .function(let function, let arguments): return .function(function, arguments.map(map))
-        case .not(let inner): return .not(map(inner))
-        case .isNull(let inner): return .isNull(map(inner))
-        case .isNotNull(let inner): return .isNotNull(map(inner))
-        case .cast(let inner, let type): return .cast(map(inner), type)
-        case .outer(let inner): return .outer(map(inner))
-        case .binary(let op, let lhs, let rhs): return .binary(op, map(lhs), map(rhs))
-        case .inList(let value, let list, let negated): return .inList(map(value), list.map(map), negated: negated)
-        case .inSelect(let value, let select): return .inSelect(map(value), select)
-        case .between(let value, let lower, let upper): return .between(map(value), lower: map(lower), upper: map(upper))
-        case .caseWhen(let operand, let branches, let otherwise):
-            return .caseWhen(operand: operand.map(map), branches: branches.map { SQLCaseBranch(map($0.condition), map($0.result)) }, otherwise: otherwise.map(map))
-        default: return self
+        case .outer(let inner):
+            return .outer(inner.rewritingLinked(transform))
+        default:
+            return mappingOperands { $0.rewritingLinked(transform) }
         }
     }
 }

@@ -74,98 +74,79 @@ package indirect enum SQLExpression: Hashable, Sendable {
     }
 
     /// How deep the tree nests, the measure SQLite's parser limits (its stack overflows at a
-    /// few dozen nested calls).
+    /// few dozen nested calls). A subquery counts as one level more than its parts.
     package var depth: Int {
-        switch self {
-        case .column, .rowid, .null, .integer, .real, .text, .blob, .materialized: 1
-        case .function(_, let arguments): 1 + (arguments.map(\.depth).max() ?? 0)
-        case .not(let inner), .isNull(let inner), .isNotNull(let inner), .cast(let inner, _), .outer(let inner): 1 + inner.depth
-        case .binary(_, let lhs, let rhs): 1 + max(lhs.depth, rhs.depth)
-        case .inList(let value, let list, _): 1 + max(value.depth, list.map(\.depth).max() ?? 0)
-        case .inSelect(let value, let select): 2 + max(value.depth, select.depth)
-        case .between(let value, let lower, let upper): 1 + max(value.depth, lower.depth, upper.depth)
-        case .caseWhen(let operand, let branches, let otherwise):
-            1 + max(operand?.depth ?? 0, otherwise?.depth ?? 0, branches.map { max($0.condition.depth, $0.result.depth) }.max() ?? 0)
-        case .linked(let read): 2 + max(read.link.depth, read.value.depth)
-        case .subquery(let select), .exists(let select): 2 + select.depth
-        }
+        // A linked read is printed as a subquery around its parts.
+        let extra = if case .linked = self { 1 } else { 0 }
+        let nested = parts.map { $0.depth + extra } + queries.map { $0.depth + 1 }
+        return 1 + (nested.max() ?? 0)
     }
 
     /// How many nodes the tree has, a measure of the text it prints to.
     package var size: Int {
+        1 + parts.map(\.size).reduce(0, +) + queries.map { $0.size + 1 }.reduce(0, +)
+    }
+
+    /// Every expression directly inside this node, in whatever row it is evaluated.
+    private var parts: [SQLExpression] {
+        var parts: [SQLExpression] = []
+        _ = mappingOperands { parts.append($0); return $0 }
         switch self {
-        case .column, .rowid, .null, .integer, .real, .text, .blob, .materialized: 1
-        case .function(_, let arguments): 1 + arguments.map(\.size).reduce(0, +)
-        case .not(let inner), .isNull(let inner), .isNotNull(let inner), .cast(let inner, _), .outer(let inner): 1 + inner.size
-        case .binary(_, let lhs, let rhs): 1 + lhs.size + rhs.size
-        case .inList(let value, let list, _): 1 + value.size + list.map(\.size).reduce(0, +)
-        case .inSelect(let value, let select): 2 + value.size + select.size
-        case .between(let value, let lower, let upper): 1 + value.size + lower.size + upper.size
+        case .linked(let read): parts.append(read.value)
+        case .outer(let inner): parts.append(inner)
+        default: break
+        }
+        return parts
+    }
+
+    /// The queries directly inside this node.
+    private var queries: [SQLSelect] {
+        switch self {
+        case .subquery(let select), .exists(let select), .inSelect(_, let select): [select]
+        default: []
+        }
+    }
+
+    /// The node with `transform` applied to each operand evaluated in the same row: function
+    /// arguments, operator sides, `CASE` parts, a linked read's link. Subqueries (evaluated
+    /// in other rows) and leaves are kept as they are. Every walk over the tree is built on it.
+    package func mappingOperands(_ transform: (SQLExpression) -> SQLExpression) -> SQLExpression {
+        switch self {
+        case .column, .rowid, .null, .integer, .real, .text, .blob, .materialized, .subquery, .exists, .outer: return self
+        case .function(let function, let arguments): return .function(function, arguments.map(transform))
+        case .not(let inner): return .not(transform(inner))
+        case .isNull(let inner): return .isNull(transform(inner))
+        case .isNotNull(let inner): return .isNotNull(transform(inner))
+        case .cast(let inner, let type): return .cast(transform(inner), type)
+        case .binary(let op, let lhs, let rhs): return .binary(op, transform(lhs), transform(rhs))
+        case .inList(let value, let list, let negated): return .inList(transform(value), list.map(transform), negated: negated)
+        case .inSelect(let value, let select): return .inSelect(transform(value), select)
+        case .between(let value, let lower, let upper): return .between(transform(value), lower: transform(lower), upper: transform(upper))
         case .caseWhen(let operand, let branches, let otherwise):
-            1 + (operand?.size ?? 0) + (otherwise?.size ?? 0) + branches.map { $0.condition.size + $0.result.size }.reduce(0, +)
-        case .linked(let read): 2 + read.link.size + read.value.size
-        case .subquery(let select), .exists(let select): 2 + select.size
+            return .caseWhen(operand: operand.map(transform), branches: branches.map { SQLCaseBranch(transform($0.condition), transform($0.result)) }, otherwise: otherwise.map(transform))
+        case .linked(var read):
+            // The link is read in this row; the value belongs to the linked row.
+            read.link = transform(read.link)
+            return .linked(read)
         }
     }
 
     /// The tree with every column of the current row replaced by `replacement(name)`.
     package func replacingColumns(_ replacement: (String) -> SQLExpression) -> SQLExpression {
-        func map(_ expression: SQLExpression) -> SQLExpression { expression.replacingColumns(replacement) }
         switch self {
         case .column(let name): return replacement(name)
-        case .rowid, .null, .integer, .real, .text, .blob, .materialized: return self
-        case .outer: return self
         case .subquery(let select): return .subquery(select.mappingOuter { $0.replacingColumns(replacement) })
         case .exists(let select): return .exists(select.mappingOuter { $0.replacingColumns(replacement) })
-        case .function(let function, let arguments): return .function(function, arguments.map(map))
-        case .not(let inner): return .not(map(inner))
-        case .isNull(let inner): return .isNull(map(inner))
-        case .isNotNull(let inner): return .isNotNull(map(inner))
-        case .cast(let inner, let type): return .cast(map(inner), type)
-        case .binary(let op, let lhs, let rhs): return .binary(op, map(lhs), map(rhs))
-        case .inList(let value, let list, let negated): return .inList(map(value), list.map(map), negated: negated)
-        case .inSelect(let value, let select): return .inSelect(map(value), select.mappingOuter { $0.replacingColumns(replacement) })
-        case .between(let value, let lower, let upper): return .between(map(value), lower: map(lower), upper: map(upper))
-        case .caseWhen(let operand, let branches, let otherwise):
-            return .caseWhen(operand: operand.map(map), branches: branches.map { SQLCaseBranch(map($0.condition), map($0.result)) }, otherwise: otherwise.map(map))
-        case .linked(var read):
-            // The link is read in this row; the value belongs to the linked row.
-            read.link = map(read.link)
-            return .linked(read)
+        case .inSelect(let value, let select): return .inSelect(value.replacingColumns(replacement), select.mappingOuter { $0.replacingColumns(replacement) })
+        default: return mappingOperands { $0.replacingColumns(replacement) }
         }
     }
 
     /// The tree with `transform` applied to each `.outer` part (the enclosing row's
     /// expressions inside a subquery); used to move a subquery into another row.
     func mappingOuter(_ transform: (SQLExpression) -> SQLExpression) -> SQLExpression {
-        switch self {
-        case .outer(let inner): return .outer(transform(inner))
-        case .subquery, .exists: return self
-        case .linked(var read):
-            read.link = read.link.mappingOuter(transform)
-            return .linked(read)
-        default:
-            // `.outer` parts of this level are reached through the row's columns.
-            return replacingOuterChildren(transform)
-        }
-    }
-
-    private func replacingOuterChildren(_ transform: (SQLExpression) -> SQLExpression) -> SQLExpression {
-        func map(_ expression: SQLExpression) -> SQLExpression { expression.mappingOuter(transform) }
-        switch self {
-        case .function(let function, let arguments): return .function(function, arguments.map(map))
-        case .not(let inner): return .not(map(inner))
-        case .isNull(let inner): return .isNull(map(inner))
-        case .isNotNull(let inner): return .isNotNull(map(inner))
-        case .cast(let inner, let type): return .cast(map(inner), type)
-        case .binary(let op, let lhs, let rhs): return .binary(op, map(lhs), map(rhs))
-        case .inList(let value, let list, let negated): return .inList(map(value), list.map(map), negated: negated)
-        case .inSelect(let value, let select): return .inSelect(map(value), select)
-        case .between(let value, let lower, let upper): return .between(map(value), lower: map(lower), upper: map(upper))
-        case .caseWhen(let operand, let branches, let otherwise):
-            return .caseWhen(operand: operand.map(map), branches: branches.map { SQLCaseBranch(map($0.condition), map($0.result)) }, otherwise: otherwise.map(map))
-        default: return self
-        }
+        if case .outer(let inner) = self { return .outer(transform(inner)) }
+        return mappingOperands { $0.mappingOuter(transform) }
     }
 
     /// The columns of the current row the tree reads.
