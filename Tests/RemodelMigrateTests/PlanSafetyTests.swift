@@ -373,4 +373,31 @@ import Testing
         #expect(try store.query("SELECT \"code\" FROM \"Item\"") == [[.text("xc5")]])
         #expect(try store.query("SELECT \"version\" FROM \"_remodel_migrations\"") == [[.integer(2)]])
     }
+
+    /// A primary key converted to another type: links to the objects and the objects' own
+    /// collections follow the new keys.
+    @Test func linksAndCollectionsFollowAConvertedPrimaryKey() throws {
+        func person(_ key: ScalarType) -> ObjectType {
+            ObjectType(name: "Person", primaryKey: "id", properties: [Property("id", .scalar(key)), Property("tags", PropertyType(.scalar(.string), collection: .list))])
+        }
+        let dog = ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("owner", PropertyType(.object("Person"), optional: true))])
+        let team = ObjectType(name: "Team", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("members", PropertyType(.object("Person"), collection: .set))])
+        let v1 = Schema(objects: [person(.string), dog, team])
+        let v2 = Schema(objects: [person(.int), dog, team])
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Person\" VALUES ('7'), ('8')")
+        try store.execute("INSERT INTO \"Person.tags\" VALUES ('7', 0, 'a'), ('8', 0, 'b'), ('8', 1, 'c')")
+        try store.execute("INSERT INTO \"Dog\" VALUES (1, '8'), (2, NULL)")
+        try store.execute("INSERT INTO \"Team\" VALUES (1)")
+        try store.execute("INSERT INTO \"Team.members\" VALUES (1, '7'), (1, '8')")
+        _ = try Migrator(history: Self.history([v1, v2], [.convert(type: "Person", property: "id", to: .scalar(.int), onError: .fail)])).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT \"id\", typeof(\"id\") FROM \"Person\" ORDER BY 1") == [[.integer(7), .text("integer")], [.integer(8), .text("integer")]])
+        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"Person.tags\" ORDER BY 1, \"position\"") == [[.integer(7), .text("a")], [.integer(8), .text("b")], [.integer(8), .text("c")]])
+        #expect(try store.query("SELECT \"id\", \"owner\" FROM \"Dog\" ORDER BY 1") == [[.integer(1), .integer(8)], [.integer(2), .null]])
+        #expect(try store.query("SELECT \"value\" FROM \"Team.members\" ORDER BY 1") == [[.integer(7)], [.integer(8)]])
+        #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
+        #expect(try store.query("PRAGMA integrity_check") == [[.text("ok")]])
+        _ = try RemodelStore(path: store.path, schema: v2, version: 2)
+    }
 }
