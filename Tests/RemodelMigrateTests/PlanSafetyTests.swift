@@ -400,4 +400,23 @@ import Testing
         #expect(try store.query("PRAGMA integrity_check") == [[.text("ok")]])
         _ = try RemodelStore(path: store.path, schema: v2, version: 2)
     }
+
+    /// Steps on an embedded type's properties: a rename and a template, applied in every owner.
+    @Test func stepsChangeEmbeddedValuesInEveryOwner() throws {
+        let old = ObjectType(name: "Address", isEmbedded: true, properties: [Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
+        let new = ObjectType(name: "Address", isEmbedded: true, properties: [Property("road", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
+        let v1 = Schema(objects: [Self.owner(true), old])
+        let v2 = Schema(objects: [Self.owner(true), new])
+        let history = Self.history([v1, v2], [
+            .renameProperty(type: "Address", from: "street", to: "road"),
+            .set(type: "Address", property: "city", template: "{city} ({road})"),
+        ])
+        let store = try StoreFixture(schema: v1, version: 1)
+        defer { store.remove() }
+        try store.execute("INSERT INTO \"Person\" VALUES (10, '{\"city\":\"Delft\",\"street\":\"Markt\"}'), (11, NULL)")
+        try store.execute("INSERT INTO \"Person.others\" VALUES (11, 0, '{\"street\":\"Elm\"}')")
+        _ = try Migrator(history: history).migrate(storeAt: store.path)
+        #expect(try store.query("SELECT \"home\" FROM \"Person\" ORDER BY \"id\"") == [[.text("{\"city\":\"Delft (Markt)\",\"road\":\"Markt\"}")], [.null]])
+        #expect(try store.query("SELECT \"value\" FROM \"Person.others\"") == [[.text("{\"city\":\" (Elm)\",\"road\":\"Elm\"}")]])
+    }
 }

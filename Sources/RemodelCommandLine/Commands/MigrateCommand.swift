@@ -21,8 +21,10 @@ struct MigrateCommand: Command {
         required property — rolls everything back: the store file is unchanged. With --dry-run \
         the migration runs inside the transaction and is rolled back: counts and data errors \
         are reported, no backup is made. A store already at the target version is left as it \
-        is. A store newer than the history is refused (superseded). Exit status: 0 migrated or \
-        already current, 1 nothing changed because of an error, 64 usage error.
+        is; the version is read again once the write lock is held, so two migrations started \
+        together migrate the store once (the second says another process did it). A store \
+        newer than the history is refused (superseded). Exit status: 0 migrated or already \
+        current, 1 nothing changed because of an error, 64 usage error.
         """
     static let store = OptionSpec.option("store", value: "FILE", required: true, help: "The store file to migrate.")
     static let to = OptionSpec.option("to", value: "N", help: "The version to migrate to (default: the newest).")

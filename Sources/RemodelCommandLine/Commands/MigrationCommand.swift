@@ -148,8 +148,12 @@ enum MigrationFiles {
     static func reportReadiness(_ arguments: ParsedArguments, version: Int, file: String) {
         let input = HistoryInput.read(arguments)
         let problems = input.diagnostics.filter { $0.severity == .error }
+        // Unanswered questions decide whether data is kept: say so, as a plan would not.
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let questions = text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("# Question:") }.count
+        let open = questions == 0 ? "" : "; it asks \(questions) question\(questions == 1 ? "" : "s"): answer each by uncommenting its step, or delete it (left as they are, the changes they ask about run as the draft lists them)"
         guard !problems.isEmpty else {
-            Console.write("Version \(version) can run as written; check it with 'remodel migrate --store FILE --dry-run'\n")
+            Console.write("Version \(version) can run as written\(open); check it with 'remodel migrate --store FILE --dry-run'\n")
             return
         }
         DiagnosticsOutput.print(input.diagnostics)

@@ -261,7 +261,9 @@ extension VersionPlanner {
             }
             var snapshots: [String: CustomSnapshot] = [:]
             for oldName in [table.oldObject.name] + reads {
-                guard let read = tables.values.first(where: { $0.oldObject.name == oldName || $0.newObject?.name == oldName }) else {
+                // By its old name first: in a swap of names, that is the type the step means.
+                let ordered = tableOrder.compactMap { tables[$0] }
+                guard let read = ordered.first(where: { $0.oldObject.name == oldName }) ?? ordered.first(where: { $0.newObject?.name == oldName }) else {
                     let known = old.objects.filter { !$0.isEmbedded }.map(\.name)
                     error("migration-unknown-type", "version \(version - 1) has no object type '\(oldName)' for custom step '\(name)' to read", at: .step(index, field: "reads"),
                           hint: Self.suggestion(oldName, in: known))
