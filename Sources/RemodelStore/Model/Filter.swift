@@ -22,14 +22,21 @@ public struct Filter<Model: PersistentModel>: Sendable {
 
 /// The untyped form of a filter, also used by the dynamic (schema-only) API.
 public indirect enum FilterExpression: Hashable, Sendable {
-    /// SQL comparison operators.
-    public enum Comparison: String, Hashable, Sendable {
-        case equal = "="
-        case notEqual = "<>"
-        case less = "<"
-        case lessOrEqual = "<="
-        case greater = ">"
-        case greaterOrEqual = ">="
+    /// How a column compares with a value.
+    public enum Comparison: Hashable, Sendable {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+
+        /// The SQL operator that performs the comparison (its text has one home, the renderer's operators).
+        package var sqlOperator: SQLOperator {
+            switch self {
+            case .equal: .equal
+            case .notEqual: .notEqual
+            case .less: .less
+            case .lessOrEqual: .lessOrEqual
+            case .greater: .greater
+            case .greaterOrEqual: .greaterOrEqual
+            }
+        }
     }
 
     case constant(Bool)

@@ -15,7 +15,7 @@ struct FilterSQL {
         case .compare(let column, let comparison, let value):
             let name = try self.column(column)
             arguments.append(value)
-            return "\(name) \(comparison.rawValue) ?"
+            return "\(name) \(comparison.sqlOperator.rawValue) ?"
         case .in(let column, let values):
             let name = try self.column(column)
             if values.isEmpty { return "0" }
