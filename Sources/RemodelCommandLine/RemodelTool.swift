@@ -44,6 +44,9 @@ public struct RemodelTool: Sendable {
         exit(run())
     }
 
+    /// The names of the custom steps this tool can run.
+    var registeredStepNames: Set<String> { Set(customSteps.keys) }
+
     /// A migrator for `history` with this tool's custom steps registered.
     func migrator(for history: MigrationHistory) -> Migrator {
         var migrator = Migrator(history: history)

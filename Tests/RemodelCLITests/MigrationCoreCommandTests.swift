@@ -234,6 +234,82 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertFalse(export.contains("p2"), export)
     }
 
+    /// One removed text property and two new ones: the draft asked "was fullName renamed to
+    /// lastName?". Now it offers a `split`, which runs as written.
+    func testTheDraftOffersASplitForOneTextPropertyBecomingSeveral() throws {
+        try schema(Self.fullName)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names)
+        try remodel(["migration", "new", "names"])
+        let draft = try read("Migrations/0002-names.yaml")
+        XCTAssertTrue(draft.contains("  # Question: does Person.fullName split into firstName and lastName? (the parts in this order, separated by a space)\n"), draft)
+        XCTAssertTrue(draft.contains("  # - split: { type: Person, property: fullName, into: [firstName, lastName], separator: \" \" }\n"), draft)
+        XCTAssertFalse(draft.contains("- renameProperty"), draft)
+        try write(draft.replacingOccurrences(of: "  # - split:", with: "  - split:"), to: "Migrations/0002-names.yaml")
+        let store = folder.appendingPathComponent("app.db").path
+        try write(#"{ "Person": [{ "id": "p1", "fullName": "Grace Brewster Hopper" }] }"#, to: "v1.json")
+        try remodel(["import", "--store", store, "--version", "1", "v1.json"])
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        let export = try remodel(["export", "--store", store]).stdout
+        XCTAssertTrue(export.contains("\"firstName\": \"Grace\"") && export.contains("\"lastName\": \"Brewster Hopper\""), export)
+    }
+
+    /// `amend` listed a property the file renames as removed, asked whether the new name
+    /// combined the old ones, and proposed a second rename into a name a step already uses.
+    func testAmendDoesNotAskAboutWhatTheStepsAlreadyDo() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.fullName)
+        try remodel(["migration", "new", "full-name"])
+        try write("description: full name\nsteps:\n  - renameProperty: { type: Person, from: firstName, to: fullName }\n", to: "Migrations/0002-full-name.yaml")
+        try schema(Self.fullName.replacingOccurrences(of: "      fullName: { type: string, default: \"\" }\n", with: "      fullName: { type: string, default: \"\" }\n      nickname: { type: string, default: \"\" }\n"))
+        try remodel(["migration", "amend"])
+        let amended = try read("Migrations/0002-full-name.yaml")
+        XCTAssertTrue(amended.contains("#   [additive] property Person.firstName renamed to fullName\n"), amended)
+        XCTAssertFalse(amended.contains("Person.firstName removed"), amended)
+        XCTAssertFalse(amended.contains("combine"), amended)
+        XCTAssertEqual(amended.components(separatedBy: "to: fullName").count, 2, amended)
+        XCTAssertTrue(amended.contains("  # - renameProperty: { type: Person, from: lastName, to: nickname }\n"), amended)
+        XCTAssertTrue(amended.contains("  - renameProperty: { type: Person, from: firstName, to: fullName }\n"), amended)
+    }
+
+    // MARK: - Diagnostics of step values
+
+    /// Problems with a value were reported at its key (`weight:`), and several had no hint.
+    func testAProblemWithAValueIsReportedAtTheValueWithAHint() throws {
+        try schema(Self.names.replacingOccurrences(of: "      id: { type: string }\n", with: "      id: { type: string }\n      weight: { type: double, default: 0 }\n      age: { type: int, default: 0 }\n"))
+        try remodel(["migration", "new", "initial"])
+        try remodel(["migration", "new", "clean-up"])
+        let line = "  - deleteObjects: { type: Person, where: { weight: heavy } }"
+        let column = line.distance(from: line.startIndex, to: line.range(of: "heavy")!.lowerBound) + 1
+        try write("description: clean up\nsteps:\n\(line)\n", to: "Migrations/0002-clean-up.yaml")
+        let output = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(output.stderr.contains("Migrations/0002-clean-up.yaml:3:\(column): error: migration 2 step 1 (deleteObjects): where weight: \"heavy\" is not a valid double [migration-invalid-value]"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("Migrations/0002-clean-up.yaml:3:\(column): note: write a number such as 1.5, without quotes"), output.stderr)
+        let comparison = "  - deleteObjects: { type: Person, where: { age: { contains: x } } }"
+        let at = comparison.distance(from: comparison.startIndex, to: comparison.range(of: "x }")!.lowerBound) + 1
+        try write("description: clean up\nsteps:\n\(comparison)\n", to: "Migrations/0002-clean-up.yaml")
+        let text = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(text.stderr.contains("Migrations/0002-clean-up.yaml:3:\(at): error: migration 2 step 1 (deleteObjects): where age: contains compares text, but 'age' is int"), text.stderr)
+        XCTAssertTrue(text.stderr.contains("note: compare int values with equals, in or an ordering"), text.stderr)
+        let list = "  - createObjects: { type: Person, objects: [{ id: p7, lastName: [x] }] }"
+        let listAt = list.distance(from: list.startIndex, to: list.range(of: "[x]")!.lowerBound) + 1
+        try write("description: clean up\nsteps:\n\(list)\n", to: "Migrations/0002-clean-up.yaml")
+        let lists = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(lists.stderr.contains("Migrations/0002-clean-up.yaml:3:\(listAt): error: the value of 'lastName' for a new object must be a single value, found a list"), lists.stderr)
+        XCTAssertTrue(lists.stderr.contains("note: steps set single values: fill lists, sets, maps and embedded objects in a custom step"), lists.stderr)
+    }
+
+    /// A custom step passed `validate` silently, although plain `remodel migrate` refuses it.
+    func testValidateWarnsAboutACustomStepThisToolCannotRun() throws {
+        try fullNameProject()
+        try write("description: full name\nsteps:\n  - custom: { name: joinNames, type: Person }\n", to: "Migrations/0002-full-name.yaml")
+        let output = try remodel(["validate"])
+        XCTAssertTrue(output.stderr.contains("Migrations/0002-full-name.yaml:3:5: warning: migration 2 step 1 (custom): custom step 'joinNames' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version 2 [migration-custom-step-unavailable]"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("RemodelTool"), output.stderr)
+        XCTAssertTrue(output.stdout.contains("Migrations: valid (2 versions, current version 2)"), output.stdout)
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`

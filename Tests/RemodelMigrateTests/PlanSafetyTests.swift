@@ -196,7 +196,7 @@ import Testing
             try Migrator(history: Self.history([v1, v2], [])).migrate(storeAt: store.path)
         } throws: { error in
             let text = "\(error)"
-            return text.contains("1 Address object with more than one object holding them") && text.contains("Person 10, Person 11") && text.contains("Nothing was changed")
+            return text.contains("1 Address object with more than one object holding them") && text.contains("1 (Person 10 (home), Person 11 (home))") && text.contains("Nothing was changed")
         }
         #expect(try store.fileHash() == hash)
     }

@@ -104,7 +104,7 @@ struct MigrationAmendCommand: Command {
         let snapshotPath = loaded.snapshotFiles[version] ?? MigrationFiles.snapshotPath(migrationsPath, version: version)
         let snapshot = CanonicalYAML.text(of: schema)
         let existing = try String(contentsOfFile: file, encoding: .utf8)
-        let migration = version == 1 ? existing : MigrationDraft.amended(existing, version: version, from: history.snapshots[version - 2], to: schema)
+        let migration = version == 1 ? existing : MigrationDraft.amended(existing, steps: history.migrations.last?.steps ?? [], version: version, from: history.snapshots[version - 2], to: schema)
         let oldSnapshot = FileManager.default.contents(atPath: snapshotPath).map { String(decoding: $0, as: UTF8.self) }
         guard oldSnapshot != snapshot || migration != existing else {
             Console.write("\(snapshotPath): version \(version) already freezes '\(arguments.schemasPath)'; nothing to amend\n")

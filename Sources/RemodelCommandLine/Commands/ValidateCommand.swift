@@ -20,7 +20,11 @@ struct ValidateCommand: Command {
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = arguments.diagnosticFormat
         let input = HistoryInput.read(arguments, requireSchema: true)
-        DiagnosticsOutput.print(input.diagnostics, format: format)
+        var diagnostics = input.diagnostics
+        if let history = input.history, !input.hasErrors {
+            diagnostics += HistoryCheck.unregisteredCustomSteps(in: history, registered: arguments.tool.registeredStepNames, sources: input.sources)
+        }
+        DiagnosticsOutput.print(diagnostics, format: format)
         guard let result = input.schema, let schema = result.schema, !input.hasErrors else { return ExitStatus.failure }
         if format == .text {
             Console.write("\(arguments.schemasPath): valid (\(Self.counts(schema)) in \(Self.plural(result.files.count, "file")))\n")

@@ -13,12 +13,14 @@ public struct HistorySources: Hashable, Sendable {
         self.schemas = schemas
     }
 
-    /// Where step `index` of version `version` is written, or its file's start.
-    public func location(version: Int, step index: Int?, field: String? = nil) -> SourceLocation? {
+    /// Where step `index` of version `version` is written, or its file's start; with `value`,
+    /// where the field's value is rather than its key.
+    public func location(version: Int, step index: Int?, field: String? = nil, value: Bool = false) -> SourceLocation? {
         guard let migration = migrations[version] else { return nil }
         guard let index, migration.steps.indices.contains(index) else { return migration.start }
         let step = migration.steps[index]
-        return field.flatMap { step.fields[$0] } ?? step.location
+        guard let field else { return step.location }
+        return (value ? step.values[field] : nil) ?? step.fields[field] ?? step.location
     }
 }
 
@@ -44,10 +46,14 @@ public struct MigrationSource: Hashable, Sendable {
 public struct StepSource: Hashable, Sendable {
     public var location: SourceLocation
     public var fields: [String: SourceLocation]
+    /// Where the values of nested keys are (`where.content` → `""`), when they differ from
+    /// the key's place.
+    public var values: [String: SourceLocation]
 
-    public init(location: SourceLocation, fields: [String: SourceLocation] = [:]) {
+    public init(location: SourceLocation, fields: [String: SourceLocation] = [:], values: [String: SourceLocation] = [:]) {
         self.location = location
         self.fields = fields
+        self.values = values
     }
 }
 

@@ -29,6 +29,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         public var type: String
         public var property: String?
         public var step: String
+        /// Where the step or declaration is written, if known.
+        public var location: SourceLocation?
         public var problem: String
         public var hint: String
         /// The first few offending objects: primary key and value, as text.
@@ -48,7 +50,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             let property = error.property.map { "\(error.type).\($0)" } ?? error.type
             let examples = error.examples.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
             let more = error.count > error.examples.count ? ", and \(error.count - error.examples.count) more" : ""
-            return "migration to version \(error.version) (\(error.migrationName)), \(error.step): \(error.count) \(error.type) object\(error.count == 1 ? "" : "s") with \(error.problem) in \(property): \(examples)\(more). Nothing was changed.\n  hint: \(error.hint)"
+            let place = error.location.map { " at \($0)" } ?? ""
+            return "migration to version \(error.version) (\(error.migrationName)), \(error.step)\(place): \(error.count) \(error.type) object\(error.count == 1 ? "" : "s") with \(error.problem) in \(property): \(examples)\(more). Nothing was changed.\n  hint: \(error.hint)"
         case .danglingLinks(let version, let details):
             return "migration to version \(version) would leave links to objects that do not exist: \(details.joined(separator: "; ")). Nothing was changed.\n  hint: delete or fix the linking objects in a step, or keep the objects they link to"
         case .customStepFailed(let version, let name, let type, let key, let underlying):
@@ -103,6 +106,14 @@ extension StoreValue {
         default:
             return description
         }
+    }
+}
+
+extension StoreValue {
+    /// Text as it is, for values that are words rather than data.
+    var prose: String {
+        if case .text(let text) = self { return text }
+        return readable
     }
 }
 

@@ -154,9 +154,9 @@ package struct MigrationExecutor {
             var countValue = rows.count
             if case .integer(let number) = count { countValue = Int(number) }
             throw MigrationError.data(.init(
-                version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step,
+                version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
                 problem: check.problem, hint: check.hint,
-                examples: rows.map { MigrationError.Example(key: $0[0].readable, value: $0.count > 1 ? $0[1].readable : "") },
+                examples: rows.map { MigrationError.Example(key: $0[0].readable, value: $0.count > 1 ? (check.valueIsProse ? $0[1].prose : $0[1].readable) : "") },
                 count: countValue
             ))
         case .count(let note):
@@ -180,13 +180,34 @@ package struct MigrationExecutor {
             report("checking links")
             let rows = try wrap(version) { try connection.query("PRAGMA foreign_key_check") }
             if !rows.isEmpty {
-                let details = rows.prefix(5).map { row in
-                    "\(row[0]) row \(row[1]) links to a missing \(row.count > 2 ? row[2].description : "object")"
-                }
+                let details = try wrap(version) { try rows.prefix(5).map { try Self.describeDanglingLink($0, connection: connection) } }
                 throw MigrationError.danglingLinks(version: version.version, details: details + (rows.count > 5 ? ["and \(rows.count - 5) more"] : []))
             }
         }
         return nil
+    }
+
+    /// A row of `PRAGMA foreign_key_check` (table, rowid, parent, constraint) in the terms of
+    /// the schema: `Dog "d1" links through 'owner' to a missing Person "p9"`. A collection's
+    /// table is named `Owner.property`; its `owner` column holds the owner's key.
+    private static func describeDanglingLink(_ row: [StoreValue], connection: Connection) throws -> String {
+        guard row.count >= 4, case .text(let table) = row[0], case .integer(let rowid) = row[1], case .text(let parent) = row[2], case .integer(let constraint) = row[3] else {
+            return row.map(\.description).joined(separator: " ")
+        }
+        let keys = try connection.query("PRAGMA foreign_key_list(\(SQLiteRenderer.identifier(table)))")
+        guard let key = keys.first(where: { $0.first == .integer(constraint) }), key.count > 3, case .text(let column) = key[3] else {
+            return "\(table) row \(rowid) links to a missing \(parent)"
+        }
+        let quoted = SQLiteRenderer.identifier(table)
+        let missing = try connection.scalar("SELECT \(SQLiteRenderer.identifier(column)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable
+        if let dot = table.firstIndex(of: ".") {
+            let owner = try connection.scalar("SELECT \"owner\" FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable
+            return "\(table[..<dot]) \(owner) links through '\(table[table.index(after: dot)...])' to a missing \(parent) \(missing)"
+        }
+        let columns = try connection.query("PRAGMA table_info(\(quoted))")
+        let keyColumn = columns.first { $0.count > 5 && $0[5] != .integer(0) }.flatMap { row -> String? in if case .text(let name) = row[1] { name } else { nil } }
+        let object = try keyColumn.map { try connection.scalar("SELECT \(SQLiteRenderer.identifier($0)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable } ?? "(row \(rowid))"
+        return "\(table) \(object) links through '\(column)' to a missing \(parent) \(missing)"
     }
 
     private func wrap<T>(_ version: VersionPlan, _ body: () throws -> T) throws -> T {

@@ -157,6 +157,10 @@ public struct DataCheck: Hashable, Sendable {
     public var problem: String
     /// How to fix it.
     public var hint: String
+    /// Where the step or schema declaration that makes the change is written, if known.
+    public var location: SourceLocation?
+    /// Whether the value column is words for people rather than a stored value.
+    public var valueIsProse: Bool = false
     /// Returns `key, value` of offending objects (at most a few).
     package var query: SQLSelect
     /// Returns the number of offending objects.

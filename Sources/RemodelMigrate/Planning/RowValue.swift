@@ -47,6 +47,9 @@ struct PendingCheck {
     /// The value shown for each offending object.
     var shown: SQLExpression
     var change: Int
+    /// Whether `shown` is words for people (a list of holders), printed as it is rather than
+    /// as a quoted value.
+    var shownIsProse = false
     /// Where the condition is evaluated when not in the scope's own rows: a side table, with
     /// the owner's key shown for each offending element.
     var place: (table: String, key: SQLExpression)?

@@ -13,6 +13,8 @@ struct StoredLiteral {
     /// Why a literal cannot be stored in a property.
     struct Mismatch: Error, CustomStringConvertible {
         var description: String
+        /// How to write a value that fits, when there is more to say than the description.
+        var hint: String?
     }
 
     /// The expression storing `value` in a property of `type` (one element, for collections).
@@ -33,11 +35,11 @@ struct StoredLiteral {
             throw Mismatch(description: "\(generated.rawValue) cannot make a value of type \(type)")
         case (.enumCase(let name), .enumeration(let enumName)), (.string(let name), .enumeration(let enumName)):
             guard let enumType = schema.enumType(named: enumName) else { throw Mismatch(description: "unknown enum \(enumName)") }
-            guard let enumCase = enumType.enumCase(named: name) else {
-                let hint = Suggestion.closest(to: name, in: enumType.cases.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-                throw Mismatch(description: "'\(name)' is not a case of \(enumName)\(hint)")
-            }
+            guard let enumCase = enumType.enumCase(named: name) else { throw Self.notACase(name, of: enumType) }
             return Self.raw(enumCase.rawValue)
+        case (.int(let number), .enumeration(let enumName)):
+            guard let enumType = schema.enumType(named: enumName) else { throw Mismatch(description: "unknown enum \(enumName)") }
+            throw Self.notACase(String(number), of: enumType)
         case (_, .scalar(let scalar)):
             return try scalarLiteral(value, scalar: scalar)
         case (_, .object(let name)):
@@ -51,6 +53,20 @@ struct StoredLiteral {
         default:
             throw Mismatch(description: "\(CanonicalYAML.literal(value)) cannot be stored in a property of type \(type)")
         }
+    }
+
+    /// Why `text` is not a value of an enum property: values are written as case names.
+    static func notACase(_ text: String, of enumType: EnumType) -> Mismatch {
+        if let byRaw = enumType.cases.first(where: { $0.rawValue.description == text }) {
+            return Mismatch(description: "\(text) is the raw value of case '\(byRaw.name)' of \(enumType.name): write the case name")
+        }
+        let guess = Suggestion.closest(to: text, in: enumType.cases.map(\.name)).map { "did you mean '\($0)'? " } ?? ""
+        return Mismatch(description: "\(CanonicalYAML.quoted(text)) is not a case of \(enumType.name) (\(guess)its cases: \(caseList(enumType)))")
+    }
+
+    /// The case names of an enum, for messages (the first eight).
+    static func caseList(_ enumType: EnumType) -> String {
+        enumType.cases.prefix(8).map(\.name).joined(separator: ", ") + (enumType.cases.count > 8 ? ", …" : "")
     }
 
     /// The SQL literal of an enum raw value.
@@ -73,8 +89,19 @@ struct StoredLiteral {
         }
     }
 
+    /// How numbers and flags are written, for the hints of messages.
+    static func numericForm(of scalar: ScalarType) -> String? {
+        switch scalar {
+        case .bool: "write true or false, without quotes"
+        case _ where scalar.isInteger: "write a whole number, without quotes"
+        case .double, .float: "write a number such as 1.5, without quotes"
+        default: nil
+        }
+    }
+
     private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> SQLExpression {
-        let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")")
+        let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")",
+                                hint: Self.numericForm(of: scalar))
         switch (scalar, value) {
         case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)
         case (_, .int(let number)) where scalar.isInteger:

@@ -35,6 +35,9 @@ struct Unembedding {
     var json: SQLExpression
     var keys: String
     var change: Int
+    /// Whether the key is a value of the embedded type's own (not generated), so that two
+    /// values may claim the same key.
+    var ownKey: Bool
 }
 
 extension VersionPlanner {

@@ -51,13 +51,14 @@ extension VersionPlanner {
                 // Steps run in file order: a value converted by an earlier step has its new type.
                 let earlier = writes[property]
                 let hint = earlier.map { "'\(property)' is \(value.type) here, after \($0.step.label); to match its old values, put \(migration.steps[step].kind) before that step" }
-                self.error("migration-invalid-value", "where \(property): \(error)", at: .step(step, field: field), hint: hint)
+                self.error("migration-invalid-value", "where \(property): \(error)", at: .value(step, field: field), hint: hint ?? (error as? StoredLiteral.Mismatch)?.hint)
                 return nil
             }
         }
         func text(_ text: String) -> SQLExpression? {
             guard value.type.scalar == .string || value.type.scalar == .url, value.type.collection == nil else {
-                error("migration-invalid-value", "where \(property): \(condition.keyword) compares text, but '\(property)' is \(value.type)", at: .step(step, field: field))
+                error("migration-invalid-value", "where \(property): \(condition.keyword) compares text, but '\(property)' is \(value.type)", at: .value(step, field: field),
+                      hint: "compare \(value.type) values with equals, in or an ordering (lt, gt, …)")
                 return nil
             }
             return .text(text)
@@ -155,6 +156,11 @@ extension VersionPlanner {
                         continue
                     }
                     if column.isPrimaryKey {
+                        if value.isLiteral, let earlier = keyRows.firstIndex(where: { $0[1] == value }) {
+                            error("migration-duplicate-key", "new \(newName) objects \(earlier + 1) and \(position + 1) have the same primary key \(given.map(CanonicalYAML.literal) ?? "(the default)")",
+                                  at: given == nil ? .step(index, field: field) : .value(index, field: field), hint: "give each new object its own '\(column.name)'")
+                            failed = true
+                        }
                         keyRows.append([.integer(Int64(position)), value])
                         value = .subquery(SQLSelect([.column("key")], from: keys, where: .equals(.column("position"), .integer(Int64(position)))))
                     }
@@ -164,9 +170,21 @@ extension VersionPlanner {
             }
             guard !failed else { continue }
             var statements: [SQLStatement] = []
-            if let first = keyRows.first {
-                statements.append(.createTemporaryTable(name: keys, SQLSelect([SQLSelect.Column(first[0], as: "position"), SQLSelect.Column(first[1], as: "key")], from: nil)))
-                if keyRows.count > 1 { statements.append(.insertValues(table: keys, columns: ["position", "key"], rows: Array(keyRows.dropFirst()))) }
+            if let first = keyRows.first, let key = layout.primaryKey {
+                schedule([.createTemporaryTable(name: keys, SQLSelect([SQLSelect.Column(first[0], as: "position"), SQLSelect.Column(first[1], as: "key")], from: nil))]
+                         + (keyRows.count > 1 ? [.insertValues(table: keys, columns: ["position", "key"], rows: Array(keyRows.dropFirst()))] : []),
+                         in: .createObjects, for: change)
+                // A key that an object already has (after the version's other steps); a
+                // generated key cannot be.
+                let taken = SQLExpression.inSelect(.column(key.name), SQLSelect([.column("key")], from: keys))
+                if keyRows.contains(where: { $0[1].isLiteral }) { schedule(.check(DataCheck(
+                    type: newName, property: key.name, step: reference(index).label,
+                    problem: "a primary key that a new object of createObjects also has",
+                    hint: "give the new objects other keys in the step, or delete the existing ones first with deleteObjects",
+                    location: changes[change].location,
+                    query: SQLSelect([.column(key.name), .column(key.name)], from: newName, where: taken, limit: 5),
+                    countQuery: SQLSelect([.call(.count, .rowid)], from: newName, where: taken)
+                )), in: .createObjects, for: change) }
             }
             statements.append(.insertValues(table: newName, columns: columns.map(\.name), rows: rows))
             if let addTo {
@@ -189,7 +207,10 @@ extension VersionPlanner {
         }
         guard let property = owner.property(named: target.property), let propertyType = property.storedType, propertyType.objectName == type else {
             let candidates = owner.storedProperties.filter { $0.storedType?.objectName == type }.map(\.name)
-            error("migration-invalid-step", "'\(ownerName)' has no property '\(target.property)' that links to \(type)", at: .step(step, field: "addTo.property"),
+            let found = owner.property(named: target.property)
+            let problem = found.map { "'\(ownerName).\(target.property)' is \($0.storedType.map { "\($0)" } ?? "an inverse relationship"), not a link to \(type)" }
+                ?? "'\(ownerName)' has no property '\(target.property)' that links to \(type)"
+            error("migration-invalid-step", problem, at: .step(step, field: "addTo.property"),
                   hint: candidates.isEmpty ? "add a \(type)?, list<\(type)> or set<\(type)> property to \(ownerName)" : "links to \(type): \(candidates.joined(separator: ", "))")
             return nil
         }

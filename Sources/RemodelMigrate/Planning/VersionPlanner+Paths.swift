@@ -15,6 +15,7 @@ extension VersionPlanner {
     mutating func read(_ path: String, in scope: PropertyScope, target: StepTarget, step: Int, field: String) -> PathRead? {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = components.first, let start = scope.value(named: first) else {
+            if collectionError(components.first ?? path, in: scope, step: step, field: field) { return nil }
             let known = scope.values.keys.filter { !$0.hasSuffix("__remodel_removed") }.sorted()
             error("migration-unknown-property", "'\(scope.typeName)' has no property '\(components.first ?? path)' at this point of the migration", at: .step(step, field: field),
                   hint: Self.suggestion(components.first ?? path, in: known) ?? "known properties: \(known.joined(separator: ", "))")
@@ -44,6 +45,7 @@ extension VersionPlanner {
                 }
                 let current = linkedName == rowTable(target) ? scope : table.scope
                 guard let read = current.value(named: component) else {
+                    if collectionError(component, in: current, step: step, field: field) { return nil }
                     let known = current.values.keys.filter { !$0.hasSuffix("__remodel_removed") }.sorted()
                     error("migration-unknown-property", "'\(objectName)' has no property '\(component)' at this point of the migration", at: .step(step, field: field),
                           hint: Self.suggestion(component, in: known) ?? "known properties: \(known.joined(separator: ", "))")
@@ -66,6 +68,18 @@ extension VersionPlanner {
             walked.append(component)
         }
         return PathRead(path: components, name: start.name, value: value)
+    }
+
+    /// Reports a path that names a collection (or an inverse relationship), which has no
+    /// single value to read; `false` when `name` is no such property.
+    private mutating func collectionError(_ name: String, in scope: PropertyScope, step: Int, field: String) -> Bool {
+        guard let property = scope.newObject?.property(named: name) ?? scope.oldObject.property(named: name), property.storedType?.collection != nil || property.storedType == nil else {
+            return false
+        }
+        let what = property.storedType.map { "\($0)" } ?? "an inverse relationship"
+        error("migration-invalid-step", "'\(scope.typeName).\(name)' is \(what): steps read single values (and to-one links), not collections", at: .step(step, field: field),
+              hint: "compare or copy single values; to work on collections, use a custom step")
+        return true
     }
 
     /// `value` kept in a temporary table, keyed by the rows of `table`, computed before any

@@ -70,7 +70,7 @@ extension VersionPlanner {
 
     func dataCheck(_ check: PendingCheck, type: String, from table: String, key: SQLExpression, condition: SQLExpression) -> DataCheck {
         DataCheck(
-            type: type, property: check.property, step: check.step, problem: check.problem, hint: check.hint,
+            type: type, property: check.property, step: check.step, problem: check.problem, hint: check.hint, location: changes[check.change].location, valueIsProse: check.shownIsProse,
             query: SQLSelect([key, check.shown], from: table, where: condition, limit: 5),
             countQuery: SQLSelect([.call(.count, .rowid)], from: table, where: condition)
         )
@@ -181,7 +181,34 @@ extension VersionPlanner {
                 let select = SQLSelect(values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(place.container.table), where: .isNotNull(place.json))
                 schedule(.statement(.insertSelect(table: type, columns: columns, select)), in: .unembed, for: place.change)
             }
+            planUnembeddedKeyCheck(type, key: key.name, places: places)
             linksChanged = true
+        }
+    }
+
+    /// Embedded values keyed by a value of their own must have distinct keys to become
+    /// objects: a data error names each duplicate key and the owners that hold it (objects
+    /// deleted by this version's steps do not count).
+    private mutating func planUnembeddedKeyCheck(_ type: String, key: String, places: [Unembedding]) {
+        guard places.contains(where: \.ownKey) else { return }
+        func live(_ place: Unembedding) -> SQLExpression {
+            .exists(SQLSelect([.integer(1)], from: place.container.table, where: .equals(.rowid, .outer(.column("row")))))
+        }
+        for place in places {
+            let uses = places.map { other in
+                SQLExpression.subquery(SQLSelect([.call(.count, .rowid)], from: other.keys, where: .all([
+                    .equals(.column("value"), .outer(.column("value"))), live(other),
+                ])))
+            }
+            let condition = SQLExpression.binary(.and, live(place), .binary(.greater, uses.dropFirst().reduce(uses[0]) { .binary(.plus, $0, $1) }, .integer(1)))
+            let holder = SQLExpression.subquery(SQLSelect([place.container.ownerKey], from: place.container.table, where: .equals(.rowid, .outer(.column("row")))))
+            schedule(.check(DataCheck(
+                type: type, property: key, step: "schema", problem: "a primary key that another \(type) would also have once they become objects (the \(place.container.owner) holding each in '\(place.container.property)' in parentheses)",
+                hint: "make the values' '\(key)' unique first, or key '\(type)' by a new property with a generated default ($uuid)",
+                location: changes[place.change].location,
+                query: SQLSelect([.column("value"), holder], from: place.keys, where: condition, limit: 5),
+                countQuery: SQLSelect([.call(.count, .rowid)], from: place.keys, where: condition)
+            )), in: .check, for: place.change)
         }
     }
 

@@ -293,7 +293,8 @@ extension VersionPlanner {
             return nil
         }
         let keyValue: SQLExpression
-        if let own = state.scope.values[key.name] {
+        let own = state.scope.values[key.name]
+        if let own {
             keyValue = own.expression.replacingColumns { $0 == EmbeddedState.container ? value.expression : .column($0) }
         } else if let defaultValue = key.defaultValue, case .generated = defaultValue, let generated = storedExpression(defaultValue, type: keyType, step: nil, blame: .schema(type: type, member: key.name)) {
             keyValue = generated
@@ -307,7 +308,7 @@ extension VersionPlanner {
         let keys = temporaryName("keys")
         schedule(.statement(.materialize(name: keys, table: container.table, value: keyValue, where: .isNotNull(value.expression))), in: .materialize, for: change)
         schedule(.statement(.dropTemporaryTable(keys)), in: .cleanup, for: change)
-        unembeddings[type, default: []].append(Unembedding(container: container, json: value.expression, keys: keys, change: change))
+        unembeddings[type, default: []].append(Unembedding(container: container, json: value.expression, keys: keys, change: change, ownKey: own != nil))
         var result = value
         result.expression = .materialized(table: keys)
         result.type = PropertyType(.object(type), optional: value.type.isOptional)
@@ -331,8 +332,16 @@ extension VersionPlanner {
                 let select = SQLSelect([.call(.count, .column(owner.column))], from: owner.table, where: .equals(.column(owner.column), .outer(.column(key))))
                 counts.append(.subquery(select))
                 let label = Conversion.between(owner.ownerKeyType, in: old, .scalar(.string), in: new, operand: owner.ownerKey)?.value ?? .cast(owner.ownerKey, .text)
-                let names = SQLSelect([.function(.groupConcat, [.binary(.concatenate, .text("\(owner.owner) "), label), .text(", ")])],
-                                      from: owner.table, where: .equals(.column(owner.column), .outer(.column(key))))
+                // Each holder once per property: `Person p2 (home)`, even if a list holds it twice.
+                var holds = SQLExpression.equals(.column(owner.column), .outer(.column(key)))
+                if owner.isSideTable {
+                    let earlier = SQLSelect([.integer(1)], from: owner.table, where: .all([
+                        .equals(.column("owner"), .outer(.column("owner"))), .equals(.column(owner.column), .outer(.column(owner.column))), .binary(.less, .rowid, .outer(.rowid)),
+                    ]))
+                    holds = .binary(.and, holds, .not(.exists(earlier)))
+                }
+                let names = SQLSelect([.function(.groupConcat, [.binary(.concatenate, .binary(.concatenate, .text("\(owner.owner) "), label), .text(" (\(owner.property))")), .text(", ")])],
+                                      from: owner.table, where: holds)
                 shown.append(.subquery(names))
             }
             let held = counts.dropFirst().reduce(counts.first ?? .integer(0)) { .binary(.plus, $0, $1) }
@@ -341,7 +350,7 @@ extension VersionPlanner {
             var scope = table.scope
             scope.checks.append(PendingCheck(property: nil, step: "schema", problem: "more than one object holding them, but an embedded object has exactly one owner",
                                              hint: "make each object held by one owner (give the others their own copy, or unlink them in a version before), or keep '\(newName)' a linked type",
-                                             condition: .binary(.greater, held, .integer(1)), shown: holders, change: change))
+                                             condition: .binary(.greater, held, .integer(1)), shown: holders, change: change, shownIsProse: true))
             tables[name]!.scope = scope
             schedule(.count(CountNote(type: newName, what: "deleted: no object held them, and an embedded object lives in its owner",
                                       query: SQLSelect([.call(.count, .rowid)], from: name, where: .equals(held, .integer(0))))), in: .check, for: change)

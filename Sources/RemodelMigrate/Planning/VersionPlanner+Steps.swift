@@ -177,11 +177,6 @@ extension VersionPlanner {
                       let to = storedExpression(mapping.to, type: type, step: index, field: "values.\(mapping.from)") else { return }
                 whens.append(SQLCaseBranch(from, to))
             }
-            // Values that already are raw values of the target enum stay as they are.
-            var keep: SQLExpression?
-            if let enumName = type.enumName, let enumType = new.enumType(named: enumName), operand.type.enumName == nil || !operand.isNew {
-                keep = .inList(operand.expression, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
-            }
             var fallback: SQLExpression = .null
             var nonNull = false
             if let otherwise {
@@ -189,9 +184,19 @@ extension VersionPlanner {
                 fallback = value
                 nonNull = !value.isNullLiteral
             }
-            // Simple CASE reads the operand once, whatever the number of values.
+            // Values that already are raw values of the target enum stay as they are: all of
+            // them when an earlier step of this version made them cases of that enum.
             var rest: SQLExpression = fallback
-            if let keep { rest = .caseWhen(operand: nil, branches: [SQLCaseBranch(keep, operand.expression)], otherwise: fallback) }
+            if let enumName = type.enumName, let enumType = new.enumType(named: enumName) {
+                if operand.isNew && operand.type.enumName == enumName {
+                    rest = operand.expression
+                    nonNull = operand.isNonNull
+                } else {
+                    let keep = SQLExpression.inList(operand.expression, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
+                    rest = .caseWhen(operand: nil, branches: [SQLCaseBranch(keep, operand.expression)], otherwise: fallback)
+                }
+            }
+            // Simple CASE reads the operand once, whatever the number of values.
             var mapped = SQLExpression.caseWhen(operand: operand.expression, branches: whens, otherwise: rest)
             if type.isOptional && otherwise != nil {
                 mapped = .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(operand.expression), .null)], otherwise: mapped)
@@ -305,7 +310,8 @@ extension VersionPlanner {
         do {
             return try literals.expression(for: value, type: type)
         } catch {
-            self.error("migration-invalid-value", "\(error)", at: blame ?? step.map { .step($0, field: field) } ?? .migration)
+            let place: Blame = if let blame { blame } else if let step, let field { .value(step, field: field) } else if let step { .step(step) } else { .migration }
+            self.error("migration-invalid-value", "\(error)", at: place, hint: (error as? StoredLiteral.Mismatch)?.hint)
             return nil
         }
     }
@@ -371,11 +377,20 @@ extension VersionPlanner {
         case .scalar(.bool):
             return .integer(["true", "yes", "1"].contains(text.lowercased()) ? 1 : 0)
         case .enumeration(let name):
-            // Old enum values are matched by case name or raw value.
-            if let enumType = schema.enumType(named: name), let enumCase = enumType.enumCase(named: text) {
+            // Old enum values are matched by case name or raw value, compared in their stored
+            // form: an integer for an int enum (a value an earlier step computed has no column
+            // affinity to convert '1' to 1).
+            guard let enumType = schema.enumType(named: name) else { return .text(text) }
+            if let enumCase = enumType.enumCase(named: text) ?? enumType.cases.first(where: { $0.rawValue.description == text }) {
                 return StoredLiteral.raw(enumCase.rawValue)
             }
-            return .text(text)
+            guard enumType.rawType == .int else { return .text(text) }
+            guard let number = Int64(text) else {
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is neither a case nor a raw value of \(name), the old values' enum", at: .step(step, field: field),
+                      hint: "write one of its cases (\(StoredLiteral.caseList(enumType))) or a whole number")
+                return nil
+            }
+            return .integer(number)
         default:
             return .text(text)
         }
@@ -413,5 +428,13 @@ extension SQLExpression {
     var isNullLiteral: Bool {
         if case .null = self { return true }
         return false
+    }
+
+    /// A constant written in the plan (not computed, not generated per row).
+    var isLiteral: Bool {
+        switch self {
+        case .integer, .real, .text, .blob: true
+        default: false
+        }
     }
 }

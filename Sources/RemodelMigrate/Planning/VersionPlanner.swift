@@ -77,16 +77,28 @@ struct VersionPlanner {
     enum Blame {
         /// A step (or one of its values, by key: `from`, `into.1`, `where.content`).
         case step(Int, field: String? = nil)
+        /// The value written for a field of a step, rather than its key.
+        case value(Int, field: String)
         /// A declaration of the new schema (`member` a property or case), or of the old one.
         case schema(type: String, member: String? = nil, old: Bool = false)
         /// The migration as a whole.
         case migration
+
+        /// The step blamed, if any.
+        var step: Int? {
+            switch self {
+            case .step(let index, _), .value(let index, _): index
+            case .schema, .migration: nil
+            }
+        }
     }
 
     func location(_ blame: Blame) -> SourceLocation? {
         switch blame {
         case .step(let index, let field):
             return sources.location(version: version, step: index, field: field)
+        case .value(let index, let field):
+            return sources.location(version: version, step: index, field: field, value: true)
         case .schema(let type, let member, let isOld):
             return sources.schemas[isOld ? version - 1 : version]?.location(of: type, member: member)
                 ?? sources.location(version: version, step: nil)
@@ -100,7 +112,7 @@ struct VersionPlanner {
     }
 
     mutating func error(_ rule: String, _ message: String, at blame: Blame, hint: String? = nil, notes: [Diagnostic.Note] = []) {
-        if case .step(let index, _) = blame {
+        if let index = blame.step {
             failedSteps.insert(index)
         } else if ["migration-missing-step", "migration-missing-value"].contains(rule), !failedSteps.isEmpty {
             // A value left unset or unconverted because a step of this version failed is that
@@ -112,7 +124,7 @@ struct VersionPlanner {
             hint = text + "; after editing the schema, run 'remodel migration amend' to freeze version \(version) again"
         }
         let prefix: String
-        if case .step(let index, _) = blame {
+        if let index = blame.step {
             prefix = "migration \(version) \(reference(index).label): "
         } else {
             prefix = "migration \(version): "

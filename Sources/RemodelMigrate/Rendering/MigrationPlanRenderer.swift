@@ -39,7 +39,7 @@ public enum MigrationPlanRenderer {
         case .statement(let statement):
             renderer.statement(statement)
         case .check(let check):
-            "check \(check.property.map { "\(check.type).\($0)" } ?? check.type): no \(check.problem)  (\(check.step)): \(check.sql)"
+            "check \(check.property.map { "\(check.type).\($0)" } ?? check.type): none with \(check.problem)  (\(check.step)): \(check.sql)"
         case .count(let note):
             "count \(note.type) objects \(note.what): \(renderer.select(note.query))"
         case .custom(let call):

@@ -24,7 +24,7 @@ public enum MigrationDraft {
 
     /// A migration file from `old` (version `version - 1`) to `new`.
     public static func text(version: Int, name: String, from old: Schema, to new: Schema) -> String {
-        let suggestions = Suggestions(old: old, new: new)
+        let suggestions = Suggestions(old: old, new: new, answered: Answered())
         var out = header(version: version, from: old, to: new)
         out += "\ndescription: \(CanonicalYAML.quoted(name.replacingOccurrences(of: "-", with: " ")))\n"
         if suggestions.steps.isEmpty && suggestions.questions.isEmpty {
@@ -41,15 +41,18 @@ public enum MigrationDraft {
 
     /// `existing` (a migration file) with the comment block it starts with replaced by the
     /// changes between `old` and `new`, its description and steps kept as they are; questions
-    /// for changes the file does not mention yet are added at its end, commented.
-    public static func amended(_ existing: String, version: Int, from old: Schema, to new: Schema) -> String {
+    /// for changes the file does not mention yet are added at its end, commented. `steps` are
+    /// the file's steps: their renames are not listed as removals, and what they already do is
+    /// not asked again.
+    public static func amended(_ existing: String, steps: [MigrationStep] = [], version: Int, from old: Schema, to new: Schema) -> String {
         var lines = existing.split(separator: "\n", omittingEmptySubsequences: false)
         while let first = lines.first, first.hasPrefix("#") || first.trimmingCharacters(in: .whitespaces).isEmpty {
             lines.removeFirst()
         }
         var body = lines.joined(separator: "\n")
         if !body.hasSuffix("\n") { body += "\n" }
-        let suggestions = Suggestions(old: old, new: new)
+        let answered = Answered(steps: steps, old: old, new: new)
+        let suggestions = Suggestions(old: old, new: new, answered: answered)
         let missing = (suggestions.steps + suggestions.questions).filter { suggestion in
             // A suggestion whose step the file already has, written or commented, is answered.
             let step = suggestion.split(separator: "\n").last { $0.contains("- ") }.map { $0.replacingOccurrences(of: "# ", with: "").trimmingCharacters(in: .whitespaces) } ?? suggestion
@@ -61,12 +64,12 @@ public enum MigrationDraft {
                 body += suggestion.split(separator: "\n").map { $0.hasPrefix("  #") ? String($0) : "  # " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
             }
         }
-        return header(version: version, from: old, to: new) + "\n" + body
+        return header(version: version, from: old, to: new, renames: answered.renames) + "\n" + body
     }
 
     /// The comment block a draft starts with: what changed, with the impact of each change.
-    static func header(version: Int, from old: Schema, to new: Schema) -> String {
-        let diff = SchemaDiff(from: old, to: new)
+    static func header(version: Int, from old: Schema, to new: Schema, renames: SchemaDiff.Renames = SchemaDiff.Renames()) -> String {
+        let diff = SchemaDiff(from: old, to: new, renames: renames)
         var out = "# Migration to version \(version): snapshots/v\(version - 1).yaml → snapshots/v\(version).yaml.\n"
         out += "# Written by 'remodel migration new'; check the steps below before you commit it.\n"
         out += "# Step kinds: \(MigrationStep.kinds.joined(separator: ", ")).\n#\n"
@@ -82,13 +85,65 @@ public enum MigrationDraft {
         return out
     }
 
+    /// What the steps of an existing file already say: the renames they declare (those that
+    /// fit the two schemas), and the names they rename or write, which need no question.
+    struct Answered {
+        var renames = SchemaDiff.Renames()
+        /// Types named by a `renameType`, as sources and as targets.
+        var typeNames: Set<String> = []
+        /// Per type (both its old and new name): properties a step renames (from or to) or
+        /// writes (`set`, `split`, `mapValues`, `convert`).
+        var properties: [String: Set<String>] = [:]
+
+        init() {}
+
+        init(steps: [MigrationStep], old: Schema, new: Schema) {
+            let oldTypes = Set(old.objects.map(\.name) + old.enums.map(\.name))
+            let newTypes = Set(new.objects.map(\.name) + new.enums.map(\.name))
+            for case .renameType(let from, let to) in steps {
+                typeNames.formUnion([from, to])
+                if oldTypes.contains(from), newTypes.contains(to), !newTypes.contains(from), renames.types.new(for: from) == nil, renames.types.old(for: to) == nil {
+                    renames.types.insert(old: from, new: to)
+                }
+            }
+            func note(_ type: String, _ names: [String]) {
+                let other = renames.types.new(for: type) ?? renames.types.old(for: type)
+                for key in [type] + (other.map { [$0] } ?? []) { properties[key, default: []].formUnion(names) }
+            }
+            for step in steps {
+                switch step {
+                case .renameProperty(let type, let from, let to):
+                    note(type, [from, to])
+                    let newType = renames.types.new(for: type) ?? type
+                    guard let newObject = new.objectType(named: newType),
+                          let oldObject = old.objectType(named: renames.types.old(for: newType) ?? newType),
+                          oldObject.property(named: from) != nil, newObject.property(named: to) != nil, newObject.property(named: from) == nil else { continue }
+                    var map = renames.properties[newType] ?? RenameMap()
+                    guard map.new(for: from) == nil, map.old(for: to) == nil else { continue }
+                    map.insert(old: from, new: to)
+                    renames.properties[newType] = map
+                case .set(let type, let property, _), .mapValues(let type, let property, _, _), .convert(let type, let property, _, _):
+                    note(type, [property])
+                case .split(let type, let property, let into, _):
+                    note(type, [property] + into)
+                case .renameType, .deleteObjects, .createObjects, .custom:
+                    continue
+                }
+            }
+        }
+
+        func mentions(_ property: String, of type: String) -> Bool {
+            properties[type]?.contains(property) ?? false
+        }
+    }
+
     /// The steps and questions a draft offers.
     struct Suggestions {
         var steps: [String] = []
         var questions: [String] = []
 
-        init(old: Schema, new: Schema) {
-            let diff = SchemaDiff(from: old, to: new)
+        init(old: Schema, new: Schema, answered: Answered) {
+            let diff = SchemaDiff(from: old, to: new, renames: answered.renames)
             for change in diff.changes {
                 if case .propertyRetyped(let type, let property, let from, let to) = change.kind,
                    SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil {
@@ -98,8 +153,8 @@ public enum MigrationDraft {
             }
             // Removed and added types that look like one type renamed: the same kind and key
             // type, and most properties in common.
-            let removedTypes = old.objects.filter { diff.types.new(for: $0.name) == nil }
-            let addedTypes = new.objects.filter { diff.types.old(for: $0.name) == nil }
+            let removedTypes = old.objects.filter { diff.types.new(for: $0.name) == nil && !answered.typeNames.contains($0.name) }
+            let addedTypes = new.objects.filter { diff.types.old(for: $0.name) == nil && !answered.typeNames.contains($0.name) }
             var typeRenames = RenameMap()
             for oldObject in removedTypes {
                 let candidates = addedTypes.filter { added in
@@ -120,8 +175,12 @@ public enum MigrationDraft {
             for newObject in new.objects {
                 guard let originName = diff.types.old(for: newObject.name) ?? typeRenames.old(for: newObject.name), let oldObject = old.objectType(named: originName) else { continue }
                 let origins = diff.properties[newObject.name] ?? RenameMap()
-                let removed = oldObject.properties.filter { origins.new(for: $0.name) == nil && $0.storedType != nil && newObject.property(named: $0.name) == nil }
-                var added = newObject.properties.filter { origins.old(for: $0.name) == nil && $0.storedType != nil && oldObject.property(named: $0.name) == nil }
+                let removed = oldObject.properties.filter {
+                    origins.new(for: $0.name) == nil && $0.storedType != nil && newObject.property(named: $0.name) == nil && !answered.mentions($0.name, of: newObject.name)
+                }
+                var added = newObject.properties.filter {
+                    origins.old(for: $0.name) == nil && $0.storedType != nil && oldObject.property(named: $0.name) == nil && !answered.mentions($0.name, of: newObject.name)
+                }
                 // Text that may combine removed text properties: a `set` template.
                 let removedText = removed.filter { $0.storedType == .scalar(.string) }
                 if removedText.count >= 2, let combined = added.first(where: { $0.storedType?.base == .scalar(.string) && $0.storedType?.collection == nil }) {
@@ -133,8 +192,21 @@ public enum MigrationDraft {
                         """)
                     added.removeAll { $0.name == combined.name }
                 }
+                // One removed text property and several new ones: a `split` (its separator a guess).
+                var splitSources = Set<String>()
+                let addedText = added.filter { $0.storedType?.base == .scalar(.string) && $0.storedType?.collection == nil }
+                if removedText.count == 1, let source = removedText.first, addedText.count >= 2 {
+                    let into = addedText.map(\.name)
+                    questions.append("""
+                          # Question: does \(newObject.name).\(source.name) split into \(Self.list(into))? (the parts in this order, separated by a space)
+                          # If so, uncomment this step and check its order and separator; it reads \(source.name) before its values are deleted.
+                          # - split: { type: \(scalar(newObject.name)), property: \(scalar(source.name)), into: [\(into.map(scalar).joined(separator: ", "))], separator: " " }
+                        """)
+                    splitSources.insert(source.name)
+                    added.removeAll { into.contains($0.name) }
+                }
                 var proposed = Set<String>()
-                for oldProperty in removed {
+                for oldProperty in removed where !splitSources.contains(oldProperty.name) {
                     guard let oldType = oldProperty.storedType else { continue }
                     let candidates = added.filter { property in
                         guard let type = property.storedType, !proposed.contains(property.name), type.collection == oldType.collection else { return false }

@@ -42,9 +42,15 @@ struct MigrationFileReader {
     /// The locations of one step's values, gathered while it is read.
     private final class Fields {
         var locations: [String: SourceLocation] = [:]
+        var values: [String: SourceLocation] = [:]
 
         func note(_ key: String, _ location: SourceLocation) {
             if locations[key] == nil { locations[key] = location }
+        }
+
+        /// Where the value of a nested key is, for problems with the value rather than the name.
+        func noteValue(_ key: String, _ location: SourceLocation) {
+            if values[key] == nil { values[key] = location }
         }
     }
 
@@ -173,7 +179,7 @@ struct MigrationFileReader {
         default:
             step = nil
         }
-        return step.map { ($0, StepSource(location: entry.keyLocation, fields: fields.locations)) }
+        return step.map { ($0, StepSource(location: entry.keyLocation, fields: fields.locations, values: fields.values)) }
     }
 
     /// A type or property name: a non-empty scalar.
@@ -295,6 +301,7 @@ struct MigrationFileReader {
         for entry in entries {
             guard let value = value(entry.value, what: "the new value for '\(entry.key)'") else { return nil }
             fields.note("values.\(entry.key)", entry.keyLocation)
+            fields.noteValue("values.\(entry.key)", entry.value.location)
             result.append(MigrationStep.ValueMapping(from: entry.key, to: value))
         }
         return result
@@ -316,6 +323,7 @@ struct MigrationFileReader {
     /// A value (equality) or a one-key mapping of a comparison: `{ lt: 0 }`, `{ in: [a, b] }`.
     private func condition(_ node: YAMLNode, property: String, fields: Fields, path: String) -> MigrationStep.Condition? {
         guard let mapping = node.mapping else {
+            fields.noteValue(path, node.location)
             return value(node, what: "the value of '\(property)'").map { .equals($0) }
         }
         let keywords = MigrationStep.Condition.keywords
@@ -327,6 +335,7 @@ struct MigrationFileReader {
             return nil
         }
         fields.note(path, entry.keyLocation)
+        fields.noteValue(path, entry.value.location)
         let what = "'\(entry.key)' of '\(property)'"
         func single() -> DefaultValue? { value(entry.value, what: what) }
         func text() -> String? {
@@ -338,7 +347,8 @@ struct MigrationFileReader {
         }
         func list() -> [DefaultValue]? {
             guard let items = entry.value.sequence, !items.isEmpty else {
-                log.error("invalid-value", "\(what) must be a list of values, found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): [a, b] }'")
+                let needs = entry.value.sequence == nil ? "must be a list of values" : "must list at least one value"
+                log.error("invalid-value", "\(what) \(needs), found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): [a, b] }'")
                 return nil
             }
             var values: [DefaultValue] = []
@@ -372,7 +382,8 @@ struct MigrationFileReader {
         guard let node = reader.node("objects") else { return nil }
         let example = "write 'objects: [{ name: Rex }, { name: Fido }]', one mapping of property values per object"
         guard let items = node.sequence, !items.isEmpty else {
-            log.error("invalid-value", "'objects' in \(reader.what) must be a list of objects, found \(node.isNull ? "nothing" : node.kindDescription)", at: node.location, hint: example)
+            let needs = node.sequence == nil ? "must be a list of objects" : "must list at least one object"
+            log.error("invalid-value", "'objects' in \(reader.what) \(needs), found \(node.isNull ? "nothing" : node.kindDescription)", at: node.location, hint: example)
             return nil
         }
         var result: [[MigrationStep.PropertyValue]] = []
@@ -385,8 +396,9 @@ struct MigrationFileReader {
             guard let entries = entries(item, key: "objects", what: reader.what, meaning: "property names to values", noun: "property", example: example, allowEmpty: true) else { return nil }
             var values: [MigrationStep.PropertyValue] = []
             for entry in entries {
-                guard let value = value(entry.value, what: "the value of '\(entry.key)'") else { return nil }
+                guard let value = value(entry.value, what: "the value of '\(entry.key)' for a new object") else { return nil }
                 fields.note("objects.\(index).\(entry.key)", entry.keyLocation)
+                fields.noteValue("objects.\(index).\(entry.key)", entry.value.location)
                 values.append(MigrationStep.PropertyValue(property: entry.key, value: value))
             }
             result.append(values)
@@ -415,7 +427,10 @@ struct MigrationFileReader {
     ) -> [YAMLMapping.Entry]? {
         guard let node else { return nil }
         guard let mapping = node.mapping, allowEmpty || !mapping.entries.isEmpty else {
-            log.error("invalid-value", "'\(key)' in \(what) must map \(meaning), found \(node.kindDescription)", at: node.location, hint: example)
+            let needs = node.mapping == nil ? "must map \(meaning)" : "must name at least one \(noun)"
+            var hint = example
+            if key == "where", what.contains("deleteObjects") { hint += "; to delete every object, write 'all: true' instead of 'where:'" }
+            log.error("invalid-value", "'\(key)' in \(what) \(needs), found \(node.kindDescription)", at: node.location, hint: hint)
             return nil
         }
         YAMLMappingReader.reportDuplicates(in: mapping, what: "'\(key)' of \(what)", rule: "duplicate-key", noun: noun, log: log)
@@ -425,7 +440,10 @@ struct MigrationFileReader {
     /// A single value, or an error naming `what`.
     private func value(_ node: YAMLNode, what: String) -> DefaultValue? {
         guard let scalar = node.scalar else {
-            log.error("invalid-value", "\(what) must be a single value, found \(node.kindDescription)", at: node.location, hint: "write one value; quote text that contains ': ' or starts with a special character")
+            let hint = what.hasSuffix("for a new object")
+                ? "steps set single values: fill lists, sets, maps and embedded objects in a custom step (or add links with createObjects' addTo); text that contains ': ' must be quoted"
+                : "write one value; quote text that contains ': ' or starts with a special character"
+            log.error("invalid-value", "\(what) must be a single value, found \(node.kindDescription)", at: node.location, hint: hint)
             return nil
         }
         return Self.value(of: scalar)

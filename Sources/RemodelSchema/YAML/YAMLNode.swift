@@ -39,8 +39,8 @@ package struct YAMLNode: Sendable {
     /// What the node is, for messages: "a mapping", "a list", "the string 'x'", "null".
     package var kindDescription: String {
         switch content {
-        case .mapping: "a mapping"
-        case .sequence: "a list"
+        case .mapping(let mapping): mapping.entries.isEmpty ? "an empty mapping" : "a mapping"
+        case .sequence(let items): items.isEmpty ? "an empty list" : "a list"
         case .scalar(let scalar): scalar.isNull ? "null" : "'\(scalar.text)'"
         }
     }
