@@ -64,7 +64,7 @@ struct StoredLiteral {
     /// How values of the types written as text look, for error messages.
     static func expectedForm(of scalar: ScalarType) -> String? {
         switch scalar {
-        case .date: "write an ISO 8601 date and time, e.g. \"2026-01-01T00:00:00Z\""
+        case .date: "write an ISO 8601 date or date and time, e.g. \"2026-01-01\" or \"2026-01-01T09:30:00Z\""
         case .uuid: "write a UUID, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case .objectId: "write 24 hexadecimal digits, e.g. \"65a1b2c3d4e5f60718293a4b\""
         case .data: "write base64 text"

@@ -1,3 +1,5 @@
+import RemodelCore
+
 /// Parsing of the literal forms the schema language accepts in defaults and raw values.
 enum IntegerLiteral {
     /// A YAML core-schema integer (`42`, `-7`, `+3`, `0x1F`, `0o17`), or `nil` when the text
@@ -50,43 +52,9 @@ enum FloatLiteral {
 
 enum DateLiteral {
     /// Whether `text` is an ISO 8601 date (`2024-05-01`) or date-time
-    /// (`2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250+02:00`).
+    /// (`2024-05-01T12:30Z`, `2024-05-01T12:30:00.250+02:00`): the forms `ISODateText`, and so
+    /// the store and migrations, read.
     static func isValid(_ text: String) -> Bool {
-        let chars = Array(text.utf8)
-        func number(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= chars.count else { return nil }
-            var value = 0
-            for byte in chars[start..<start + count] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        func isByte(_ index: Int, _ ascii: Character) -> Bool {
-            index < chars.count && chars[index] == ascii.asciiValue!
-        }
-        guard let _ = number(0, 4), isByte(4, "-"), let month = number(5, 2), isByte(7, "-"), let day = number(8, 2),
-              (1...12).contains(month), (1...31).contains(day)
-        else { return false }
-        if chars.count == 10 { return true }
-        guard isByte(10, "T") || isByte(10, " "), let hour = number(11, 2), isByte(13, ":"), let minute = number(14, 2),
-              hour < 24, minute < 60
-        else { return false }
-        var index = 16
-        if isByte(index, ":") {
-            guard let second = number(17, 2), second <= 60 else { return false }
-            index = 19
-            if isByte(index, ".") {
-                index += 1
-                let start = index
-                while index < chars.count, (48...57).contains(chars[index]) { index += 1 }
-                guard index > start else { return false }
-            }
-        }
-        if isByte(index, "Z") { return index + 1 == chars.count }
-        guard isByte(index, "+") || isByte(index, "-"), let offsetHour = number(index + 1, 2), offsetHour < 24 else { return false }
-        if index + 3 == chars.count { return true }
-        guard isByte(index + 3, ":"), let offsetMinute = number(index + 4, 2), offsetMinute < 60 else { return false }
-        return index + 6 == chars.count
+        ISODateText.microseconds(from: text) != nil
     }
 }
