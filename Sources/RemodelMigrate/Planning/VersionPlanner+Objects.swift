@@ -51,6 +51,7 @@ extension VersionPlanner {
                 // Steps run in file order: a value converted by an earlier step has its new type.
                 let earlier = writes[property]
                 let hint = earlier.map { "'\(property)' is \(value.type) here, after \($0.step.label); to match its old values, put \(migration.steps[step].kind) before that step" }
+                    ?? (error as? StoredLiteral.Mismatch)?.hint
                 self.error("migration-invalid-value", "where \(property): \(error)", at: .step(step, field: field), hint: hint)
                 return nil
             }
