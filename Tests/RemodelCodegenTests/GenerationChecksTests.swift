@@ -54,6 +54,23 @@ final class GenerationChecksTests: XCTestCase {
         assertRefused(Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "missing")])]), rule: "codegen-invalid-projection", mentions: ["missing", "Person"])
     }
 
+    func testDateDefaultsGenerateTheMicrosecondTheStoreKeeps() throws {
+        let schema = Schema(objects: [object([
+            Property("id", .scalar(.int)),
+            Property("day", .scalar(.date), default: .string("2024-05-01")),
+            Property("minute", .scalar(.date), default: .string("2024-05-01T14:30+02")),
+            Property("micro", .scalar(.date), default: .string("2024-05-01 00:00:00.1234565Z")),
+        ])])
+        let text = try CodeGenerator().files(for: GeneratorInput(schema: schema)).map(\.contents).joined()
+        XCTAssertTrue(text.contains("day: Date = Date(timeIntervalSince1970: 1714521600.0)"), "midnight UTC")
+        XCTAssertTrue(text.contains("minute: Date = Date(timeIntervalSince1970: 1714566600.0)"), "12:30Z")
+        XCTAssertTrue(text.contains("micro: Date = Date(timeIntervalSince1970: 1714521600.123457)"), "rounded to the microsecond")
+        for bad in ["2023-02-29", "2024-05-01T12:00+99:99", "2024-05-01T12:00:60Z"] {
+            assertRefused(Schema(objects: [object([Property("id", .scalar(.int)), Property("at", .scalar(.date), default: .string(bad))])]),
+                          rule: "codegen-invalid-default", mentions: [bad])
+        }
+    }
+
     func testTheExampleSchemaPasses() {
         XCTAssertEqual(problems(ExampleHistory.v3WithProjection), [])
     }

@@ -308,9 +308,9 @@ import Testing
         let v2 = Schema(objects: [ObjectType(name: "T", primaryKey: "id", properties: [
             Property("id", .scalar(.int)), Property("seen", .scalar(.date, optional: true)),
         ])])
-        let history = Self.history([v1, v2], [.set(type: "T", property: "seen", template: "2026-01-01")])
+        let history = Self.history([v1, v2], [.set(type: "T", property: "seen", template: "01/02/2026")])
         let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: history).plan(from: 1) }
-        #expect("\(error.map { "\($0)" } ?? "")".contains("\"2026-01-01\" is not a valid date (write an ISO 8601 date and time, e.g. \"2026-01-01T00:00:00Z\")"))
+        #expect("\(error.map { "\($0)" } ?? "")".contains("\"01/02/2026\" is not a valid date (write an ISO 8601 date or date and time, e.g. \"2026-01-01\" or \"2026-01-01T09:30:00Z\")"))
         let fixed = Self.history([v1, v2], [.set(type: "T", property: "seen", template: "2026-01-01T00:00:00Z")])
         #expect(throws: Never.self) { try Migrator(history: fixed).plan(from: 1) }
     }

@@ -110,6 +110,24 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertEqual(result.sources.migrations[2]?.steps[2].location, SourceLocation(file: path + "/0002-weights.yaml", line: 9, column: 5))
     }
 
+    /// Step values are YAML core-schema scalars, read as schema defaults read numbers.
+    func testStepValuesFollowTheYAMLCoreSchemaLikeDefaults() throws {
+        try writeHistory(steps: """
+              - mapValues:
+                  type: Dog
+                  property: name
+                  values: { a: 0x1F, b: -0o17, c: .inf, d: -.Inf, e: 1e3, f: 100000000000000000000000, g: "0x1F", h: 2024-05-01, i: 1_000, j: .nan }
+
+            """)
+        let result = MigrationHistoryLoader.load(migrations: path)
+        XCTAssertEqual(messages(result), [])
+        guard case .mapValues(_, _, let values, _)? = result.history?.migrations[1].steps.first else { return XCTFail("no mapValues step") }
+        XCTAssertEqual(values.dropLast().map(\.to), [
+            .int(31), .int(-15), .double(.infinity), .double(-.infinity), .double(1000), .double(1e23), .string("0x1F"), .string("2024-05-01"), .string("1_000"),
+        ])
+        guard case .double(let nan)? = values.last?.to, nan.isNaN else { return XCTFail("\(String(describing: values.last))") }
+    }
+
     /// The steps Realm users need: comparisons and `all: true` in deleteObjects, createObjects
     /// with addTo, custom steps that read other types; each value's location is kept.
     func testNewStepKindsAndTheLocationsOfTheirValues() throws {

@@ -158,4 +158,15 @@ final class SchemaLoaderTests: XCTestCase {
             .bool(false), .int(-128), .int(31), .string("2024-05-01"), .string("true"),
         ])
     }
+
+    func testDateDefaultsAreTheFormsTheStoreReads() {
+        for text in ["2024-05-01", "2024-05-01T12:30Z", "2024-05-01 12:30:00.5z", "2024-05-01T12:30:00+0200", "2024-05-01T12:30-05", "2024-02-29"] {
+            let result = loadSchema(yaml: "objects:\n  T:\n    properties:\n      at: { type: date, default: \"\(text)\" }\n", file: "d.yaml")
+            XCTAssertEqual(result.diagnostics, [], text)
+        }
+        for text in ["2024-05-01T12:30:00+99:99", "2023-02-29", "2024-04-31", "2024-05-01T12:30:60Z", "2024-05-01T12:30", "2024-05-01T12:30:00.Z"] {
+            let result = loadSchema(yaml: "objects:\n  T:\n    properties:\n      at: { type: date, default: \"\(text)\" }\n", file: "d.yaml")
+            XCTAssertEqual(result.diagnostics.map(\.rule), ["default-type-mismatch"], text)
+        }
+    }
 }

@@ -120,6 +120,55 @@ final class DynamicAndJSONTests: XCTestCase {
         assertStoreError(try store.write { tx in try tx.insert([:], ofType: "Cat") }, contains: ["'Cat' is not an object type"])
     }
 
+    func testADateOnlyDefaultIsStoredAsMidnightUTC() throws {
+        let folder = TemporaryFolder()
+        let schema = Schema(objects: [ObjectType(name: "Event", primaryKey: "id", properties: [
+            Property("id", .scalar(.int)),
+            Property("day", .scalar(.date), default: .string("2024-05-01")),
+            Property("noon", .scalar(.date), default: .string("2024-05-01T14:00+02")),
+        ])])
+        let store = try RemodelStore(path: folder.file("store.db"), schema: schema, version: 1)
+        try store.write { tx in try tx.insert(["id": .integer(1)], ofType: "Event") }
+        let event = try XCTUnwrap(try store.read { try $0.dynamicObjects(ofType: "Event").first })
+        XCTAssertEqual(event["day"], .integer(1_714_521_600_000_000), "2024-05-01T00:00:00Z, as microseconds, not the text")
+        XCTAssertEqual(event["noon"], .integer(1_714_521_600_000_000 + 12 * 3_600_000_000))
+    }
+
+    func testDateTextForms() {
+        let midnight: Int64 = 1_714_521_600_000_000  // 2024-05-01T00:00:00Z
+        let hour: Int64 = 3_600_000_000
+        let accepted: [(String, Int64)] = [
+            ("2024-05-01", midnight),
+            ("2024-05-01T12:30Z", midnight + 12 * hour + 30 * 60_000_000),
+            ("2024-05-01t12:30z", midnight + 12 * hour + 30 * 60_000_000),
+            ("2024-05-01 12:30:15Z", midnight + 12 * hour + 30 * 60_000_000 + 15_000_000),
+            ("2024-05-01T12:30:15.5Z", midnight + 12 * hour + 30 * 60_000_000 + 15_500_000),
+            ("2024-05-01T00:00:00.123456789Z", midnight + 123_457),
+            ("2024-05-01T00:00:00.0000004Z", midnight),
+            ("2024-05-01T02:00+02", midnight),
+            ("2024-05-01T02:00:00+0200", midnight),
+            ("2024-05-01T02:00:00+02:00", midnight),
+            ("2024-04-30T23:15:00-00:45", midnight),
+            ("2024-02-29", 1_709_164_800_000_000),
+            ("2000-02-29", 951_782_400_000_000),
+        ]
+        for (text, micros) in accepted {
+            XCTAssertEqual(StoreDateFormat.microseconds(from: text), micros, text)
+        }
+        let rejected = [
+            "2024-05-01T12:00:00+99:99", "2024-05-01T12:00:00+24:00", "2024-05-01T12:00:00+02:60", "2024-05-01T12:00+2",
+            "2023-02-29", "1900-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-05-00", "2024-5-1",
+            "2024-05-01T24:00Z", "2024-05-01T12:60Z", "2024-05-01T12:30:60Z", "2024-05-01T12Z", "2024-05-01T12:30",
+            "2024-05-01T12:30.5Z", "2024-05-01T12:30:00.Z", "2024-05-01T12:30:00.1234567890Z", "2024-05-01Z", "2024-05-01T",
+            "2024-05-01 ", "24-05-01", "", "yesterday",
+        ]
+        for text in rejected {
+            XCTAssertNil(StoreDateFormat.microseconds(from: text), text)
+        }
+        XCTAssertEqual(StoreDateFormat.string(microseconds: midnight), "2024-05-01T00:00:00Z", "formatting is unchanged")
+        XCTAssertEqual(StoreDateFormat.string(microseconds: midnight + 250_000), "2024-05-01T00:00:00.250000Z")
+    }
+
     func testJSONParserAndDates() throws {
         var parser = JSONParser(#"{"a": [1, -2.5e3, "\u00e9\ud83d\ude00\n", true, null, 9223372036854775807]}"#)
         XCTAssertEqual(try parser.parse(), .object([("a", .array([.integer(1), .double(-2500), .string("é😀\n"), .bool(true), .null, .integer(Int64.max)]))]))

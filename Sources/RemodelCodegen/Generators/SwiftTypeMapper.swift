@@ -147,21 +147,19 @@ struct SwiftTypeMapper: Sendable {
             guard Decimal(string: text) != nil else { return nil }
             return .forceUnwrap(.call(.identifier("Decimal"), [SwiftArgument("string", literal)]))
         case .date:
-            guard let date = parseDate(text) else { return nil }
-            return .call(.identifier("Date"), [SwiftArgument("timeIntervalSince1970", .double(date.timeIntervalSince1970))])
+            guard let seconds = secondsSince1970(text) else { return nil }
+            return .call(.identifier("Date"), [SwiftArgument("timeIntervalSince1970", .double(seconds))])
         default:
             return nil
         }
     }
 
-    /// Parses an ISO 8601 date, with or without fractional seconds, or a plain `YYYY-MM-DD`.
-    static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+    /// The seconds since 1970 of ISO 8601 text (`ISODateText`'s forms), at the microsecond
+    /// the store keeps: the same `Double` as `Date(storeMicroseconds:)` makes of them.
+    static func secondsSince1970(_ text: String) -> Double? {
+        guard let microseconds = ISODateText.microseconds(from: text) else { return nil }
+        let (seconds, micros) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        return Double(seconds) + Double(micros) / 1_000_000
     }
 
     /// Words for the initialiser's documentation of a default.

@@ -10,11 +10,17 @@ struct StoredLiteral {
     /// The migration's clock, in stored form: `$now` is the same instant for every object.
     var nowMicroseconds: Int64
 
-    /// Why a literal cannot be stored in a property.
+    /// Why a literal cannot be stored in a property, and how to fix it when that is not
+    /// obvious from the message.
     struct Mismatch: Error, CustomStringConvertible {
         var description: String
         /// How to write a value that fits, when there is more to say than the description.
         var hint: String?
+
+        init(description: String, hint: String? = nil) {
+            self.description = description
+            self.hint = hint
+        }
     }
 
     /// The expression storing `value` in a property of `type` (one element, for collections).
@@ -80,7 +86,7 @@ struct StoredLiteral {
     /// How values of the types written as text look, for error messages.
     static func expectedForm(of scalar: ScalarType) -> String? {
         switch scalar {
-        case .date: "write an ISO 8601 date and time, e.g. \"2026-01-01T00:00:00Z\""
+        case .date: "write an ISO 8601 date or date and time, e.g. \"2026-01-01\" or \"2026-01-01T09:30:00Z\""
         case .uuid: "write a UUID, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case .objectId: "write 24 hexadecimal digits, e.g. \"65a1b2c3d4e5f60718293a4b\""
         case .data: "write base64 text"
@@ -99,16 +105,40 @@ struct StoredLiteral {
         }
     }
 
+    /// `text` does not fit in integer type `scalar`.
+    private static func outOfRange(_ text: String, _ scalar: ScalarType) -> Mismatch {
+        let range = scalar.integerRange!
+        return Mismatch(description: "\(text) is out of range for \(scalar.rawValue) (\(range.lowerBound)...\(range.upperBound))",
+                        hint: "write a value in range, or use a wider type such as int64")
+    }
+
     private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> SQLExpression {
         let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")",
                                 hint: Self.numericForm(of: scalar))
         switch (scalar, value) {
         case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)
         case (_, .int(let number)) where scalar.isInteger:
-            guard scalar.integerRange!.contains(number) else { throw Mismatch(description: "\(number) is out of range for \(scalar.rawValue)") }
+            guard scalar.integerRange!.contains(number) else { throw Self.outOfRange(String(number), scalar) }
             return .integer(number)
+        case (_, .double(let number)) where scalar.isInteger:
+            // Integer text too large for 64 bits reads as a double: say it is out of range, not "not a valid int".
+            let text = CanonicalYAML.double(number)
+            guard number.isFinite, number.rounded(.towardZero) == number else {
+                throw Mismatch(description: "\(text) is not a whole number (\(scalar.rawValue))", hint: "write a whole number, or make the property a double")
+            }
+            let range = scalar.integerRange!
+            guard number >= Double(range.lowerBound), number < -Double(Int64.min), range.contains(Int64(number)) else {
+                throw Self.outOfRange(text, scalar)
+            }
+            throw Mismatch(description: "\(text) is a float, not an \(scalar.rawValue)", hint: "write \(Int64(number)), without a decimal point or exponent")
         case (.double, .int(let number)), (.float, .int(let number)): return .real(Double(number))
-        case (.double, .double(let number)), (.float, .double(let number)): return .real(number)
+        case (.double, .double(let number)): return .real(number)
+        case (.float, .double(let number)):
+            guard !number.isFinite || abs(number) <= Double(Float.greatestFiniteMagnitude) else {
+                throw Mismatch(description: "\(CanonicalYAML.double(number)) is out of range for float (±\(Float.greatestFiniteMagnitude))",
+                               hint: "write a smaller value, or make the property a double")
+            }
+            return .real(number)
         case (.string, .string(let text)), (.url, .string(let text)): return .text(text)
         case (.string, .int(let number)): return .text(String(number))
         case (.string, .double(let number)): return .text(CanonicalYAML.double(number))

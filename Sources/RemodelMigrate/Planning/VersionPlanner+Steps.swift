@@ -337,6 +337,8 @@ extension VersionPlanner {
     }
 
     /// A literal written in a template with no placeholders, read as a value of `type`.
+    /// Numbers are YAML core-schema numbers, as elsewhere in steps; a number that does not fit
+    /// an integer property (too large, or not whole) is left to `StoredLiteral` to say why.
     mutating func literal(_ text: String, for type: PropertyType, step: Int) -> DefaultValue? {
         if text == "null" { return .null }
         switch type.base {
@@ -346,9 +348,10 @@ extension VersionPlanner {
             case .bool:
                 if ["true", "false"].contains(text) { return .bool(text == "true") }
             case _ where scalar.isInteger:
-                if let number = Int64(text) { return .int(number) }
+                if let number = IntegerLiteral.parse(text) { return .int(number) }
+                if let number = FloatLiteral.parse(text) { return .double(number) }
             case .double, .float:
-                if let number = Double(text) { return .double(number) }
+                if let number = FloatLiteral.parse(text) { return .double(number) }
             default:
                 return .string(text)
             }
@@ -363,13 +366,13 @@ extension VersionPlanner {
     mutating func matchLiteral(_ text: String, for type: PropertyType, in schema: Schema, step: Int, field: String) -> SQLExpression? {
         switch type.base {
         case .scalar(let scalar) where scalar.isInteger:
-            guard let number = Int64(text) else {
+            guard let number = IntegerLiteral.parse(text) else {
                 error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field))
                 return nil
             }
             return .integer(number)
         case .scalar(.double), .scalar(.float):
-            guard let number = Double(text) else {
+            guard let number = FloatLiteral.parse(text) else {
                 error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field))
                 return nil
             }

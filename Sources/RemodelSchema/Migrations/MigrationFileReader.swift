@@ -449,18 +449,17 @@ struct MigrationFileReader {
         return Self.value(of: scalar)
     }
 
-    /// The value of a scalar under the YAML core schema: plain null, booleans, integers and
-    /// decimals resolve; everything else is text.
+    /// The value of a scalar under the YAML core schema, read as schema defaults read it:
+    /// plain null, booleans, integers (`42`, `0x1F`, `0o17`) and floats (`1.5`, `-2e10`,
+    /// `.inf`, `.nan`) resolve; everything else is text. An integer too large for 64 bits is
+    /// the nearest double, which the planner reports as out of range for integer properties.
     static func value(of scalar: YAMLScalar) -> DefaultValue {
         if scalar.isNull { return .null }
         if let flag = scalar.bool { return .bool(flag) }
         guard scalar.isPlain else { return .string(scalar.text) }
         let text = scalar.text
-        if let number = Int64(text) { return .int(number) }
-        let numeric = text.unicodeScalars.allSatisfy { "0123456789+-.eE".unicodeScalars.contains($0) }
-        if numeric, text.unicodeScalars.contains(where: { ("0"..."9").contains($0) }), let number = Double(text) {
-            return .double(number)
-        }
+        if let number = IntegerLiteral.parse(text) { return .int(number) }
+        if let number = FloatLiteral.parse(text) { return .double(number) }
         return .string(text)
     }
 }
