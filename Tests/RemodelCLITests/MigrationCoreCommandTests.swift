@@ -234,6 +234,62 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertFalse(export.contains("p2"), export)
     }
 
+    // MARK: - Messages a new user met
+
+    /// The `names` schema as version 1, then `nickname` required with no default as version 2:
+    /// a draft that cannot run (its problem is at `Schemas/People.yaml:8:7`).
+    private func brokenSecondVersion() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: string\n")
+        try remodel(["migration", "new", "nicknames"])
+    }
+
+    private func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
+    }
+
+    /// `migration new 0002-x` wrote `0002-0002-x.yaml`. Now the number is dropped when it is
+    /// the next version's, and another number is a usage error saying remodel chooses it.
+    func testANameStartingWithAVersionNumber() throws {
+        try schema(Self.names)
+        let first = try remodel(["migration", "new", "0001-initial"])
+        XCTAssertTrue(first.stdout.contains("Migrations/0001-initial.yaml: the baseline (no steps)"), first.stdout)
+        try schema(Self.fullName)
+        let wrong = try remodel(["migration", "new", "0003-full-name"], expect: 64)
+        XCTAssertTrue(wrong.stderr.contains("Error: '0003-full-name' starts with the version number 0003, but remodel chooses the number: the next version is 2, so pass the name alone ('remodel migration new full-name' writes '0002-full-name.yaml')"), wrong.stderr)
+        XCTAssertFalse(exists("Migrations/snapshots/v2.yaml"))
+        let drafted = try remodel(["migration", "new", "0002-full-name"])
+        XCTAssertTrue(drafted.stdout.contains("Migrations/0002-full-name.yaml: the steps from version 1; review them"), drafted.stdout)
+        XCTAssertTrue(exists("Migrations/0002-full-name.yaml"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Migrations").path).sorted(),
+                       ["0001-initial.yaml", "0002-full-name.yaml", "snapshots"])
+    }
+
+    /// A new version on top of one that cannot run was written, and its readiness line sent
+    /// the user to the new file. Now nothing is written and the broken file is named.
+    func testNoNewVersionOnTopOfOneThatCannotRun() throws {
+        try brokenSecondVersion()
+        let refused = try remodel(["migration", "new", "0003-x"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("Schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Error: version 2 cannot run yet (the problems above), so no version 3 was written: fix 'Migrations/0002-nicknames.yaml' first"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("then run 'remodel migration new x' again\n"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("Version 3"), refused.stderr)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertFalse(exists("Migrations/0003-x.yaml"))
+        XCTAssertFalse(exists("Migrations/0003-0003-x.yaml"))
+        XCTAssertFalse(exists("Migrations/snapshots/v3.yaml"))
+
+        // A problem in a step of the earlier file: the same refusal, at the step.
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n")
+        try remodel(["migration", "amend"])
+        try write("description: nicknames\nsteps:\n  - set: { type: Person, property: nickname, value: \"{firstNme}\" }\n", to: "Migrations/0002-nicknames.yaml")
+        let step = try remodel(["migration", "new", "x"], expect: 1)
+        XCTAssertTrue(step.stderr.contains("Migrations/0002-nicknames.yaml:3:53: error: migration 2 step 1 (set): 'Person' has no property 'firstNme'"), step.stderr)
+        XCTAssertTrue(step.stderr.contains("fix 'Migrations/0002-nicknames.yaml' first, check with 'remodel validate', then run 'remodel migration new x' again\n"), step.stderr)
+        XCTAssertFalse(exists("Migrations/snapshots/v3.yaml"))
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`
