@@ -290,6 +290,26 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertFalse(exists("Migrations/snapshots/v3.yaml"))
     }
 
+    /// `init --version 1` and `import --version 1` refused a history whose version 2 cannot
+    /// run with only version 2's diagnostic. Now a line says what failed, why they need it,
+    /// and what to fix; they still refuse, and create nothing.
+    func testInitAndImportSayWhyAnOlderVersionNeedsTheWholeHistory() throws {
+        try brokenSecondVersion()
+        try write(#"{ "Person": [{ "id": "p1" }] }"#, to: "v1.json")
+        for (command, extra) in [("init", [String]()), ("import", ["v1.json"])] {
+            let output = try remodel([command, "--store", "app.db", "--version", "1"] + extra, expect: 1)
+            XCTAssertTrue(output.stderr.contains("Schemas/People.yaml:8:7: error: migration 2:"), output.stderr)
+            XCTAssertTrue(output.stderr.hasSuffix("""
+                1 error
+                Error: the migration history in 'Migrations' does not load, and `remodel \(command)` needs all of it, even for --version 1: \
+                it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
+                Fix the problems above in 'Schemas/People.yaml', check with 'remodel validate', then run it again
+
+                """), output.stderr)
+            XCTAssertFalse(exists("app.db"), command)
+        }
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`
