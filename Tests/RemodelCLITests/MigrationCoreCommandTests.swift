@@ -310,6 +310,29 @@ final class MigrationCoreCommandTests: XCTestCase {
         }
     }
 
+    /// A released version amended (its file and snapshot rewritten): `migrate` said "the
+    /// schema changed without a new version: add a migration", which cannot help. Now it says
+    /// to restore the files the store applied, and make the change in a new version.
+    func testAnAmendedReleasedVersionIsToBeRestored() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n")
+        try remodel(["migration", "new", "nicknames"])
+        let store = folder.appendingPathComponent("app.db").path
+        try remodel(["init", "--store", store, "--version", "1"])
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n      age: { type: int, default: 0 }\n")
+        try remodel(["migration", "amend"])
+        let hash = try Data(contentsOf: URL(fileURLWithPath: store))
+        let refused = try remodel(["migrate", "--store", store, "--no-backup"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("Warning: migration 2 (Migrations/0002-nicknames.yaml) has changed since this store applied it"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Error: the store '\(store)' is at schema version 2 but was written with a different schema"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("its history was changed after the store applied it ('Migrations/0002-nicknames.yaml', the warning above;"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were when the store applied version 2 (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("add a migration"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`
