@@ -333,6 +333,30 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
     }
 
+    /// Notes were bold black (`1;30`) on a terminal: invisible on a dark theme. Now bold in
+    /// the terminal's own colour, as swiftc prints them. Run under a pseudo-terminal.
+    func testNotesOnATerminalAreReadableOnDarkThemes() throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("needs script(1) for a pseudo-terminal") }
+        try schema("objects:\n  Dog:\n    properties:\n      weight: integer\n")
+        let process = Process()
+        process.executableURL = script
+        let command = "env -u NO_COLOR TERM=xterm '\(try CLIRunner.executable().path)' validate"
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 1, text)
+        XCTAssertTrue(text.contains("\u{1B}[1mSchemas/People.yaml:4:15: \u{1B}[0m\u{1B}[1;31merror:\u{1B}[0m \u{1B}[1munknown type 'integer'"), text)
+        XCTAssertTrue(text.contains("\u{1B}[1mSchemas/People.yaml:4:15: \u{1B}[0m\u{1B}[1;39mnote:\u{1B}[0m did you mean 'int'?"), text)
+        XCTAssertFalse(text.contains("1;30m"), text)
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`
