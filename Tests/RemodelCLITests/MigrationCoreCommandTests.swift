@@ -357,6 +357,37 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertFalse(text.contains("1;30m"), text)
     }
 
+    /// The README's samples of diagnostics are the tool's output, byte for byte.
+    func testTheReadmeSamplesAreTheRealOutput() throws {
+        let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        // `remodel migration new` with a new required property.
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: string\n")
+        let drafted = try remodel(["migration", "new", "nicknames"])
+        let sample = "```\n$ remodel migration new nicknames\n" + drafted.stdout + drafted.stderr + "```\n"
+        XCTAssertTrue(readme.contains(sample), "README.md should show:\n\(sample)")
+        // The draft's comment and the error list the same steps.
+        let draft = try read("Migrations/0002-nicknames.yaml")
+        XCTAssertTrue(draft.contains("#   [data-dependent] property Person.nickname added: needs `default:` in the schema, or a step that sets it (set, split, convert)\n"), draft)
+        XCTAssertTrue(drafted.stderr.contains("or add a step that sets it (set, split, convert);"), drafted.stderr)
+
+        // `remodel validate` on the example with a misspelt type.
+        let project = folder.appendingPathComponent("example")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        for name in ["Schemas", "Migrations"] {
+            try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent(name), to: project.appendingPathComponent(name))
+        }
+        let doggo = project.appendingPathComponent("Schemas/DoggoDB.yaml")
+        let text = try String(contentsOf: doggo, encoding: .utf8)
+        XCTAssertTrue(text.contains("        type: list<Dog>\n"), text)
+        try text.replacingOccurrences(of: "        type: list<Dog>\n", with: "        type: list<Dgo>\n").write(to: doggo, atomically: true, encoding: .utf8)
+        let validate = try CLIRunner.run(["validate"], in: project)
+        XCTAssertEqual(validate.status, 1, validate.stderr)
+        let validateSample = "Text (default, stderr, coloured on a terminal):\n\n```\n" + validate.stderr + "```\n"
+        XCTAssertTrue(readme.contains(validateSample), "README.md should show:\n\(validateSample)")
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`

@@ -177,7 +177,7 @@ public enum MigrationDraft {
             guard let added = new.objectType(named: type)?.property(named: property), let storedType = added.storedType else { return "" }
             if let value = added.defaultValue { return ": existing objects get \(CanonicalYAML.literal(value))" }
             if storedType.isOptional || storedType.collection != nil { return ": existing objects get \(storedType.collection == nil ? "null" : "an empty \(storedType.collection!.rawValue)")" }
-            return ": needs `default:` in the schema, or a step that sets it (set, split)"
+            return ": needs `default:` in the schema, or a step that sets it (set, split, convert)"
         case .propertyRemoved(let type, let property):
             return old.objectType(named: type)?.property(named: property)?.storedType == nil ? ": an inverse, nothing stored" : ": its stored values are deleted"
         case .objectRemoved, .enumRemoved:
