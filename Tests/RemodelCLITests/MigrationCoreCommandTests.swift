@@ -388,6 +388,31 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertTrue(readme.contains(validateSample), "README.md should show:\n\(validateSample)")
     }
 
+    /// A migration file of binary bytes was "binary data [that] cannot be a schema"; an empty
+    /// migration file was accepted without a word. Now both speak of a migration file, and
+    /// an empty one gets a warning as an empty schema file does.
+    func testBinaryAndEmptyMigrationFiles() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try remodel(["migration", "new", "clean-up"])
+        let file = folder.appendingPathComponent("Migrations/0002-clean-up.yaml")
+        try Data([0x64, 0x65, 0x73, 0x63, 0x3A, 0x0A, 0x00, 0xFF, 0xFE, 0x01]).write(to: file)
+        let binary = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(binary.stderr.contains("Migrations/0002-clean-up.yaml:2:1: error: the file is not valid UTF-8 text"), binary.stderr)
+        XCTAssertTrue(binary.stderr.contains("Migrations/0002-clean-up.yaml:2:1: note: save the file as UTF-8 text; binary data cannot be a migration file\n"), binary.stderr)
+        XCTAssertFalse(binary.stderr.contains("cannot be a schema"), binary.stderr)
+
+        try Data().write(to: file)
+        let empty = try remodel(["validate"])
+        XCTAssertTrue(empty.stderr.contains("""
+            Migrations/0002-clean-up.yaml:1:1: warning: the migration file of version 2 is empty: it has no description and no steps [empty-file]
+            Migrations/0002-clean-up.yaml:1:1: note: write 'description: …' and its 'steps:' ('steps: []' for none), or restore it from version control
+            1 warning
+
+            """), empty.stderr)
+        XCTAssertTrue(empty.stdout.contains("Migrations: valid (2 versions, current version 2)"), empty.stdout)
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`
