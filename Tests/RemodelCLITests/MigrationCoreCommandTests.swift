@@ -333,6 +333,16 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
     }
 
+    /// `init` said "1 object types".
+    func testInitCountsObjectTypesInPlainEnglish() throws {
+        try schema(Self.names)
+        let one = try remodel(["init", "--store", "one.db"])
+        XCTAssertTrue(one.stdout.hasPrefix("Created 'one.db' at schema version 1 (1 object type, schema hash "), one.stdout)
+        try schema(Self.names + "  Dog:\n    properties:\n      name: string\n")
+        let two = try remodel(["init", "--store", "two.db"])
+        XCTAssertTrue(two.stdout.hasPrefix("Created 'two.db' at schema version 1 (2 object types, schema hash "), two.stdout)
+    }
+
     /// Notes were bold black (`1;30`) on a terminal: invisible on a dark theme. Now bold in
     /// the terminal's own colour, as swiftc prints them. Run under a pseudo-terminal.
     func testNotesOnATerminalAreReadableOnDarkThemes() throws {
