@@ -214,7 +214,7 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertFalse(dryRun.stdout.contains("Backup"), dryRun.stdout)
         XCTAssertEqual(try fileHash(store), hash)
         try expectDataError(store: store, migrations: migrations.path, schemas: "Schemas", contains: [
-            "migration to version 3 (dog-details), step 1 (convert): 3 Dog objects with values that cannot be converted to int in Dog.weight",
+            "migration to version 3 (dog-details), step 1 (convert) at \(migrations.path)/0003-dog-details.yaml:14:5: 3 Dog objects with values that cannot be converted to int in Dog.weight",
             "00000000-0000-0000-0000-0000000000D2 (\"\")", "00000000-0000-0000-0000-0000000000D3 (\"n/a\")", "(\"12.5\")",
             "hint: fix the values, or use onError: default or onError: null",
         ])
@@ -224,7 +224,7 @@ final class MigrateCommandTests: XCTestCase {
         let store = try makeV3Store()
         let (migrations, schemas) = try historyWithVersion4(steps: "  - set: { type: Note, property: identifier, value: same }\n")
         try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
-            "migration to version 4 (v4), step 1 (set): 2 Note objects with a primary key that another object would also have in Note.identifier",
+            "migration to version 4 (v4), step 1 (set) at \(migrations)/0004-v4.yaml:3:5: 2 Note objects with a primary key that another object would also have in Note.identifier",
             "\"note-1\"", "\"note-2\"",
         ])
     }
@@ -235,7 +235,7 @@ final class MigrateCommandTests: XCTestCase {
             $0.replacingOccurrences(of: "profileImageUrl:\n        type: \"url?\"\n      dogs:", with: "profileImageUrl:\n        type: url\n      dogs:")
         }
         try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
-            "migration to version 4 (v4), schema: 10 Person objects with no value, but 'profileImageUrl' becomes required in Person.profileImageUrl",
+            "migration to version 4 (v4), schema at ", "v4.yaml:39:7: 10 Person objects with no value, but 'profileImageUrl' becomes required in Person.profileImageUrl",
             "650000000000000000000001", "and 5 more",
         ])
     }
@@ -244,7 +244,7 @@ final class MigrateCommandTests: XCTestCase {
         let store = try makeV3Store()
         let (migrations, schemas) = try historyWithVersion4(steps: "  - mapValues: { type: Person, property: company, values: { MongoDB: MongoDB Inc. } }\n")
         try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
-            "step 1 (mapValues): 2 Person objects with values that mapValues does not map (and there is no `otherwise`) in Person.company",
+            "step 1 (mapValues) at \(migrations)/0004-v4.yaml:3:5: 2 Person objects with values that mapValues does not map (and there is no `otherwise`) in Person.company",
             "650000000000000000000004 (\"\")", "650000000000000000000007 (\"Acme\")",
         ])
     }

@@ -310,6 +310,195 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertTrue(output.stdout.contains("Migrations: valid (2 versions, current version 2)"), output.stdout)
     }
 
+    // MARK: - Messages a new user met
+
+    /// The `names` schema as version 1, then `nickname` required with no default as version 2:
+    /// a draft that cannot run (its problem is at `Schemas/People.yaml:8:7`).
+    private func brokenSecondVersion() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: string\n")
+        try remodel(["migration", "new", "nicknames"])
+    }
+
+    private func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
+    }
+
+    /// `migration new 0002-x` wrote `0002-0002-x.yaml`. Now the number is dropped when it is
+    /// the next version's, and another number is a usage error saying remodel chooses it.
+    func testANameStartingWithAVersionNumber() throws {
+        try schema(Self.names)
+        let first = try remodel(["migration", "new", "0001-initial"])
+        XCTAssertTrue(first.stdout.contains("Migrations/0001-initial.yaml: the baseline (no steps)"), first.stdout)
+        try schema(Self.fullName)
+        let wrong = try remodel(["migration", "new", "0003-full-name"], expect: 64)
+        XCTAssertTrue(wrong.stderr.contains("Error: '0003-full-name' starts with the version number 0003, but remodel chooses the number: the next version is 2, so pass the name alone ('remodel migration new full-name' writes '0002-full-name.yaml')"), wrong.stderr)
+        XCTAssertFalse(exists("Migrations/snapshots/v2.yaml"))
+        let drafted = try remodel(["migration", "new", "0002-full-name"])
+        XCTAssertTrue(drafted.stdout.contains("Migrations/0002-full-name.yaml: the steps from version 1; review them"), drafted.stdout)
+        XCTAssertTrue(exists("Migrations/0002-full-name.yaml"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Migrations").path).sorted(),
+                       ["0001-initial.yaml", "0002-full-name.yaml", "snapshots"])
+    }
+
+    /// A new version on top of one that cannot run was written, and its readiness line sent
+    /// the user to the new file. Now nothing is written and the broken file is named.
+    func testNoNewVersionOnTopOfOneThatCannotRun() throws {
+        try brokenSecondVersion()
+        let refused = try remodel(["migration", "new", "0003-x"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("Schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Error: version 2 cannot run yet (the problems above), so no version 3 was written: fix 'Migrations/0002-nicknames.yaml' first"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("then run 'remodel migration new x' again\n"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("Version 3"), refused.stderr)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertFalse(exists("Migrations/0003-x.yaml"))
+        XCTAssertFalse(exists("Migrations/0003-0003-x.yaml"))
+        XCTAssertFalse(exists("Migrations/snapshots/v3.yaml"))
+
+        // A problem in a step of the earlier file: the same refusal, at the step.
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n")
+        try remodel(["migration", "amend"])
+        try write("description: nicknames\nsteps:\n  - set: { type: Person, property: nickname, value: \"{firstNme}\" }\n", to: "Migrations/0002-nicknames.yaml")
+        let step = try remodel(["migration", "new", "x"], expect: 1)
+        XCTAssertTrue(step.stderr.contains("Migrations/0002-nicknames.yaml:3:53: error: migration 2 step 1 (set): 'Person' has no property 'firstNme'"), step.stderr)
+        XCTAssertTrue(step.stderr.contains("fix 'Migrations/0002-nicknames.yaml' first, check with 'remodel validate', then run 'remodel migration new x' again\n"), step.stderr)
+        XCTAssertFalse(exists("Migrations/snapshots/v3.yaml"))
+    }
+
+    /// `init --version 1` and `import --version 1` refused a history whose version 2 cannot
+    /// run with only version 2's diagnostic. Now a line says what failed, why they need it,
+    /// and what to fix; they still refuse, and create nothing.
+    func testInitAndImportSayWhyAnOlderVersionNeedsTheWholeHistory() throws {
+        try brokenSecondVersion()
+        try write(#"{ "Person": [{ "id": "p1" }] }"#, to: "v1.json")
+        for (command, extra) in [("init", [String]()), ("import", ["v1.json"])] {
+            let output = try remodel([command, "--store", "app.db", "--version", "1"] + extra, expect: 1)
+            XCTAssertTrue(output.stderr.contains("Schemas/People.yaml:8:7: error: migration 2:"), output.stderr)
+            XCTAssertTrue(output.stderr.hasSuffix("""
+                1 error
+                Error: the migration history in 'Migrations' does not load, and `remodel \(command)` needs all of it, even for --version 1: \
+                it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
+                Fix the problems above in 'Schemas/People.yaml', check with 'remodel validate', then run it again
+
+                """), output.stderr)
+            XCTAssertFalse(exists("app.db"), command)
+        }
+    }
+
+    /// A released version amended (its file and snapshot rewritten): `migrate` said "the
+    /// schema changed without a new version: add a migration", which cannot help. Now it says
+    /// to restore the files the store applied, and make the change in a new version.
+    func testAnAmendedReleasedVersionIsToBeRestored() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n")
+        try remodel(["migration", "new", "nicknames"])
+        let store = folder.appendingPathComponent("app.db").path
+        try remodel(["init", "--store", store, "--version", "1"])
+        try remodel(["migrate", "--store", store, "--no-backup"])
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n      age: { type: int, default: 0 }\n")
+        try remodel(["migration", "amend"])
+        let hash = try Data(contentsOf: URL(fileURLWithPath: store))
+        let refused = try remodel(["migrate", "--store", store, "--no-backup"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("Warning: migration 2 (Migrations/0002-nicknames.yaml) has changed since this store applied it"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Error: the store '\(store)' is at schema version 2 but was written with a different schema"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("its history was changed after the store applied it ('Migrations/0002-nicknames.yaml', the warning above;"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were when the store applied version 2 (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("add a migration"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
+    }
+
+    /// `init` said "1 object types".
+    func testInitCountsObjectTypesInPlainEnglish() throws {
+        try schema(Self.names)
+        let one = try remodel(["init", "--store", "one.db"])
+        XCTAssertTrue(one.stdout.hasPrefix("Created 'one.db' at schema version 1 (1 object type, schema hash "), one.stdout)
+        try schema(Self.names + "  Dog:\n    properties:\n      name: string\n")
+        let two = try remodel(["init", "--store", "two.db"])
+        XCTAssertTrue(two.stdout.hasPrefix("Created 'two.db' at schema version 1 (2 object types, schema hash "), two.stdout)
+    }
+
+    /// Notes were bold black (`1;30`) on a terminal: invisible on a dark theme. Now bold in
+    /// the terminal's own colour, as swiftc prints them. Run under a pseudo-terminal.
+    func testNotesOnATerminalAreReadableOnDarkThemes() throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("needs script(1) for a pseudo-terminal") }
+        try schema("objects:\n  Dog:\n    properties:\n      weight: integer\n")
+        let process = Process()
+        process.executableURL = script
+        let command = "env -u NO_COLOR TERM=xterm '\(try CLIRunner.executable().path)' validate"
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 1, text)
+        XCTAssertTrue(text.contains("\u{1B}[1mSchemas/People.yaml:4:15: \u{1B}[0m\u{1B}[1;31merror:\u{1B}[0m \u{1B}[1munknown type 'integer'"), text)
+        XCTAssertTrue(text.contains("\u{1B}[1mSchemas/People.yaml:4:15: \u{1B}[0m\u{1B}[1;39mnote:\u{1B}[0m did you mean 'int'?"), text)
+        XCTAssertFalse(text.contains("1;30m"), text)
+    }
+
+    /// The README's samples of diagnostics are the tool's output, byte for byte.
+    func testTheReadmeSamplesAreTheRealOutput() throws {
+        let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        // `remodel migration new` with a new required property.
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: string\n")
+        let drafted = try remodel(["migration", "new", "nicknames"])
+        let sample = "```\n$ remodel migration new nicknames\n" + drafted.stdout + drafted.stderr + "```\n"
+        XCTAssertTrue(readme.contains(sample), "README.md should show:\n\(sample)")
+        // The draft's comment and the error list the same steps.
+        let draft = try read("Migrations/0002-nicknames.yaml")
+        XCTAssertTrue(draft.contains("#   [data-dependent] property Person.nickname added: needs `default:` in the schema, or a step that sets it (set, split, convert)\n"), draft)
+        XCTAssertTrue(drafted.stderr.contains("or add a step that sets it (set, split, convert);"), drafted.stderr)
+
+        // `remodel validate` on the example with a misspelt type.
+        let project = folder.appendingPathComponent("example")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        for name in ["Schemas", "Migrations"] {
+            try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent(name), to: project.appendingPathComponent(name))
+        }
+        let doggo = project.appendingPathComponent("Schemas/DoggoDB.yaml")
+        let text = try String(contentsOf: doggo, encoding: .utf8)
+        XCTAssertTrue(text.contains("        type: list<Dog>\n"), text)
+        try text.replacingOccurrences(of: "        type: list<Dog>\n", with: "        type: list<Dgo>\n").write(to: doggo, atomically: true, encoding: .utf8)
+        let validate = try CLIRunner.run(["validate"], in: project)
+        XCTAssertEqual(validate.status, 1, validate.stderr)
+        let validateSample = "Text (default, stderr, coloured on a terminal):\n\n```\n" + validate.stderr + "```\n"
+        XCTAssertTrue(readme.contains(validateSample), "README.md should show:\n\(validateSample)")
+    }
+
+    /// A migration file of binary bytes was "binary data [that] cannot be a schema"; an empty
+    /// migration file was accepted without a word. Now both speak of a migration file, and
+    /// an empty one gets a warning as an empty schema file does.
+    func testBinaryAndEmptyMigrationFiles() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try remodel(["migration", "new", "clean-up"])
+        let file = folder.appendingPathComponent("Migrations/0002-clean-up.yaml")
+        try Data([0x64, 0x65, 0x73, 0x63, 0x3A, 0x0A, 0x00, 0xFF, 0xFE, 0x01]).write(to: file)
+        let binary = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(binary.stderr.contains("Migrations/0002-clean-up.yaml:2:1: error: the file is not valid UTF-8 text"), binary.stderr)
+        XCTAssertTrue(binary.stderr.contains("Migrations/0002-clean-up.yaml:2:1: note: save the file as UTF-8 text; binary data cannot be a migration file\n"), binary.stderr)
+        XCTAssertFalse(binary.stderr.contains("cannot be a schema"), binary.stderr)
+
+        try Data().write(to: file)
+        let empty = try remodel(["validate"])
+        XCTAssertTrue(empty.stderr.contains("""
+            Migrations/0002-clean-up.yaml:1:1: warning: the migration file of version 2 is empty: it has no description and no steps [empty-file]
+            Migrations/0002-clean-up.yaml:1:1: note: write 'description: …' and its 'steps:' ('steps: []' for none), or restore it from version control
+            1 warning
+
+            """), empty.stderr)
+        XCTAssertTrue(empty.stdout.contains("Migrations: valid (2 versions, current version 2)"), empty.stdout)
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`

@@ -47,7 +47,7 @@ final class MigrationNewCommandTests: XCTestCase {
         XCTAssertTrue(v2.contains("  # - renameProperty: { type: Person, from: employeeId, to: personId }"), v2)
         let v3 = try String(contentsOfFile: "\(migrations)/0003-dog-details.yaml", encoding: .utf8)
         XCTAssertTrue(v3.contains("  - convert: { type: Dog, property: weight, to: int, onError: fail }"), v3)
-        XCTAssertTrue(v3.contains("#   [additive] property Dog.dateLastUpdated added: existing objects get $now\n"), v3)
+        XCTAssertTrue(v3.contains("#   [additive] property Dog.dateLastUpdated added: existing objects get the time of the migration\n"), v3)
 
         // On an unchanged schema, a data-only version: the same snapshot, steps to write.
         let again = try CLIRunner.run(["migration", "new", "again", "--schemas", "Schemas", "--migrations", migrations])

@@ -30,6 +30,18 @@ final class DiagnosticFormatterTests: XCTestCase {
         XCTAssertTrue(DiagnosticFormatter(format: .text, colored: true).string(for: [diagnostic]).contains("\u{1B}["))
     }
 
+    /// Notes are bold in the terminal's own colour (`1;39`, as swiftc prints them), not bold
+    /// black (`1;30`), which a dark theme hides.
+    func testColoredNotesAreReadableOnDarkAndLightThemes() {
+        let text = DiagnosticFormatter(format: .text, colored: true).string(for: [diagnostic])
+        XCTAssertEqual(text, """
+            \u{1B}[1mSchemas/Person.yaml:12:7: \u{1B}[0m\u{1B}[1;31merror:\u{1B}[0m \u{1B}[1munknown type 'Dgo' for property 'Person.dogs'\u{1B}[0m [unknown-type]
+            \u{1B}[1mSchemas/Person.yaml:12:7: \u{1B}[0m\u{1B}[1;39mnote:\u{1B}[0m did you mean 'Dog'?
+            \u{1B}[1mSchemas/Dog.yaml:2:3: \u{1B}[0m\u{1B}[1;39mnote:\u{1B}[0m 'Dog' declared here
+
+            """)
+    }
+
     func testJSONIsAnArrayOfObjects() throws {
         let text = DiagnosticFormatter(format: .json).string(for: [diagnostic])
         let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])

@@ -56,15 +56,37 @@ struct HistoryInput {
     }
 
     /// Loads, checks and prints every diagnostic; `nil` when there are errors (already
-    /// printed) or nothing to work with.
-    static func load(_ arguments: ParsedArguments) -> HistoryInput? {
+    /// printed) or nothing to work with. With `need` (why the command needs the history,
+    /// e.g. to create a store from one of its versions), a failure ends with a line saying
+    /// what failed, why the command depends on it and which files to fix.
+    static func load(_ arguments: ParsedArguments, need: String? = nil) -> HistoryInput? {
         let input = read(arguments)
         DiagnosticsOutput.print(input.diagnostics)
-        guard !input.hasErrors else { return nil }
+        guard !input.hasErrors else {
+            if let need { Console.writeError(input.failure(arguments, need: need)) }
+            return nil
+        }
         guard input.history != nil else {
             Console.writeError("Error: there is no migration history in '\(arguments.migrationsPath)' and no schema in '\(arguments.schemasPath)'; run from the package folder, or pass --migrations DIR and --schemas DIR\n")
             return nil
         }
         return input
+    }
+
+    /// The line after the diagnostics of a history that does not load, for a command that
+    /// cannot go on without it: what failed, why it matters, and the files to fix.
+    func failure(_ arguments: ParsedArguments, need: String) -> String {
+        var files: [String] = []
+        for problem in diagnostics where problem.severity == .error {
+            guard var file = problem.location?.file else { continue }
+            // A snapshot is written by the tool: its version's migration file is what to fix.
+            if let version = loaded.snapshotFiles.first(where: { $0.value == file })?.key, let migration = loaded.files[version] { file = migration }
+            if !files.contains(file) { files.append(file) }
+        }
+        let named = files.isEmpty ? "the problems above" : "the problems above in " + DiagnosticsOutput.list(files.map { "'\($0)'" })
+        let what = schema.map { $0.schema == nil } == true
+            ? "the schema in '\(arguments.schemasPath)' does not load"
+            : "the migration history in '\(arguments.migrationsPath)' does not load"
+        return "Error: \(what), and \(need). Fix \(named), check with 'remodel validate', then run it again\n"
     }
 }

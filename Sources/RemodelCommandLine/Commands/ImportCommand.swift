@@ -46,7 +46,7 @@ struct ImportCommand: Command {
             store = try StoreCommandSupport.openExisting(path, readOnly: false)
         } else {
             // Check before creating anything, so that a bad file leaves no store behind.
-            guard let target = try StoreCommandSupport.targetSchema(arguments) else { return ExitStatus.failure }
+            guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
             try StoreJSON.check(document, schema: target.schema, source: dataPath)
             store = try RemodelStore(path: path, schema: target.schema, version: target.version)
             created = true

@@ -22,9 +22,10 @@ struct InitCommand: Command {
             Console.writeError("Error: '\(path)' already exists; remove it first, or choose another path for the new store\n")
             return ExitStatus.failure
         }
-        guard let target = try StoreCommandSupport.targetSchema(arguments) else { return ExitStatus.failure }
+        guard let target = try StoreCommandSupport.targetSchema(arguments, command: "init") else { return ExitStatus.failure }
         let store = try RemodelStore(path: path, schema: target.schema, version: target.version)
-        Console.write("Created '\(path)' at schema version \(store.version) (\(store.schema.objects.filter { !$0.isEmbedded }.count) object types, schema hash \(store.schema.storageHash))\n")
+        let types = store.schema.objects.filter { !$0.isEmbedded }.count
+        Console.write("Created '\(path)' at schema version \(store.version) (\(ValidateCommand.plural(types, "object type")), schema hash \(store.schema.storageHash))\n")
         return ExitStatus.success
     }
 }

@@ -49,9 +49,24 @@ struct MigrateCommand: Command {
         migrator.sources = loaded.sources
 
         let state = try migrator.inspect(storeAt: store)
-        try migrator.check(state)
-        for edited in migrator.editedMigrations(state.appliedMigrations) {
+        let edited = migrator.editedMigrations(state.appliedMigrations)
+        for edited in edited {
             Console.writeError(Self.editedWarning(edited.applied, file: loaded.files[edited.now.version]))
+        }
+        do {
+            try migrator.check(state)
+        } catch StoreError.schemaMismatch(let path, let version, let storeHash, let codeHash) where !edited.isEmpty {
+            // Not a schema edited without a version (a new version cannot fix this): the
+            // files of versions the store has applied were edited, its snapshot with them.
+            let files = edited.map { "'\(loaded.files[$0.now.version] ?? $0.applied.name)'" }
+            let restore = files + (loaded.loaded.snapshotFiles[version].map { ["'\($0)'"] } ?? [])
+            Console.writeError(
+                "Error: the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)): "
+                    + "its history was changed after the store applied it (\(DiagnosticsOutput.list(files)), the warning above; 'remodel migration amend' rewrites a version's file and snapshot). "
+                    + "Restore \(DiagnosticsOutput.list(restore)) as \(restore.count == 1 ? "it was" : "they were") when the store applied version \(version) (from version control), "
+                    + "then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"
+            )
+            return ExitStatus.failure
         }
         let now = Date()
         let plan: MigrationPlan

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelMigrate
 import RemodelSchema
 
 /// `remodel migration`: manages the migration history (`new`, `amend`).
@@ -22,20 +23,27 @@ struct MigrationNewCommand: Command {
         `remodel migrate` would plan it and says at once what the draft still needs. On an \
         unchanged schema it writes a data-only version (steps, no schema change). With no \
         migrations folder, the current schema becomes version 1, the baseline (0001-NAME.yaml, \
-        no steps; conventionally NAME is 'initial'). Refuses an invalid schema and never \
-        overwrites a file. Exit status: 0 written, 1 refused, 64 usage error.
+        no steps; conventionally NAME is 'initial'). Refuses an invalid schema, and a history \
+        whose versions cannot run yet (naming the file to fix first); never overwrites a file. \
+        Exit status: 0 written, 1 refused, 64 usage error.
         """
-    let arguments = [ArgumentSpec("NAME", help: "The migration's name: letters, digits, '-', '_' or '.' (e.g. split-person-name).")]
+    let arguments = [ArgumentSpec("NAME", help: "The migration's name, without its number (remodel chooses it): letters, digits, '-', '_' or '.' (e.g. split-person-name).")]
     let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        guard let migrationName = arguments.positional(0) else { throw UsageError("missing NAME, e.g. 'remodel migration new split-person-name'") }
-        guard MigrationFolder.isValidName(migrationName) else {
-            throw UsageError("'\(migrationName)' cannot be a migration name: use letters, digits, '-', '_' or '.', starting with a letter or digit")
+        guard let givenName = arguments.positional(0) else { throw UsageError("missing NAME, e.g. 'remodel migration new split-person-name'") }
+        guard MigrationFolder.isValidName(givenName) else {
+            throw UsageError("'\(givenName)' cannot be a migration name: use letters, digits, '-', '_' or '.', starting with a letter or digit")
         }
         let migrationsPath = arguments.migrationsPath
         let schemasPath = arguments.schemasPath
-        guard let (schema, loaded) = MigrationFiles.loadForWriting(schemasPath: schemasPath, migrationsPath: migrationsPath, action: "freezing a new version") else {
+        guard let (schemaResult, loaded) = MigrationFiles.loadForWriting(schemasPath: schemasPath, migrationsPath: migrationsPath, action: "freezing a new version"),
+              let schema = schemaResult.schema else {
+            return ExitStatus.failure
+        }
+        let migrationName = try Self.name(givenName, forVersion: (loaded.history?.currentVersion ?? 0) + 1)
+        if let history = loaded.history,
+           !MigrationFiles.existingVersionsCanRun(history, loaded: loaded, schema: schemaResult, arguments: arguments, retry: "remodel migration new \(migrationName)") {
             return ExitStatus.failure
         }
 
@@ -73,6 +81,21 @@ struct MigrationNewCommand: Command {
         MigrationFiles.reportReadiness(arguments, version: version, file: migrationPath)
         return ExitStatus.success
     }
+
+    /// The name to write for version `version`: `name` itself, or `name` without the version
+    /// number it starts with (`0003-x` → `x` for version 3), so that the file is not named
+    /// `0003-0003-x.yaml`. Another number is refused: the tool chooses it.
+    static func name(_ name: String, forVersion version: Int) throws -> String {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, name.dropFirst(digits.count).first == "-" else { return name }
+        let rest = String(name.dropFirst(digits.count + 1))
+        if Int(digits) == version, MigrationFolder.isValidName(rest) { return rest }
+        let example = MigrationFolder.isValidName(rest) ? rest : "split-person-name"
+        throw UsageError(
+            "'\(name)' starts with the version number \(digits), but remodel chooses the number: the next version is \(version), "
+                + "so pass the name alone ('remodel migration new \(example)' writes '\(MigrationFolder.migrationFileName(version: version, name: example))')"
+        )
+    }
 }
 
 /// `remodel migration amend`: re-freezes the newest version from the current schema.
@@ -93,7 +116,8 @@ struct MigrationAmendCommand: Command {
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let migrationsPath = arguments.migrationsPath
-        guard let (schema, loaded) = MigrationFiles.loadForWriting(schemasPath: arguments.schemasPath, migrationsPath: migrationsPath, action: "amending the newest version") else {
+        guard let (schemaResult, loaded) = MigrationFiles.loadForWriting(schemasPath: arguments.schemasPath, migrationsPath: migrationsPath, action: "amending the newest version"),
+              let schema = schemaResult.schema else {
             return ExitStatus.failure
         }
         guard let history = loaded.history, let file = loaded.files[history.currentVersion] else {
@@ -122,11 +146,11 @@ struct MigrationAmendCommand: Command {
 
 /// What `migration new` and `migration amend` share.
 enum MigrationFiles {
-    /// The valid current schema and the loaded history, or `nil` after printing why not.
-    static func loadForWriting(schemasPath: String, migrationsPath: String, action: String) -> (Schema, MigrationHistoryLoadResult)? {
+    /// The current schema (valid) and the loaded history, or `nil` after printing why not.
+    static func loadForWriting(schemasPath: String, migrationsPath: String, action: String) -> (SchemaLoadResult, MigrationHistoryLoadResult)? {
         let schemaResult = SchemaLoader.load(path: schemasPath)
         DiagnosticsOutput.print(schemaResult.diagnostics)
-        guard let schema = schemaResult.schema else {
+        guard schemaResult.schema != nil else {
             Console.writeError("Error: the schema in '\(schemasPath)' is invalid; fix it before \(action)\n")
             return nil
         }
@@ -136,7 +160,53 @@ enum MigrationFiles {
             Console.writeError("Error: the migration history in '\(migrationsPath)' has errors; fix them before \(action)\n")
             return nil
         }
-        return (schema, loaded)
+        return (schemaResult, loaded)
+    }
+
+    /// Whether every version of `history` can run, as `migrate` would plan it; if not, prints
+    /// the problems and names the migration files to fix before a new version is frozen on
+    /// top of them. A version frozen on a broken one could not run either, and the
+    /// readiness check after writing would blame the new draft for the old file's problems.
+    static func existingVersionsCanRun(_ history: MigrationHistory, loaded: MigrationHistoryLoadResult, schema: SchemaLoadResult, arguments: ParsedArguments, retry: String) -> Bool {
+        var sources = loaded.sources
+        // The newest version's declarations are the schema files when they still match it
+        // (as every other command reads them), so that problems point where people edit.
+        if let current = schema.schema, history.snapshots.last?.storageHash == current.storageHash {
+            sources.schemas[history.currentVersion] = schema.source
+        }
+        let diagnostics = HistoryCheck.diagnostics(of: history, sources: sources)
+        let problems = diagnostics.filter { $0.severity == .error }
+        guard !problems.isEmpty else { return true }
+        DiagnosticsOutput.print(diagnostics)
+        let versions = Self.versions(of: problems, in: loaded, newest: history.currentVersion)
+        let files = versions.compactMap { loaded.files[$0] }.map { "'\($0)'" }
+        let subject = versions.count == 1 ? "version \(versions[0]) cannot run" : "versions \(DiagnosticsOutput.list(versions.map(String.init))) cannot run"
+        var advice = "Error: \(subject) yet (the problems above), so no version \(history.currentVersion + 1) was written: fix \(DiagnosticsOutput.list(files)) first"
+        let schemaProblem = problems.contains { problem in
+            guard let file = problem.location?.file else { return false }
+            return file != loaded.files[history.currentVersion] && Self.versions(of: [problem], in: loaded, newest: history.currentVersion) == [history.currentVersion]
+        }
+        if schemaProblem { advice += " (or, for a problem in the schema of version \(history.currentVersion), fix '\(arguments.schemasPath)' and run 'remodel migration amend' to freeze it again)" }
+        Console.writeError(advice + ", check with 'remodel validate', then run '\(retry)' again\n")
+        return false
+    }
+
+    /// The versions `diagnostics` are problems of, in order. A migration file's problem is
+    /// its version's; a planning problem says which version it plans ("migration 3: …"), also
+    /// when it points at the declaration in the version before (a snapshot); anything else,
+    /// a snapshot's version, or for the schema folder or no location, the newest version.
+    static func versions(of diagnostics: [Diagnostic], in loaded: MigrationHistoryLoadResult, newest: Int) -> [Int] {
+        let versions = diagnostics.map { diagnostic -> Int in
+            let file = diagnostic.location?.file
+            if let file, let version = loaded.files.first(where: { $0.value == file })?.key { return version }
+            if diagnostic.message.hasPrefix("migration ") {
+                let digits = diagnostic.message.dropFirst("migration ".count).prefix { $0.isASCII && $0.isNumber }
+                if let version = Int(digits), loaded.files[version] != nil || version == newest { return version }
+            }
+            if let file, let version = loaded.snapshotFiles.first(where: { $0.value == file })?.key { return version }
+            return newest
+        }
+        return Set(versions).sorted()
     }
 
     static func snapshotPath(_ migrationsPath: String, version: Int) -> String {
@@ -157,6 +227,13 @@ enum MigrationFiles {
             return
         }
         DiagnosticsOutput.print(input.diagnostics)
+        // Problems in the files of earlier versions are not this draft's: name those files.
+        let earlier = versions(of: problems, in: input.loaded, newest: version).filter { $0 < version }
+        if !earlier.isEmpty {
+            let files = earlier.compactMap { input.files[$0] }.map { "'\($0)'" }
+            Console.writeError("Version \(version) cannot run yet: \(earlier.count == 1 ? "version" : "versions") \(DiagnosticsOutput.list(earlier.map(String.init))) before it \(earlier.count == 1 ? "has" : "have") the problems above: fix \(DiagnosticsOutput.list(files)) first, and check with 'remodel validate'\n")
+            return
+        }
         let schemaFix = problems.contains { $0.location.map { !$0.file.hasPrefix(arguments.migrationsPath) } ?? false }
         var advice = "Version \(version) cannot run yet: fix the problems above in '\(file)'"
         if schemaFix { advice += " or in '\(arguments.schemasPath)' (then run 'remodel migration amend' to freeze the schema again)" }

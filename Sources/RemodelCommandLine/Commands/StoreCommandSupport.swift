@@ -16,14 +16,19 @@ enum StoreCommandSupport {
     }
 
     /// The schema and version to create a store with: `--version N` of the history (the
-    /// newest by default). `nil` when loading the history failed (already reported).
-    static func targetSchema(_ arguments: ParsedArguments) throws -> (schema: Schema, version: Int)? {
+    /// newest by default). `nil` when loading the history failed (already reported, with
+    /// why `command` needs it).
+    static func targetSchema(_ arguments: ParsedArguments, command: String) throws -> (schema: Schema, version: Int)? {
         var requested: Int?
         if let text = arguments.value(version) {
             guard let number = Int(text), number > 0 else { throw UsageError("--version needs a version number (1, 2, …), found '\(text)'") }
             requested = number
         }
-        guard let loaded = HistoryInput.load(arguments), let history = loaded.history else { return nil }
+        // A store is made only from a history every command accepts: the one `migrate` will
+        // later take the store through. So an error in a newer version stops an older one too.
+        let need = "`remodel \(command)` needs all of it\(requested.map { ", even for --version \($0)" } ?? ""): "
+            + "it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created"
+        guard let loaded = HistoryInput.load(arguments, need: need), let history = loaded.history else { return nil }
         let number = requested ?? history.currentVersion
         guard let schema = history.schema(at: number) else {
             throw UsageError("there is no schema version \(number): the migration history has versions 1 to \(history.currentVersion)")

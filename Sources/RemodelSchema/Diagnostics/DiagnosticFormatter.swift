@@ -40,10 +40,12 @@ public struct DiagnosticFormatter: Sendable {
     private func line(_ location: SourceLocation?, severity: String, message: String, rule: String?) -> String {
         var out = ""
         if let location { out += paint("\(location): ", "1") }
+        // Notes in bold with the terminal's own foreground colour (`1;39`), as swiftc prints
+        // them: readable on dark and light themes alike (bold black, `1;30`, vanishes on dark).
         let color = switch severity {
         case "error": "1;31"
         case "warning": "1;35"
-        default: "1;30"
+        default: "1;39"
         }
         out += paint("\(severity):", color) + " "
         out += severity == "note" ? message : paint(message, "1")

@@ -166,7 +166,7 @@ public enum MigrationDraft {
                 let shared = Set(oldObject.storedProperties.map(\.name)).intersection(match.storedProperties.map(\.name)).sorted()
                 let same = Set(oldObject.storedProperties.map(\.name)) == Set(match.storedProperties.map(\.name))
                 questions.append("""
-                      # Question: was type \(oldObject.name) renamed to \(match.name)? (\(same ? "same key and properties" : "the same key type, and \(shared.count) properties in common: \(shared.joined(separator: ", "))"))
+                      # Question: was type \(oldObject.name) renamed to \(match.name)? (\(same ? "same key and properties" : "the same key type, and \(shared.count) \(shared.count == 1 ? "property" : "properties") in common: \(shared.joined(separator: ", "))"))
                       # If so, uncomment this step to keep its objects; if not, every \(oldObject.name) is deleted.
                       # - renameType: { from: \(scalar(oldObject.name)), to: \(scalar(match.name)) }
                     """)
@@ -222,7 +222,7 @@ public enum MigrationDraft {
                     if let from = oldType.objectName, let to = newObject.property(named: best)?.storedType?.objectName, from != to { question += " (if \(from) was renamed to \(to))" }
                     let others = candidates.filter { $0 != best }
                     if !others.isEmpty { question += " (other new \(oldType.description) properties: \(others.joined(separator: ", ")))" }
-                    question += "\n  # If so, uncomment this step to keep its values; if not, \(oldProperty.name)'s values are deleted.\n"
+                    question += "\n  # If so, uncomment this step to keep its values; if not, the values of '\(oldProperty.name)' are deleted.\n"
                     question += "  # - renameProperty: { type: \(scalar(newObject.name)), from: \(scalar(oldProperty.name)), to: \(scalar(best)) }"
                     questions.append(question)
                 }
@@ -247,9 +247,9 @@ public enum MigrationDraft {
         switch change.kind {
         case .propertyAdded(let type, let property):
             guard let added = new.objectType(named: type)?.property(named: property), let storedType = added.storedType else { return "" }
-            if let value = added.defaultValue { return ": existing objects get \(CanonicalYAML.literal(value))" }
+            if let value = added.defaultValue { return ": existing objects get \(Self.describe(value))" }
             if storedType.isOptional || storedType.collection != nil { return ": existing objects get \(storedType.collection == nil ? "null" : "an empty \(storedType.collection!.rawValue)")" }
-            return ": needs `default:` in the schema, or a step that sets it (set, split)"
+            return ": needs `default:` in the schema, or a step that sets it (set, split, convert)"
         case .propertyRemoved(let type, let property):
             return old.objectType(named: type)?.property(named: property)?.storedType == nil ? ": an inverse, nothing stored" : ": its stored values are deleted"
         case .objectRemoved, .enumRemoved:
@@ -272,4 +272,14 @@ public enum MigrationDraft {
     }
 
     private static func scalar(_ text: String) -> String { CanonicalYAML.scalar(text) }
+
+    /// A default as the value existing objects get: generated ones in words.
+    private static func describe(_ value: DefaultValue) -> String {
+        switch value {
+        case .generated(.uuid): "a new UUID each"
+        case .generated(.objectId): "a new ObjectID each"
+        case .generated(.now): "the time of the migration"
+        default: CanonicalYAML.literal(value)
+        }
+    }
 }

@@ -109,12 +109,21 @@ public enum MigrationHistoryLoader {
             files[version] = file.path
             guard let bytes = read(file.path, log: log) else { continue }
             let checksum = SHA256.hexDigest(of: bytes)
-            let (root, problems) = YAMLParser(file: file.path).parse(bytes)
+            let (root, problems) = YAMLParser(file: file.path, document: .migration).parse(bytes)
             log.add(contentsOf: problems)
             guard problems.isEmpty else { continue }
             var contents = MigrationFileReader.Contents()
             if let root, !root.isNull {
                 contents = MigrationFileReader(log: log, target: snapshots[version]).read(root, file: file.path)
+            } else {
+                // As for an empty schema file: nothing in it is most likely a mistake (a file
+                // truncated, or created by hand and never written).
+                log.warning(
+                    "empty-file", "the migration file of version \(version) is empty: it has no description and no steps", at: location(file.path),
+                    hint: version == 1
+                        ? "write 'description: …' and 'steps: []' in it (the baseline has no steps), or restore it from version control"
+                        : "write 'description: …' and its 'steps:' ('steps: []' for none), or restore it from version control"
+                )
             }
             if version == 1, let first = contents.sources.first?.location {
                 log.error(

@@ -8,17 +8,41 @@ import RemodelCore
 /// `YAMLLimits.maxAliasExpansion` nodes, so no input can exhaust the stack, memory or time.
 /// A document with a syntax error yields one diagnostic at the spot libyaml stopped.
 package struct YAMLParser {
+    /// What a file holds, for the words of its diagnostics.
+    package enum Document: Sendable {
+        case schema
+        case migration
+
+        /// `a schema`, `a migration file`.
+        var withArticle: String {
+            switch self {
+            case .schema: "a schema"
+            case .migration: "a migration file"
+            }
+        }
+
+        /// `a schema file`, `a migration file`.
+        var file: String {
+            switch self {
+            case .schema: "a schema file"
+            case .migration: "a migration file"
+            }
+        }
+    }
+
     package var file: String
     package var limits: YAMLLimits
+    package var document: Document
 
-    package init(file: String, limits: YAMLLimits = .standard) {
+    package init(file: String, limits: YAMLLimits = .standard, document: Document = .schema) {
         self.file = file
         self.limits = limits
+        self.document = document
     }
 
     /// The document's root node (`nil` for an empty document or on error) and any problems.
     package func parse(_ bytes: [UInt8]) -> (root: YAMLNode?, diagnostics: [Diagnostic]) {
-        var builder = TreeBuilder(file: file, limits: limits)
+        var builder = TreeBuilder(file: file, limits: limits, document: document)
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             return (nil, [.error("yaml-syntax", "could not start the YAML parser (out of memory)", at: nil)])
@@ -52,7 +76,7 @@ package struct YAMLParser {
             let location = Self.location(ofByte: offset, in: bytes, file: file)
             var message = "the file is not valid UTF-8 text: \(problem)"
             if offset < bytes.count { message += " (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))" }
-            return .error("yaml-encoding", message, at: location, hint: "save the file as UTF-8 text; binary data cannot be a schema")
+            return .error("yaml-encoding", message, at: location, hint: "save the file as UTF-8 text; binary data cannot be \(document.withArticle)")
         case YAML_MEMORY_ERROR:
             return .error("yaml-syntax", "the YAML parser ran out of memory", at: SourceLocation(file: file, line: 1, column: 1))
         default:
@@ -154,15 +178,17 @@ private struct TreeBuilder {
 
     let file: String
     let limits: YAMLLimits
+    let document: YAMLParser.Document
     private(set) var root: YAMLNode?
     private var stack: [Frame] = []
     private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var aliasExpansion = 0
     private var documents = 0
 
-    init(file: String, limits: YAMLLimits) {
+    init(file: String, limits: YAMLLimits, document: YAMLParser.Document) {
         self.file = file
         self.limits = limits
+        self.document = document
     }
 
     /// Handles one event; returns a diagnostic when the document must be refused.
@@ -173,7 +199,7 @@ private struct TreeBuilder {
             documents += 1
             if documents > 1 {
                 return .error(
-                    "yaml-multiple-documents", "a schema file holds one YAML document, this is the second", at: location,
+                    "yaml-multiple-documents", "\(document.file) holds one YAML document, this is the second", at: location,
                     hint: "move this document into a file of its own, or remove the '---' line"
                 )
             }
@@ -205,7 +231,7 @@ private struct TreeBuilder {
             if stack.count >= limits.maxDepth {
                 return .error(
                     "yaml-too-deep", "mappings and lists nest more than \(limits.maxDepth) levels deep", at: location,
-                    hint: "a schema needs only a few levels: check the indentation and brackets"
+                    hint: "\(document.withArticle) needs only a few levels: check the indentation and brackets"
                 )
             }
             if let failure = checkKeyPosition(at: location) { return failure }
