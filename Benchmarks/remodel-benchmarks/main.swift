@@ -7,11 +7,12 @@ import Foundation
 // Each benchmark lives in its own file as a function taking its extra arguments. Add one by
 // adding a line to `benchmarks` below.
 
-let benchmarks: [(name: String, abstract: String, run: ([String]) throws -> Void)] = [
-    ("schema", "load and validate a generated 1,000-object × 20-property schema", runSchemaBenchmark),
-    ("generate", "remodel generate for the 1,000-object schema and the example schema", runGenerateBenchmark),
-    ("migrate", "migrate a 1,000,000 × 3-type v1 store to v3: remodel migrate vs hand-written SQL (sqlite3), peak RSS", runMigrateBenchmark),
-    ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", runStoreBenchmark),
+let benchmarks: [(name: String, abstract: String, options: String, run: ([String]) throws -> Void)] = [
+    ("schema", "load and validate a generated 1,000-object × 20-property schema", "", runSchemaBenchmark),
+    ("generate", "remodel generate for the 1,000-object schema and the example schema", "", runGenerateBenchmark),
+    ("migrate", "migrate a 1,000,000 × 3-type v1 store to v3: remodel migrate vs hand-written SQL (sqlite3), peak RSS",
+     "[--objects N] [--rss-objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--keep-store PATH]", runMigrateBenchmark),
+    ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", "[--count N] [--reads N] [--runs N]", runStoreBenchmark),
 ]
 
 /// Runs `body` `iterations` times after one warm-up run and prints the median, minimum and
@@ -40,6 +41,11 @@ else {
         print("  " + benchmark.name.padding(toLength: 12, withPad: " ", startingAt: 0) + benchmark.abstract)
     }
     exit(arguments.isEmpty || arguments.first == "--help" || arguments.first == "-h" ? 0 : 64)
+}
+// `remodel-benchmarks migrate --help` says what it does instead of running for minutes.
+if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print("USAGE: remodel-benchmarks \(benchmark.name) \(benchmark.options)\n\n\(benchmark.abstract)\nOptions are described at the top of its source file in Benchmarks/remodel-benchmarks.")
+    exit(0)
 }
 do {
     try benchmark.run(Array(arguments.dropFirst()))
