@@ -40,39 +40,72 @@ struct CLIRunner {
     /// With `fileSizeLimit` (in 512-byte blocks), no file the process writes may grow past
     /// that size: writes beyond it fail as on a full disk.
     static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:], fileSizeLimit: Int? = nil) throws -> Output {
+        try start(arguments, in: directory, environment: environment, fileSizeLimit: fileSizeLimit).wait()
+    }
+
+    /// A `remodel` process running while the test goes on; its output is read from files,
+    /// so that a test can watch it before the process ends.
+    final class Running {
         let process = Process()
-        if let fileSizeLimit {
-            // SIGXFSZ is ignored, so an oversized write returns an error instead of killing.
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", try executable().path] + arguments
-        } else {
-            process.executableURL = try executable()
-            process.arguments = arguments
+        private let folder: URL
+        private let outURL: URL
+        private let errURL: URL
+
+        fileprivate init(_ arguments: [String], in directory: URL, environment: [String: String], fileSizeLimit: Int?) throws {
+            if let fileSizeLimit {
+                // SIGXFSZ is ignored, so an oversized write returns an error instead of killing.
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", try CLIRunner.executable().path] + arguments
+            } else {
+                process.executableURL = try CLIRunner.executable()
+                process.arguments = arguments
+            }
+            process.currentDirectoryURL = directory
+            var processEnvironment = ProcessInfo.processInfo.environment
+            processEnvironment.merge(environment) { $1 }
+            process.environment = processEnvironment
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            outURL = folder.appendingPathComponent("stdout")
+            errURL = folder.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: outURL)
+            process.standardError = try FileHandle(forWritingTo: errURL)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
         }
-        process.currentDirectoryURL = directory
-        var processEnvironment = ProcessInfo.processInfo.environment
-        processEnvironment.merge(environment) { $1 }
-        process.environment = processEnvironment
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("stdout")
-        let errURL = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Output(
-            status: process.terminationStatus,
-            stdout: try String(contentsOf: outURL, encoding: .utf8),
-            stderr: try String(contentsOf: errURL, encoding: .utf8)
-        )
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        /// What the process has written to stdout so far.
+        var stdoutSoFar: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+
+        func wait() throws -> Output {
+            process.waitUntilExit()
+            return Output(
+                status: process.terminationStatus,
+                stdout: try String(contentsOf: outURL, encoding: .utf8),
+                stderr: try String(contentsOf: errURL, encoding: .utf8)
+            )
+        }
+    }
+
+    /// Starts `remodel` with `arguments`; `wait()` for its output.
+    static func start(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:], fileSizeLimit: Int? = nil) throws -> Running {
+        try Running(arguments, in: directory, environment: environment, fileSizeLimit: fileSizeLimit)
+    }
+
+    /// Waits until `condition` holds, checking every 20 ms; fails after `seconds`.
+    static func waitUntil(_ what: String, seconds: Double = 60, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            guard Date() < deadline else { throw WaitTimeout(description: "gave up after \(seconds) s waiting until \(what)") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    struct WaitTimeout: Error, CustomStringConvertible {
+        var description: String
     }
 }

@@ -94,6 +94,7 @@ final class MigrationCoreCommandTests: XCTestCase {
         }
         // Nothing was generated for a history that cannot migrate the stores it would open.
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Generated").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Bundle").path))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
         let status = try remodel(["status", "--store", store])
         XCTAssertTrue(status.stdout.contains("Pending migrations: unknown (the history has errors, listed above"), status.stdout)
@@ -511,18 +512,25 @@ final class MigrationCoreCommandTests: XCTestCase {
         try write(#"{ "Person": [{ "id": "p1", "firstName": "c5" }] }"#, to: "v1.json")
         try remodel(["import", "--store", store, "--version", "1", "v1.json"])
 
+        let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        guard FileManager.default.isExecutableFile(atPath: sqlite.path) else { throw XCTSkip("needs the sqlite3 command-line tool") }
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["sqlite3", store]
+        holder.executableURL = sqlite
+        holder.arguments = [store]
         let commands = Pipe()
         holder.standardInput = commands
         holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
         try holder.run()
         commands.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
-        Thread.sleep(forTimeInterval: 0.3)
-        let runs = try (0..<2).map { _ in try BackgroundRun(["migrate", "--store", store, "--no-backup"], in: folder) }
-        // Both have planned from version 1 and wait for the lock.
-        Thread.sleep(forTimeInterval: 1.5)
+        // The lock is held once another connection cannot take it.
+        try CLIRunner.waitUntil("sqlite3 holds the write lock") {
+            try SQLiteSchema.run("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK;", on: store, allowingErrors: true).contains("locked")
+        }
+        let runs = try (0..<2).map { _ in try CLIRunner.start(["migrate", "--store", store, "--no-backup"], in: folder) }
+        // Both have planned from version 1 (the plan is printed before the write lock is
+        // asked for) and wait for the lock.
+        try CLIRunner.waitUntil("both runs printed their plans") { runs.allSatisfy { $0.stdoutSoFar.contains("Plan: migrate") } }
         commands.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
         holder.waitUntilExit()
         let outputs = try runs.map { try $0.wait() }
@@ -556,31 +564,5 @@ final class MigrationCoreCommandTests: XCTestCase {
                 XCTAssertEqual(try SQLiteSchema.run("PRAGMA integrity_check;", on: store), "ok\n")
             }
         }
-    }
-}
-
-/// A `remodel` process running while the test goes on.
-private struct BackgroundRun {
-    let process = Process()
-    let out: URL
-    let err: URL
-
-    init(_ arguments: [String], in directory: URL) throws {
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        out = directory.appendingPathComponent("out-\(UUID().uuidString)")
-        err = directory.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    func wait() throws -> CLIRunner.Output {
-        process.waitUntilExit()
-        return CLIRunner.Output(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
     }
 }

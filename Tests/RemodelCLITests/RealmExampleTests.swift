@@ -46,10 +46,12 @@ final class RealmExampleTests: XCTestCase {
         let persons = try XCTUnwrap(json["Person"] as? [[String: Any]], context)
         let pets = try XCTUnwrap(json["Pet"] as? [[String: Any]], context)
         XCTAssertNil(json["Address"], "Address is embedded: no table of its own \(context)")
-        let petsByKey = Dictionary(uniqueKeysWithValues: pets.map { ($0["_id"] as! String, $0) })
-        func petsOf(_ person: [String: Any]) -> [[String: Any]] { (person["pets"] as! [String]).compactMap { petsByKey[$0] } }
+        let petsByKey = Dictionary(pets.compactMap { pet in (pet["_id"] as? String).map { ($0, pet) } }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(petsByKey.count, pets.count, "every pet has its own _id \(context)")
+        func petsOf(_ person: [String: Any]) -> [[String: Any]] { ((person["pets"] as? [String]) ?? []).compactMap { petsByKey[$0] } }
 
-        XCTAssertEqual(persons.count, 3, context)
+        // A wrong count is a failure, not a crash of the whole test process.
+        guard persons.count == 3 else { return XCTFail("\(persons.count) persons, expected 3 \(context)") }
         XCTAssertEqual(persons[0]["fullName"] as? String, "John Doe", context)
         XCTAssertEqual(persons[0]["age"] as? Int, 42, context)
         let address = try XCTUnwrap(persons[0]["address"] as? [String: Any], "John Doe's address \(context)")

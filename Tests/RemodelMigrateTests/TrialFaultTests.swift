@@ -113,6 +113,32 @@ import Testing
         #expect(diagnostic.hint == "links to Dog: dogs")
     }
 
+    @Test func addToAMapSaysItNeedsKeys() throws {
+        var schema = Self.schema
+        schema.objects[0].properties.append(Property("named", PropertyType(.object("Dog"), collection: .map)))
+        let history = StepSemanticsTests.history([schema, schema], [.createObjects(
+            type: "Dog", objects: [[.init(property: "id", value: .string("d"))]], addTo: MigrationStep.LinkTarget(type: "Person", property: "named", where: [])
+        )])
+        let diagnostic = try #require(PlanSafetyTests.planningError(history)?.diagnostics.first)
+        #expect(diagnostic.rule == "migration-unsupported-step")
+        #expect(diagnostic.message.hasSuffix("'Person.named' is a map, which needs a key for each new object"))
+        #expect(diagnostic.hint == "use a custom step to fill maps")
+    }
+
+    /// One property renamed to two names: which survived depended on the order of a dictionary.
+    @Test func onePropertyRenamedTwiceIsAnErrorAtTheSecondRename() throws {
+        var renamed = Self.schema
+        renamed.objects[0].properties[1] = Property("title", .scalar(.string), default: .string(""))
+        renamed.objects[0].properties.append(Property("label", .scalar(.string), default: .string("")))
+        let history = StepSemanticsTests.history([Self.schema, renamed], [
+            .renameProperty(type: "Person", from: "name", to: "title"),
+            .renameProperty(type: "Person", from: "name", to: "label"),
+        ])
+        let diagnostic = try #require(PlanSafetyTests.planningError(history)?.diagnostics.first)
+        #expect(diagnostic.rule == "migration-rename-conflict")
+        #expect(diagnostic.message.hasPrefix("migration 2 step 2 (renameProperty): renames 'Person.name' to 'label', but step 1 already renames it to 'title'"))
+    }
+
     // MARK: Keys and links of new objects
 
     /// A raw `UNIQUE constraint failed` before, naming no step.

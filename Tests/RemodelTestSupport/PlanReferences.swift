@@ -178,7 +178,8 @@ public enum PlanReferences {
         return Case(name: "auto-retarget-links", history: history([v1, v2], []), from: 1)
     }()
 
-    static let deepComposition: Case = {
+    /// Twenty `mapValues` on one property, each mapping what the one before made.
+    public static let deepComposition: Case = {
         let v1 = object("Item", [Property("code", .scalar(.string))])
         // Each step maps the codes the previous one made: a0 → a1 → … → a20.
         let steps = (1...20).map { index in
