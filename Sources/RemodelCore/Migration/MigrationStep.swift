@@ -158,6 +158,18 @@ public enum MigrationStep: Hashable, Sendable {
         }
     }
 
+    /// The properties whose values the step gives or moves (as it names them); `nil` when it
+    /// concerns every property of its type (`renameType`, `custom`).
+    public var writtenProperties: [String]? {
+        switch self {
+        case .renameType, .custom: nil
+        case .renameProperty(_, let from, let to): [from, to]
+        case .set(_, let property, _), .convert(_, let property, _, _), .mapValues(_, let property, _, _): [property]
+        case .split(_, let property, let into, _): [property] + into
+        case .deleteObjects, .createObjects: []
+        }
+    }
+
     /// Every step kind, in the order the documentation lists them.
     public static let kinds = ["renameType", "renameProperty", "set", "convert", "split", "mapValues", "deleteObjects", "createObjects", "custom"]
 }

@@ -9,6 +9,11 @@ import RemodelStore
 /// whole decimal numbers (`"12.5"` does not become 12); reals accept decimal and exponent
 /// notation; booleans accept true/false, yes/no, on/off, 1/0 in any case.
 struct Conversion {
+    /// The text that reads as a bool (compared in lower case): in `convert` from text, and as
+    /// `mapValues` keys of an old bool property.
+    static let truthWords = ["true", "yes", "on", "1"]
+    static let falsehoodWords = ["false", "no", "off", "0"]
+
     /// True when the non-NULL operand converts; `nil` when every value does.
     var test: SQLExpression?
     /// The converted value.
@@ -88,8 +93,8 @@ struct Conversion {
             return Conversion(test: .call(.isReal, trimmed), value: .cast(trimmed, .real))
         case (.string, .bool):
             let lowered = SQLExpression.call(.lower, trimmed)
-            let truths: [SQLExpression] = ["true", "yes", "on", "1"].map { .text($0) }
-            let falsehoods: [SQLExpression] = ["false", "no", "off", "0"].map { .text($0) }
+            let truths: [SQLExpression] = Self.truthWords.map { .text($0) }
+            let falsehoods: [SQLExpression] = Self.falsehoodWords.map { .text($0) }
             return Conversion(test: .inList(lowered, truths + falsehoods, negated: false), value: .inList(lowered, truths, negated: false))
         case (.string, .url), (.url, .string), (.decimal128, .string):
             return Conversion(test: nil, value: v)

@@ -19,7 +19,7 @@ extension VersionPlanner {
         for name in tableOrder {
             guard let table = tables[name], table.role != .continued else { continue }
             let isRead = tables.values.contains { $0.reads.contains(name) } || table.role == .embedding
-            let change = removedTypeChanges[name] ?? changes.lastIndex { if case .schema(let change) = $0.subject, case .embeddedChanged(let type, true) = change.kind { type == table.newObject?.name } else { false } }
+            let change = removedTypeChanges[name] ?? schemaChange { if case .embeddedChanged(let type, true) = $0 { type == table.newObject?.name } else { false } }
                 ?? record(.plan(type: name), .destructive, "drop the table of \(table.oldObject.name)")
             let drops = table.oldTable.sideTables.map { SQLStatement.dropTable($0.name) } + [.dropTable(isRead ? name : table.oldObject.name)]
             if isRead {
@@ -60,16 +60,19 @@ extension VersionPlanner {
 }
 
 extension VersionPlanner {
-    /// The tables whose definitions this version's statements change (`all` when a table is
-    /// renamed: the foreign keys of others change with it).
+    /// The tables whose definitions this version's statements change (`all` when a table that
+    /// continues is renamed: the foreign keys of others change with it).
     func alteredTables() -> (all: Bool, names: Set<String>) {
         var names = Set<String>()
         for operation in scheduled.values.joined() {
             guard case .statement(let statement) = operation.operation else { continue }
             switch statement {
             case .renameTable(let from, let to):
-                if !from.hasSuffix("__remodel_new") { return (true, []) }
-                names.insert(to)
+                if from == Self.rebuildName(of: to) {
+                    names.insert(to)
+                } else if tables[to]?.role != .removed {
+                    return (true, [])
+                }
             case .addColumn(let table, _), .dropColumn(let table, _), .renameColumn(let table, _, _):
                 names.insert(table)
             default:

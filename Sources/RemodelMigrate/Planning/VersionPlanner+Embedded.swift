@@ -60,16 +60,18 @@ extension VersionPlanner {
                     let read = SQLExpression.function(.embeddedGet, [.column(EmbeddedState.container), .text(property.name), .text(type.description)])
                     scope.values[key] = RowValue(expression: read, type: type, isNew: false, isNonNull: !type.isOptional && type.collection == nil && property.defaultValue == nil)
                 }
-                let shapeChanged = Self.storageShape(oldObject, renamed: properties) != Self.storageShape(newObject, renamed: nil)
+                // The JSON keys are the property names: a rename alone changes it.
+                let shapeChanged = Self.storageShape(oldObject) != Self.storageShape(newObject)
                 embedded[newObject.name] = EmbeddedState(kind: newObject.isEmbedded ? .reshape : .toTable, scope: scope, changesJSON: shapeChanged || !newObject.isEmbedded)
             }
         }
     }
 
-    /// What of a type affects its stored JSON: names and types of its stored properties (old
-    /// names translated to new ones).
-    static func storageShape(_ object: ObjectType, renamed: RenameMap?) -> [String] {
-        object.storedProperties.map { "\(renamed?.new(for: $0.name) ?? $0.name):\($0.storedType!.description)" }.sorted()
+    /// What of a type affects its stored JSON: the names (its keys) and types of its stored
+    /// properties. (A renamed nested type compares as changed: rewriting is then merely
+    /// unnecessary, never wrong.)
+    static func storageShape(_ object: ObjectType) -> [String] {
+        object.storedProperties.map { "\($0.name):\($0.storedType!.description)" }.sorted()
     }
 
     /// Whether the JSON of embedded type `name` (new name) changes in this version, through

@@ -10,12 +10,15 @@ extension VersionPlanner {
         let change = record(.step(index: index, step), .destructive, matches.isEmpty ? "delete every \(table.typeName)" : "delete \(table.typeName) objects where \(Self.describe(matches))")
         var conditions: [SQLExpression] = []
         for match in matches {
-            guard let read = self.read(match.property, in: table.scope, target: .table(table.name), step: index, field: "where.\(match.property)") else { return }
-            let writes = read.path.count == 1 ? table.scope.writes.filter { $0.key == read.name }.reduce(into: [:]) { $0[match.property] = $1.value } : [:]
+            guard let read = self.read(match.property, in: table.scope, target: .table(table.name), step: index, field: "where.\(match.property)", beforeRewrites: true) else { return }
+            let writes = read.path.count == 1 ? table.scope.writes[read.name].map { [match.property: $0] } ?? [:] : [:]
             guard let condition = condition(match.condition, on: read.value, property: match.property, step: index, field: "where.\(match.property)", writes: writes) else { return }
             conditions.append(condition)
         }
-        table.deletions.append((SQLExpression.all(conditions) ?? .integer(1), change))
+        let condition = SQLExpression.all(conditions) ?? .integer(1)
+        // Values of earlier steps the condition reads are kept before the deletions run.
+        moveMaterializations(of: condition.materializedTables, to: .materializeForDeletions)
+        table.deletions.append((condition, change))
     }
 
     /// `content = ""`, `weight < 0`, `every object`.
@@ -116,12 +119,14 @@ extension VersionPlanner {
             guard let newName = resolveType(typeName, step: index) else { continue }
             let count = objects.count
             let change = record(.step(index: index, step), .dataDependent, "create \(count) \(newName) object\(count == 1 ? "" : "s")\(addTo.map { " and add \(count == 1 ? "it" : "them") to \($0.type).\($0.property) where \(Self.describe($0.where))" } ?? "")")
-            guard let object = new.objectType(named: newName), !object.isEmbedded, let layout = newLayout.table(named: newName) else {
-                error("migration-invalid-step", "'\(newName)' is embedded: create its values with the objects that hold them", at: .step(index, field: "type"))
+            guard let object = new.objectType(named: newName) else {
+                error("migration-unknown-type", "'\(newName)' is removed in version \(version), so no objects of it can be created", at: .step(index, field: "type"),
+                      hint: Self.suggestion(newName, in: new.objects.filter { !$0.isEmbedded }.map(\.name)) ?? "create objects of a type version \(version) has")
                 continue
             }
-            if let table = tables.values.first(where: { $0.oldObject.name == newName && $0.role == .removed }) {
-                error("migration-unknown-type", "'\(table.oldObject.name)' is removed in version \(version)", at: .step(index, field: "type"))
+            guard !object.isEmbedded, let layout = newLayout.table(named: newName) else {
+                error("migration-invalid-step", "'\(newName)' is embedded: create its values with the objects that hold them", at: .step(index, field: "type"),
+                      hint: "create the objects that hold them, or fill the holders' values in a custom step")
                 continue
             }
             // The keys of the new objects, made once so that links can refer to them.
@@ -177,14 +182,14 @@ extension VersionPlanner {
                 // A key that an object already has (after the version's other steps); a
                 // generated key cannot be.
                 let taken = SQLExpression.inSelect(.column(key.name), SQLSelect([.column("key")], from: keys))
-                if keyRows.contains(where: { $0[1].isLiteral }) { schedule(.check(DataCheck(
-                    type: newName, property: key.name, step: reference(index).label,
-                    problem: "a primary key that a new object of createObjects also has",
-                    hint: "give the new objects other keys in the step, or delete the existing ones first with deleteObjects",
-                    location: changes[change].location,
-                    query: SQLSelect([.column(key.name), .column(key.name)], from: newName, where: taken, limit: 5),
-                    countQuery: SQLSelect([.call(.count, .rowid)], from: newName, where: taken)
-                )), in: .createObjects, for: change) }
+                if keyRows.contains(where: { $0[1].isLiteral }) {
+                    let check = PendingCheck(
+                        property: key.name, step: reference(index).label, problem: "a primary key that a new object of createObjects also has",
+                        hint: "give the new objects other keys in the step, or delete the existing ones first with deleteObjects",
+                        condition: taken, shown: .column(key.name), change: change
+                    )
+                    schedule(.check(dataCheck(check, type: newName, from: newName, key: .column(key.name), condition: taken)), in: .createObjects, for: change)
+                }
             }
             statements.append(.insertValues(table: newName, columns: columns.map(\.name), rows: rows))
             if let addTo {
@@ -202,7 +207,9 @@ extension VersionPlanner {
     private mutating func linkStatements(_ target: MigrationStep.LinkTarget, to type: String, keys: String, count: Int, step: Int) -> [SQLStatement]? {
         guard let ownerName = resolveType(target.type, step: step, field: "addTo.type") else { return nil }
         guard let owner = new.objectType(named: ownerName), let layout = newLayout.table(named: ownerName), let ownerKey = layout.primaryKey else {
-            error("migration-invalid-step", "'\(ownerName)' cannot hold links: it is embedded or has no primary key", at: .step(step, field: "addTo.type"))
+            let why = new.objectType(named: ownerName)?.isEmbedded == true ? "it is embedded (its values live inside other objects)" : "it has no primary key, so its collections have nothing to attach to"
+            error("migration-invalid-step", "'\(ownerName)' cannot hold the new objects: \(why)", at: .step(step, field: "addTo.type"),
+                  hint: "add them to a property of an object type with a primary key")
             return nil
         }
         guard let property = owner.property(named: target.property), let propertyType = property.storedType, propertyType.objectName == type else {
@@ -274,10 +281,15 @@ extension VersionPlanner {
                 error("migration-invalid-step", "custom step '\(name)' needs `type:` naming the objects it visits", at: .step(index))
                 continue
             }
-            guard let newName = resolveType(typeName, step: index),
-                  let table = tables.values.first(where: { $0.role == .continued && $0.newObject?.name == newName }),
-                  let key = table.newObject?.primaryKey, let oldKey = table.oldObject.primaryKey, table.properties.old(for: key) == oldKey else {
-                error("migration-invalid-step", "custom step '\(name)' needs '\(typeName)' to exist before and after this version with the same primary key", at: .step(index, field: "type"))
+            guard let newName = resolveType(typeName, step: index) else { continue }
+            guard let table = tables.values.first(where: { $0.role == .continued && $0.newObject?.name == newName }) else {
+                error("migration-invalid-step", "custom step '\(name)' visits the objects of '\(typeName)', which \(new.objectType(named: newName) == nil ? "version \(version) removes" : "version \(version - 1) does not have as a table")", at: .step(index, field: "type"),
+                      hint: "name a type that exists before and after this version; for values of a type it removes, read them with `reads:` from a step on a type that stays")
+                continue
+            }
+            guard let key = table.newObject?.primaryKey, let oldKey = table.oldObject.primaryKey, table.properties.old(for: key) == oldKey else {
+                error("migration-invalid-step", "custom step '\(name)' needs '\(typeName)' to keep its primary key through this version, to match each old object with its new one", at: .step(index, field: "type"),
+                      hint: "change the primary key in a version of its own, before or after the custom step")
                 continue
             }
             var snapshots: [String: CustomSnapshot] = [:]

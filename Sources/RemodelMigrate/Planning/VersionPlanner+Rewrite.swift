@@ -23,7 +23,9 @@ extension VersionPlanner {
     // MARK: - Deletions and checks
 
     /// `deleteObjects`, with the links that point at the deleted objects: list and set entries
-    /// are removed, to-one links set to null.
+    /// are removed, to-one links set to null. The keys of the objects to delete are chosen
+    /// once, before any link changes: a condition on a link (even to the type itself) picks
+    /// the same objects throughout.
     private mutating func planDeletions(_ name: String) {
         guard let table = tables[name] else { return }
         for (condition, change) in table.deletions {
@@ -32,10 +34,13 @@ extension VersionPlanner {
                 schedule(.statement(.delete(table: name, where: condition)), in: .delete, for: change)
                 continue
             }
-            let doomed = SQLSelect([.column(key)], from: name, where: condition)
-            var statements: [SQLStatement] = []
+            let doomedKeys = temporaryName("doomed")
+            let doomed = SQLSelect([.column("key")], from: doomedKeys)
+            var statements: [SQLStatement] = [.createTemporaryTable(name: doomedKeys, SQLSelect([SQLSelect.Column(.column(key), as: "key")], from: SQLSelect.Source(name), where: condition))]
+            // Tables of removed types go with their links (they are dropped before the
+            // deletions, or kept only to be read).
             for otherName in tableOrder {
-                guard let other = tables[otherName] else { continue }
+                guard let other = tables[otherName], other.role != .removed else { continue }
                 for (column, layout) in other.physical.sorted(by: { $0.key < $1.key }) where layout.link?.table == table.oldObject.name {
                     statements.append(.update(table: otherName, assignments: [SQLAssignment(column, .null)], where: .inSelect(.column(column), doomed)))
                 }
@@ -46,7 +51,8 @@ extension VersionPlanner {
             for side in table.oldTable.sideTables {
                 statements.append(.delete(table: currentName(of: side, in: table), where: .inSelect(.column("owner"), doomed)))
             }
-            statements.append(.delete(table: name, where: condition))
+            statements.append(.delete(table: name, where: .inSelect(.column(key), doomed)))
+            statements.append(.dropTemporaryTable(doomedKeys))
             schedule(statements, in: .delete, for: change)
             linksChanged = true
         }
@@ -187,28 +193,24 @@ extension VersionPlanner {
     }
 
     /// Embedded values keyed by a value of their own must have distinct keys to become
-    /// objects: a data error names each duplicate key and the owners that hold it (objects
-    /// deleted by this version's steps do not count).
+    /// objects: a data error names each duplicate key and the owner that holds it. (The keys
+    /// are kept after the version's deletions, so deleted owners do not count.)
     private mutating func planUnembeddedKeyCheck(_ type: String, key: String, places: [Unembedding]) {
         guard places.contains(where: \.ownKey) else { return }
-        func live(_ place: Unembedding) -> SQLExpression {
-            .exists(SQLSelect([.integer(1)], from: place.container.table, where: .equals(.rowid, .outer(.column("row")))))
-        }
-        for place in places {
-            let uses = places.map { other in
-                SQLExpression.subquery(SQLSelect([.call(.count, .rowid)], from: other.keys, where: .all([
-                    .equals(.column("value"), .outer(.column("value"))), live(other),
-                ])))
-            }
-            let condition = SQLExpression.binary(.and, live(place), .binary(.greater, uses.dropFirst().reduce(uses[0]) { .binary(.plus, $0, $1) }, .integer(1)))
+        for (index, place) in places.enumerated() {
+            // Uncorrelated subqueries: SQLite evaluates each once, into an index.
+            let repeated = SQLExpression.inSelect(.column("value"), SQLSelect(
+                [SQLSelect.Column(.column("value"))], from: SQLSelect.Source(place.keys), groupBy: [.column("value")], having: .binary(.greater, .call(.count, .rowid), .integer(1))
+            ))
+            let elsewhere = places.enumerated().filter { $0.offset != index }.map { SQLExpression.inSelect(.column("value"), SQLSelect([.column("value")], from: $0.element.keys)) }
+            let condition = SQLExpression.any([repeated] + elsewhere)!
             let holder = SQLExpression.subquery(SQLSelect([place.container.ownerKey], from: place.container.table, where: .equals(.rowid, .outer(.column("row")))))
-            schedule(.check(DataCheck(
-                type: type, property: key, step: "schema", problem: "a primary key that another \(type) would also have once they become objects (the \(place.container.owner) holding each in '\(place.container.property)' in parentheses)",
+            let check = PendingCheck(
+                property: key, step: "schema", problem: "a primary key that another \(type) would also have once they become objects (the \(place.container.owner) holding each in '\(place.container.property)' in parentheses)",
                 hint: "make the values' '\(key)' unique first, or key '\(type)' by a new property with a generated default ($uuid)",
-                location: changes[place.change].location,
-                query: SQLSelect([.column("value"), holder], from: place.keys, where: condition, limit: 5),
-                countQuery: SQLSelect([.call(.count, .rowid)], from: place.keys, where: condition)
-            )), in: .check, for: place.change)
+                condition: condition, shown: holder, change: place.change
+            )
+            schedule(.check(dataCheck(check, type: type, from: place.keys, key: .column("value"), condition: condition)), in: .check, for: place.change)
         }
     }
 
@@ -234,10 +236,9 @@ extension VersionPlanner {
             }
             let element = RowValue.column("value", type: oldSide.type.element)
             guard let value = table.elementValues[side.property] else { continue }
-            let retargeted = value.expression.isNullLiteral && !element.expression.isNullLiteral
-            if retargeted {
+            if value.expression.isNullLiteral {
                 // The links now point at another type: the old elements go.
-                let change = changes.lastIndex { if case .schema(let change) = $0.subject, case .propertyRetyped(table.typeName, side.property, _, _) = change.kind { true } else { false } }
+                let change = schemaChange { if case .propertyRetyped(table.typeName, side.property, _, _) = $0 { true } else { false } }
                     ?? record(.plan(type: name), .destructive, "drop the elements of \(side.name)")
                 schedule([.dropTable(current)] + side.createStatements, in: .rewrite, for: change)
                 continue
@@ -245,21 +246,13 @@ extension VersionPlanner {
             let structure = value.expression != element.expression && (oldSide.valueSQLType != side.valueSQLType || (oldSide.link == nil) != (side.link == nil) || oldSide.link?.table != side.link?.table)
             if structure || ownerKey != nil {
                 let change = record(.plan(type: name), .dataDependent, "rewrite the side table \(side.name) into a new table (its \(structure ? "values" : "owners' keys") change)")
-                let temporary = side.name + "__remodel_new"
-                var definition = side.definition
-                definition.name = temporary
                 var columns = ["owner"]
                 var values: [SQLExpression] = [ownerKey ?? .column("owner")]
                 if side.kind == .list { columns.append("position"); values.append(.column("position")) }
                 if side.kind == .map { columns.append("key"); values.append(.column("key")) }
                 columns.append("value")
                 values.append(value.expression)
-                schedule([
-                    .createTable(definition),
-                    .insertSelect(table: temporary, columns: columns, SQLSelect(values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(current))),
-                    .dropTable(current),
-                    .renameTable(from: temporary, to: side.name),
-                ] + (side.index.map { [.createIndex($0)] } ?? []), in: .rewrite, for: change)
+                schedule(Self.rebuild(current, as: side.definition, columns: columns, values: values, indexes: side.index.map { [$0] } ?? []), in: .rewrite, for: change)
                 linksChanged = true
                 continue
             }
@@ -274,7 +267,7 @@ extension VersionPlanner {
             }
         }
         for side in table.oldTable.sideTables where table.properties.new(for: side.property).flatMap({ newTable.sideTable(property: $0) }) == nil {
-            let change = changes.lastIndex { if case .schema(let change) = $0.subject, change.kind == .propertyRemoved(type: table.typeName, property: side.property) { true } else { false } }
+            let change = schemaChange { $0 == .propertyRemoved(type: table.typeName, property: side.property) }
                 ?? record(.plan(type: name), .destructive, "remove the side table \(side.name)")
             schedule(.statement(.dropTable(side.name)), in: .rewrite, for: change)
         }
@@ -283,9 +276,7 @@ extension VersionPlanner {
     /// The owner column of `name`'s side tables after the version, when the owners' keys
     /// change: read from each owner's row before it is rewritten.
     private func ownerKeyChange(_ name: String) -> SQLExpression? {
-        guard let table = tables[name], let key = table.keyColumn, let newKey = table.newObject?.primaryKey, let value = table.scope.values[newKey] else { return nil }
-        guard value.sourceColumn != key || table.physical[key]?.sqlType != table.newTable?.primaryKey?.sqlType else { return nil }
-        return .linked(SQLLinkedRead(table: name, key: key, link: .column("owner"), value: value.expression))
+        changedKey(of: name).map { .linked(SQLLinkedRead(table: name, key: $0.column, link: .column("owner"), value: $0.value.expression)) }
     }
 
     // MARK: - Tables
@@ -348,15 +339,8 @@ extension VersionPlanner {
         var statements: [SQLStatement] = []
         var summary: String
         if rebuild {
-            let temporary = name + "__remodel_new"
-            var definition = newTable.definition
-            definition.name = temporary
             let columns = newTable.columns.filter { values[$0.name] != nil }
-            statements.append(.createTable(definition))
-            statements.append(.insertSelect(table: temporary, columns: columns.map(\.name), SQLSelect(columns.map { SQLSelect.Column(values[$0.name]!.expression) }, from: SQLSelect.Source(name))))
-            statements.append(.dropTable(name))
-            statements.append(.renameTable(from: temporary, to: name))
-            statements += newTable.indexes.map(SQLStatement.createIndex)
+            statements += Self.rebuild(name, as: newTable.definition, columns: columns.map(\.name), values: columns.map { values[$0.name]!.expression }, indexes: newTable.indexes)
             summary = "rewrite \(name) into a new table (\(structural ? "its primary key or links change" : "table rebuilds requested, \(dropped.count) column\(dropped.count == 1 ? "" : "s") dropped"))"
             rewrittenTables.insert(name)
             linksChanged = linksChanged || newTable.columns.contains { $0.link != nil } || !newTable.sideTables.isEmpty

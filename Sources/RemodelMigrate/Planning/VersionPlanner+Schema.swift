@@ -264,8 +264,7 @@ extension VersionPlanner {
         case (false, false):
             // The same objects; their keys may change.
             guard let tableName = tables.first(where: { $0.value.role == .continued && $0.value.oldObject.name == from })?.key,
-                  let table = tables[tableName], let key = table.keyColumn, let newKey = table.newObject?.primaryKey,
-                  let keyValue = table.scope.values[newKey], keyValue.sourceColumn != key || keyValue.type.base != table.physical[key]?.type.base else {
+                  let (key, keyValue) = changedKey(of: tableName) else {
                 return result
             }
             result.expression = .linked(SQLLinkedRead(table: tableName, key: key, link: value.expression, value: keyValue.expression))
@@ -277,6 +276,15 @@ extension VersionPlanner {
             }
             return result
         }
+    }
+
+    /// The old key column of continued table `name` and its objects' new keys, when the
+    /// stored keys change (another column, or another stored form): links and the owners of
+    /// collections follow them.
+    func changedKey(of name: String) -> (column: String, value: RowValue)? {
+        guard let table = tables[name], let key = table.keyColumn, let newKey = table.newObject?.primaryKey, let value = table.scope.values[newKey],
+              value.sourceColumn != key || table.physical[key]?.sqlType != table.newTable?.primaryKey?.sqlType else { return nil }
+        return (key, value)
     }
 
     /// The current name of the table whose type becomes embedded under a new name.

@@ -82,8 +82,7 @@ extension VersionPlanner {
     /// The table name a target's values are evaluated in, for display and for reads.
     func rowTable(_ target: StepTarget) -> String {
         switch target {
-        case .table(let name): name
-        case .embedded(let name): name
+        case .table(let name), .embedded(let name): name
         }
     }
 
@@ -358,7 +357,8 @@ extension VersionPlanner {
         case .object:
             return .string(text)
         }
-        error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"))
+        error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"),
+              hint: type.scalar.flatMap(StoredLiteral.numericForm))
         return nil
     }
 
@@ -367,18 +367,25 @@ extension VersionPlanner {
         switch type.base {
         case .scalar(let scalar) where scalar.isInteger:
             guard let number = IntegerLiteral.parse(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field))
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field),
+                      hint: "write the old value as it is stored, e.g. 3")
                 return nil
             }
             return .integer(number)
         case .scalar(.double), .scalar(.float):
             guard let number = FloatLiteral.parse(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field))
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field),
+                      hint: "write the old value as it is stored, e.g. 2.5")
                 return nil
             }
             return .real(number)
         case .scalar(.bool):
-            return .integer(["true", "yes", "1"].contains(text.lowercased()) ? 1 : 0)
+            let word = text.lowercased()
+            if Conversion.truthWords.contains(word) { return .integer(1) }
+            if Conversion.falsehoodWords.contains(word) { return .integer(0) }
+            error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not true or false, but the old values are \(type)", at: .step(step, field: field),
+                  hint: "write true or false (or yes/no, on/off, 1/0)")
+            return nil
         case .enumeration(let name):
             // Old enum values are matched by case name or raw value, compared in their stored
             // form: an integer for an int enum (a value an earlier step computed has no column
@@ -408,7 +415,8 @@ extension VersionPlanner {
         case .scalar(let scalar) where scalar.isInteger || scalar == .double || scalar == .float:
             return .call(.coalesce, .cast(v, .text), .text(""))
         case .scalar(.bool):
-            return .call(.coalesce, .caseWhen(operand: nil, branches: [SQLCaseBranch(v, .text("true"))], otherwise: .text("false")), .text(""))
+            // Null is written as "", like every other null.
+            return .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(v), .text("")), SQLCaseBranch(v, .text("true"))], otherwise: .text("false"))
         case .enumeration:
             return .call(.coalesce, .cast(v, .text), .text(""))
         default:

@@ -69,20 +69,20 @@ extension VersionPlanner {
         }
         var current: [String: String] = [:]   // current physical name → old name
         for column in table.oldTable.columns { current[column.name] = column.name }
-        var statements: [SQLStatement] = []
+        var statements: [(statement: SQLStatement, original: String?)] = []   // original: the renamed column's old name
         let name = table.name
-        func rename(_ from: String, _ to: String) {
-            statements.append(.renameColumn(table: name, from: from, to: to))
+        func rename(_ from: String, _ to: String, original: String?) {
+            statements.append((.renameColumn(table: name, from: from, to: to), original))
             current[to] = current.removeValue(forKey: from)
         }
         let targets = Set(newNameOfOld.values)
         // Columns that go away but whose names a renamed column takes: moved aside.
         for column in table.oldTable.columns where newNameOfOld[column.name] == nil && targets.contains(column.name) {
-            rename(column.name, Self.aside(column.name))
+            rename(column.name, Self.aside(column.name), original: nil)
         }
         let renames = newNameOfOld.map { (from: $0.key, to: $0.value) }
         for step in RenameOrder.steps(renames, existing: current.keys, temporary: Self.renaming) {
-            rename(step.from, step.to)
+            rename(step.from, step.to, original: step.original)
         }
         for (currentName, oldName) in current {
             guard let column = table.oldTable.column(named: oldName) else { continue }
@@ -97,10 +97,8 @@ extension VersionPlanner {
             owner[pair.old] = recordRename(type: table.typeName, from: pair.old, to: pair.new, isType: false)
         }
         var aside: Int?
-        for statement in statements {
-            guard case .renameColumn(_, let from, _) = statement else { continue }
-            let original = from.hasSuffix("__remodel_renaming") ? String(from.dropLast("__remodel_renaming".count)) : from
-            if let change = owner[original] {
+        for (statement, original) in statements {
+            if let original, let change = owner[original] {
                 schedule(.statement(statement), in: .renameColumns, for: change)
             } else {
                 if aside == nil { aside = record(.plan(type: name), .additive, "move removed columns of \(name) aside for the renames") }
@@ -147,8 +145,7 @@ extension VersionPlanner {
             }
         }
         for step in steps {
-            let original = step.from.hasSuffix("__remodel_renaming") ? String(step.from.dropLast("__remodel_renaming".count)) : step.from
-            schedule(.statement(.renameTable(from: step.from, to: step.to)), in: .renameTables, for: owner[original]!)
+            schedule(.statement(.renameTable(from: step.from, to: step.to)), in: .renameTables, for: owner[step.original]!)
         }
     }
 
@@ -169,8 +166,7 @@ extension VersionPlanner {
         }
         let existing = tableOrder.compactMap { tables[$0] }.flatMap { $0.oldTable.sideTables.map(\.name) }
         for step in RenameOrder.steps(renames, existing: existing, temporary: Self.renaming) {
-            let original = step.from.hasSuffix("__remodel_renaming") ? String(step.from.dropLast("__remodel_renaming".count)) : step.from
-            schedule(.statement(.renameTable(from: step.from, to: step.to)), in: .renameSideTables, for: owners[original]!)
+            schedule(.statement(.renameTable(from: step.from, to: step.to)), in: .renameSideTables, for: owners[step.original]!)
         }
     }
 }

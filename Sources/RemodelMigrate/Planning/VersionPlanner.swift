@@ -17,7 +17,9 @@ struct VersionPlanner {
     /// When work runs within the version; operations of one phase run in the order planned.
     enum Phase: Int, CaseIterable {
         case snapshot, dropRemoved, dropIndexes, renameTables, renameColumns, renameSideTables
-        case materialize, delete, check, unembed, rewrite, dropKept, create, createObjects, custom, cleanup, normalize, linkCheck
+        // Values a deletion's condition reads are kept before it; every other kept value after
+        // the deletions, so that it sees their effect (links to deleted objects are gone).
+        case materializeForDeletions, delete, materialize, check, unembed, rewrite, dropKept, create, createObjects, custom, cleanup, normalize, linkCheck
     }
 
     let old: Schema
@@ -107,6 +109,41 @@ struct VersionPlanner {
         }
     }
 
+    /// Whether a step of this version that failed gives values to `type.property` (new
+    /// names), or to every property of `type`.
+    func failedStepConcerns(type: String, property: String?) -> Bool {
+        failedSteps.contains { index in
+            let step = migration.steps[index]
+            if case .renameType(let from, let to) = step { return to == type || from == (diff.types.old(for: type) ?? type) }
+            guard let stepType = step.typeName, [type, diff.types.old(for: type)].contains(stepType) || diff.types.new(for: stepType) == type else { return false }
+            guard let written = step.writtenProperties else { return true }
+            guard let property else { return !written.isEmpty }
+            let oldName = diff.properties[type]?.old(for: property)
+            return written.contains(property) || oldName.map(written.contains) == true
+        }
+    }
+
+    /// The latest recorded change of the schema that `matches`, to own the work it causes.
+    func schemaChange(_ matches: (SchemaChange.Kind) -> Bool) -> Int? {
+        changes.lastIndex { if case .schema(let change) = $0.subject { matches(change.kind) } else { false } }
+    }
+
+    /// The temporary name a table is rebuilt under.
+    static func rebuildName(of table: String) -> String { table + "__remodel_new" }
+
+    /// The statements that rebuild `current` as `definition` (under a temporary name, then
+    /// renamed): every row copied with `values` for `columns`, then the indexes.
+    static func rebuild(_ current: String, as definition: SQLTableDefinition, columns: [String], values: [SQLExpression], indexes: [SQLIndexDefinition]) -> [SQLStatement] {
+        var temporary = definition
+        temporary.name = rebuildName(of: definition.name)
+        return [
+            .createTable(temporary),
+            .insertSelect(table: temporary.name, columns: columns, SQLSelect(values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(current))),
+            .dropTable(current),
+            .renameTable(from: temporary.name, to: definition.name),
+        ] + indexes.map(SQLStatement.createIndex)
+    }
+
     func reference(_ index: Int) -> StepReference {
         StepReference(index: index, kind: migration.steps[index].kind)
     }
@@ -114,8 +151,8 @@ struct VersionPlanner {
     mutating func error(_ rule: String, _ message: String, at blame: Blame, hint: String? = nil, notes: [Diagnostic.Note] = []) {
         if let index = blame.step {
             failedSteps.insert(index)
-        } else if ["migration-missing-step", "migration-missing-value"].contains(rule), !failedSteps.isEmpty {
-            // A value left unset or unconverted because a step of this version failed is that
+        } else if ["migration-missing-step", "migration-missing-value"].contains(rule), case .schema(let type, let member, _) = blame, failedStepConcerns(type: type, property: member) {
+            // A value left unset or unconverted because the step that gives it failed is that
             // step's error, already reported at the step: one mistake, one error.
             return
         }

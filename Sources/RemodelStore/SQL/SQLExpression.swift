@@ -149,6 +149,12 @@ package indirect enum SQLExpression: Hashable, Sendable {
         return mappingOperands { $0.mappingOuter(transform) }
     }
 
+    /// The temporary tables of `materialized` values the tree reads.
+    package var materializedTables: Set<String> {
+        if case .materialized(let table) = self { return [table] }
+        return parts.reduce(into: Set<String>()) { $0.formUnion($1.materializedTables) }
+    }
+
     /// The columns of the current row the tree reads.
     package var columns: Set<String> {
         var names = Set<String>()
