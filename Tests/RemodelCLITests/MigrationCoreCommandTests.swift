@@ -646,6 +646,22 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertEqual(output.stderr, "Error: there is no version to amend in 'nope'; create the first one with 'remodel migration new initial --migrations nope'\n")
     }
 
+    /// `generate` (and the build plugin, which runs it) refuses a schema edited without a
+    /// new version, as `migrate` does; its help said only "invalid schema or out of date".
+    func testGenerateRefusesAnEditedSchemaAndItsHelpSaysSo() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.fullName)
+        let refused = try remodel(["generate", "--bundle", "Bundle"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("[schema-not-snapshotted]"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("run 'remodel migration new NAME' to freeze it as version 2"), refused.stderr)
+        XCTAssertFalse(exists("Bundle"))
+        let help = try remodel(["generate", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        XCTAssertTrue(help.contains("schema-not-snapshotted"), help)
+        XCTAssertTrue(help.contains("run `remodel migration new NAME`"), help)
+        XCTAssertTrue(help.contains("so does the build plugin"), help)
+    }
+
     // MARK: - Two processes
 
     /// Two `remodel migrate` started together both reported success and applied a `set`
