@@ -6,10 +6,9 @@ import RemodelCore
 /// `status`, `migrate` and `migration new` all run this one check, so they agree on which
 /// histories can run.
 public enum HistoryCheck {
-    /// Every problem planning `history` finds, at the step or schema line that causes it
-    /// (with `sources`). Custom steps are closures an app registers; here they only need a name.
     /// The warnings for custom steps that `registered` (the closures a program has) lacks:
-    /// the check passes, but that program cannot run those versions.
+    /// the check passes, but that program cannot run those versions. Each names its version
+    /// (`Diagnostic.version`).
     public static func unregisteredCustomSteps(in history: MigrationHistory, registered: Set<String>, sources: HistorySources = HistorySources()) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         for migration in history.migrations {
@@ -19,13 +18,16 @@ public enum HistoryCheck {
                     "migration-custom-step-unavailable",
                     "migration \(migration.version) step \(index + 1) (custom): custom step '\(name)' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version \(migration.version)",
                     at: sources.location(version: migration.version, step: index),
-                    hint: "the app runs it when it opens the store (Migrator.register), or build a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)"
+                    hint: "the app runs it when it opens the store (Migrator.register), or build a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)",
+                    version: migration.version
                 ))
             }
         }
         return warnings
     }
 
+    /// Every problem planning `history` finds, at the step or schema line that causes it
+    /// (with `sources`). Custom steps are closures an app registers; here they only need a name.
     public static func diagnostics(of history: MigrationHistory, sources: HistorySources = HistorySources()) -> [Diagnostic] {
         let customNames = history.migrations.flatMap(\.steps).compactMap { step -> String? in
             if case .custom(let name, _, _) = step { name } else { nil }

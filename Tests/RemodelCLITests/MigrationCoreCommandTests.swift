@@ -101,16 +101,20 @@ final class MigrationCoreCommandTests: XCTestCase {
         XCTAssertTrue(status.stderr.contains(diagnostic), status.stderr)
     }
 
-    /// A history the plain tool cannot run (a custom step): `status` says so instead of
-    /// recommending `remodel migrate`.
+    /// A history the plain tool cannot run (a custom step): `status` says so, at the step,
+    /// instead of recommending `remodel migrate`; a custom step the store has run already is
+    /// not mentioned.
     func testStatusDoesNotRecommendAMigrationTheToolCannotRun() throws {
         try fullNameProject()
         let store = folder.appendingPathComponent("app.db").path
         try remodel(["init", "--store", store, "--version", "1"])
         try write("description: full name\nsteps:\n  - custom: { name: joinNames, type: Person }\n", to: "Migrations/0002-full-name.yaml")
         let status = try remodel(["status", "--store", store])
-        XCTAssertTrue(status.stdout.contains("Pending migrations: 1: 2 full-name (they have custom steps this program does not register: run them with the app, or a remodel built with RemodelTool that registers them"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("Pending migrations: 1: 2 full-name (they have custom steps this program does not register, in Migrations/0002-full-name.yaml:3; run them with the app, or a remodel built with RemodelTool that registers them"), status.stdout)
         XCTAssertFalse(status.stdout.contains("run `remodel migrate"), status.stdout)
+        let current = folder.appendingPathComponent("current.db").path
+        try remodel(["init", "--store", current])
+        XCTAssertTrue(try remodel(["status", "--store", current]).stdout.contains("Pending migrations: none (up to date)\n"))
     }
 
     // MARK: - Drafts
@@ -498,6 +502,164 @@ final class MigrationCoreCommandTests: XCTestCase {
 
             """), empty.stderr)
         XCTAssertTrue(empty.stdout.contains("Migrations: valid (2 versions, current version 2)"), empty.stdout)
+    }
+
+    // MARK: - Facts, not text
+
+    /// A retype drafts a `convert` step ending in a `# string → int: …` comment; `amend`
+    /// compared suggestions by text, never matched that step, and added it again (commented)
+    /// on every run, so "nothing to amend" was never reached.
+    func testAmendDoesNotAddAConvertTheFileHas() throws {
+        try schema(Self.names + "      age: { type: string, default: \"\" }\n")
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      age: { type: int, default: 0 }\n")
+        try remodel(["migration", "new", "x"])
+        let drafted = try read("Migrations/0002-x.yaml")
+        XCTAssertTrue(drafted.contains("  - convert: { type: Person, property: age, to: int, onError: fail }   # string → int: fail, default or null\n"), drafted)
+        for _ in 0..<2 {
+            let amended = try remodel(["migration", "amend"])
+            XCTAssertTrue(amended.stdout.contains("Migrations/snapshots/v2.yaml: version 2 already freezes 'Schemas'; nothing to amend\n"), amended.stdout)
+        }
+        XCTAssertEqual(try read("Migrations/0002-x.yaml"), drafted)
+        // A convert written differently (another onError) is not suggested either.
+        try write(drafted.replacingOccurrences(of: "onError: fail }", with: "onError: default }"), to: "Migrations/0002-x.yaml")
+        XCTAssertTrue(try remodel(["migration", "amend"]).stdout.contains("nothing to amend"))
+    }
+
+    /// The count of open questions came from the file's `# Question:` lines, so a question
+    /// answered by uncommenting its step was still "asked". Now a question is open while its
+    /// commented step is in the file and the steps do not answer it.
+    func testAnAnsweredQuestionIsNoLongerCountedAsOpen() throws {
+        try fullNameProject()
+        let file = "Migrations/0002-full-name.yaml"
+        let draft = try read(file)
+        XCTAssertTrue(draft.contains("  # - set: { type: Person, property: fullName, value: \"{firstName} {lastName}\" }\n"), draft)
+        let open = try remodel(["migration", "amend"])
+        XCTAssertTrue(open.stdout.contains("Version 2 can run as written; it asks 1 question: answer each by uncommenting its step"), open.stdout)
+        // Answered: the step uncommented, its `# Question:` comment left in place.
+        try write(draft.replacingOccurrences(of: "  # - set:", with: "  - set:"), to: file)
+        let answered = try remodel(["migration", "amend"])
+        XCTAssertTrue(answered.stdout.contains("nothing to amend"), answered.stdout)
+        XCTAssertTrue(answered.stdout.contains("Version 2 can run as written; check it with"), answered.stdout)
+        XCTAssertFalse(answered.stdout.contains("question"), answered.stdout)
+        // Deleted: `amend` asks it again at the end of the file, and counts it.
+        try write(draft.replacingOccurrences(of: "  # - set: { type: Person, property: fullName, value: \"{firstName} {lastName}\" }\n", with: ""), to: file)
+        let again = try remodel(["migration", "amend"])
+        XCTAssertTrue(again.stdout.contains("its list of changes renewed"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("it asks 1 question"), again.stdout)
+    }
+
+    /// A store created with `init` at version 2, then version 2 amended: no applied checksum
+    /// differs, and `migrate` said "the schema changed without a new version: add a
+    /// migration". `Schemas/` is the newest snapshot, so snapshot 2 changed: restore it.
+    func testAStoreCreatedAtAnAmendedVersionIsToldWhatToRestore() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n")
+        try remodel(["migration", "new", "nicknames"])
+        let store = folder.appendingPathComponent("app.db").path
+        try remodel(["init", "--store", store])
+        try schema(Self.names + "      nickname: { type: string, default: \"\" }\n      age: { type: int, default: 0 }\n")
+        try remodel(["migration", "amend"])
+        let hash = try Data(contentsOf: URL(fileURLWithPath: store))
+        let refused = try remodel(["migrate", "--store", store, "--no-backup"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("Error: the store '\(store)' is at schema version 2 but was written with a different schema"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the schema of version 2 in 'Migrations' was changed after the store was written ('remodel migration amend' rewrites a version's file and snapshot). "), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were released (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("add a migration"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("Warning"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
+    }
+
+    /// `init` and `import` on a schema edited since the newest version said "the migration
+    /// history in 'Migrations' does not load". Now they say what changed and what to run.
+    func testInitAndImportOnAnEditedSchemaSayToFreezeIt() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.fullName)
+        try write(#"{ "Person": [{ "id": "p1" }] }"#, to: "v1.json")
+        for (command, extra) in [("init", [String]()), ("import", ["v1.json"])] {
+            let output = try remodel([command, "--store", "app.db"] + extra, expect: 1)
+            XCTAssertTrue(output.stderr.contains("[schema-not-snapshotted]"), output.stderr)
+            XCTAssertTrue(output.stderr.hasSuffix("""
+                Error: the schema in 'Schemas' is not a version of the history in 'Migrations': it changed since version 1 (the newest snapshot, 'Migrations/snapshots/v1.yaml'), \
+                and `remodel \(command)` needs all of it: it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
+                Run 'remodel migration new NAME' to freeze it as version 2 (or 'remodel migration amend' to freeze version 1 again, if no store has applied it yet), then run it again
+
+                """), output.stderr)
+            XCTAssertFalse(output.stderr.contains("does not load"), output.stderr)
+            XCTAssertFalse(exists("app.db"), command)
+        }
+    }
+
+    /// `migration new` over a history that does not load said "the migration history in
+    /// 'Migrations' has errors; fix them before freezing a new version", naming no file; a
+    /// missing schema folder got "does not exist", then "the schema in 'nope' is invalid".
+    func testMigrationNewNamesTheFilesThatStopIt() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try remodel(["migration", "new", "clean-up"])
+        let missing = try remodel(["migration", "new", "x", "--schemas", "nope"], expect: 1)
+        XCTAssertEqual(missing.stderr, "error: 'nope' does not exist [file-unreadable]\nnote: run from the package folder, or pass the schema folder with --schemas DIR\n1 error\n")
+        XCTAssertEqual(missing.stdout, "")
+        try write("description: clean up\nsteps:\n  - deleteObject: { type: Person, all: true }\n", to: "Migrations/0002-clean-up.yaml")
+        for (command, what) in [(["new", "x"], "a new version"), (["amend"], "the newest version again")] {
+            let refused = try remodel(["migration"] + command, expect: 1)
+            XCTAssertTrue(refused.stderr.contains("Migrations/0002-clean-up.yaml:3:5: error: unknown step kind 'deleteObject'"), refused.stderr)
+            XCTAssertTrue(refused.stderr.hasSuffix(
+                "Error: the migration history in 'Migrations' does not load, and `remodel migration \(command[0])` freezes \(what) only from a valid schema, on top of a history that loads; "
+                    + "nothing was written. Fix the problems above in 'Migrations/0002-clean-up.yaml', check with 'remodel validate', then run it again\n"
+            ), refused.stderr)
+        }
+        XCTAssertFalse(exists("Migrations/0003-x.yaml"))
+    }
+
+    /// Whether a problem is in the schema files was decided by the path not starting with the
+    /// migrations folder's: with `--migrations db --schemas db-schemas` the schema's problem
+    /// was taken for the migration file's, and the advice to fix the schema was left out.
+    func testASchemaProblemIsFoundByItsFileNotItsPathPrefix() throws {
+        let paths = ["--schemas", "db-schemas", "--migrations", "db"]
+        let schemas = folder.appendingPathComponent("db-schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        try Self.names.write(to: schemas.appendingPathComponent("People.yaml"), atomically: true, encoding: .utf8)
+        try remodel(["migration", "new", "initial"] + paths)
+        try (Self.names + "      nickname: string\n").write(to: schemas.appendingPathComponent("People.yaml"), atomically: true, encoding: .utf8)
+        let drafted = try remodel(["migration", "new", "nicknames"] + paths)
+        XCTAssertTrue(drafted.stderr.contains("db-schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default"), drafted.stderr)
+        XCTAssertTrue(drafted.stderr.contains(
+            "Version 2 cannot run yet: fix the problems above in 'db/0002-nicknames.yaml' or in 'db-schemas' (then run 'remodel migration amend --schemas db-schemas --migrations db' to freeze the schema again), and check with 'remodel validate'\n"
+        ), drafted.stderr)
+    }
+
+    /// `migration new` without NAME: the example the command kept for it was unreachable (the
+    /// parser reports the missing argument first). Now the parser's message has it.
+    func testAMissingNameIsShownWithAnExample() throws {
+        let output = try remodel(["migration", "new"], expect: 64)
+        XCTAssertTrue(output.stderr.hasPrefix("Error: missing argument 'NAME', e.g. 'remodel migration new split-person-name'\nUsage: remodel migration new "), output.stderr)
+    }
+
+    /// `migration amend --migrations nope` suggested `remodel migration new initial`, which
+    /// would read another folder.
+    func testAmendWithoutAHistorySuggestsTheSameFolders() throws {
+        try schema(Self.names)
+        let output = try remodel(["migration", "amend", "--migrations", "nope"], expect: 1)
+        XCTAssertEqual(output.stderr, "Error: there is no version to amend in 'nope'; create the first one with 'remodel migration new initial --migrations nope'\n")
+    }
+
+    /// `generate` (and the build plugin, which runs it) refuses a schema edited without a
+    /// new version, as `migrate` does; its help said only "invalid schema or out of date".
+    func testGenerateRefusesAnEditedSchemaAndItsHelpSaysSo() throws {
+        try schema(Self.names)
+        try remodel(["migration", "new", "initial"])
+        try schema(Self.fullName)
+        let refused = try remodel(["generate", "--bundle", "Bundle"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("[schema-not-snapshotted]"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("run 'remodel migration new NAME' to freeze it as version 2"), refused.stderr)
+        XCTAssertFalse(exists("Bundle"))
+        let help = try remodel(["generate", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        XCTAssertTrue(help.contains("schema-not-snapshotted"), help)
+        XCTAssertTrue(help.contains("run `remodel migration new NAME`"), help)
+        XCTAssertTrue(help.contains("so does the build plugin"), help)
     }
 
     // MARK: - Two processes

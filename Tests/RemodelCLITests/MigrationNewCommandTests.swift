@@ -131,7 +131,7 @@ final class MigrationNewCommandTests: XCTestCase {
         let invalid = try migrationNew("initial", schemas: schemas.path, migrations: migrations)
         XCTAssertEqual(invalid.status, 1)
         XCTAssertTrue(invalid.stderr.contains("Dog.yaml:4:"), invalid.stderr)
-        XCTAssertTrue(invalid.stderr.contains("is invalid; fix it before freezing a new version"), invalid.stderr)
+        XCTAssertTrue(invalid.stderr.contains("Error: the schema in '\(schemas.path)' does not load, and `remodel migration new` freezes a new version only from a valid schema, on top of a history that loads; nothing was written. Fix the problems above in '\(schemas.path)/Dog.yaml'"), invalid.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: migrations))
 
         let badName = try migrationNew("two words", schemas: schemas.path, migrations: migrations)

@@ -80,7 +80,7 @@ struct ArgumentParser {
         let required = specs.filter { !$0.isOptional }.count
         if positionals.count < required {
             let missing = specs.filter { !$0.isOptional }[positionals.count]
-            throw UsageError("missing argument '\(missing.name)'")
+            throw UsageError("missing argument '\(missing.name)'" + (missing.example.map { ", e.g. '\($0)'" } ?? ""))
         }
         if specs.last?.isRepeated != true, positionals.count > specs.count {
             throw UsageError("unexpected argument '\(positionals[specs.count])'")

@@ -32,6 +32,17 @@ extension ParsedArguments {
     /// The `--migrations` path as the user wrote it.
     var migrationsPath: String { value(CommonOptions.migrations) ?? "Migrations" }
 
+    /// `remodel WORDS` as a message suggests running it, with the `--schemas` and
+    /// `--migrations` given on this command line, so that it reads the same folders.
+    func command(_ words: String) -> String {
+        var command = "remodel " + words
+        for option in [CommonOptions.schemas, CommonOptions.migrations] {
+            guard let value = values[option.name]?.last else { continue }
+            command += " --\(option.name) " + (value.contains(where: \.isWhitespace) || value.isEmpty ? "\"\(value)\"" : value)
+        }
+        return command
+    }
+
     /// The `--format` value.
     var diagnosticFormat: DiagnosticFormat {
         value(CommonOptions.format).flatMap(DiagnosticFormat.init(rawValue:)) ?? .text

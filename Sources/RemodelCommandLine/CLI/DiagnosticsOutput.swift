@@ -26,11 +26,6 @@ enum DiagnosticsOutput {
         return parts.isEmpty ? "no problems" : parts.joined(separator: ", ")
     }
 
-    /// `a`, `a and b`, `a, b and c`.
-    static func list(_ items: [String]) -> String {
-        items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
-    }
-
     /// Loads the schema at the `--schemas` path and prints its diagnostics; returns the
     /// schema, or throws `ExitError(status: 1)` when it has errors. For commands that need a
     /// valid schema before doing anything else.

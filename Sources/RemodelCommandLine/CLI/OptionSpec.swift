@@ -61,12 +61,16 @@ struct ArgumentSpec: Sendable {
     var isOptional: Bool = false
     /// Whether the argument takes every remaining positional (only the last one may).
     var isRepeated: Bool = false
+    /// A command line that gives it, for the error when it is missing
+    /// (`remodel migration new split-person-name`).
+    var example: String?
 
-    init(_ name: String, help: String, optional isOptional: Bool = false, repeated isRepeated: Bool = false) {
+    init(_ name: String, help: String, optional isOptional: Bool = false, repeated isRepeated: Bool = false, example: String? = nil) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
         self.isRepeated = isRepeated
+        self.example = example
     }
 
     var usage: String {

@@ -15,7 +15,13 @@ struct GenerateCommand: Command {
         writes nothing: prints a unified diff of what would change and exits 1 when the folder \
         is out of date. With --bundle, writes the two fixed files the build plugin declares \
         (RemodelModels.swift, RemodelStoreBridges.swift). Output is byte-identical for the same \
-        input. Exit status: 0 success (or up to date), 1 invalid schema or out of date, 64 usage error.
+        input. Like `remodel migrate`, it refuses (and writes nothing) when the schema is invalid, \
+        when a version of the migrations folder cannot run, and when the schema differs from \
+        the newest snapshot (schema-not-snapshotted: Schemas/ edited without a new version; \
+        run `remodel migration new NAME`, or `remodel migration amend` for a version no store \
+        has applied): so does the build plugin, which runs it. Exit status: 0 success (or up to \
+        date), 1 invalid schema, history that cannot run, schema not snapshotted, or (--check) \
+        out of date, 64 usage error.
         """
     static let output = OptionSpec.option("output", short: "o", value: "DIR", help: "The folder to write the generated files to.")
     static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")

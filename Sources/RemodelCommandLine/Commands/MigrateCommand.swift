@@ -44,28 +44,24 @@ struct MigrateCommand: Command {
         }
         let dryRun = arguments.flag(Self.dryRun)
 
-        guard let loaded = HistoryInput.load(arguments) else { return ExitStatus.failure }
-        var migrator = arguments.tool.migrator(for: loaded.history!)
-        migrator.sources = loaded.sources
+        guard let checked = HistoryInput.load(arguments) else { return ExitStatus.failure }
+        var migrator = arguments.tool.migrator(for: checked.history)
+        migrator.sources = checked.sources
 
         let state = try migrator.inspect(storeAt: store)
         let edited = migrator.editedMigrations(state.appliedMigrations)
         for edited in edited {
-            Console.writeError(Self.editedWarning(edited.applied, file: loaded.files[edited.now.version]))
+            Console.writeError(Self.editedWarning(edited.applied, file: checked.files[edited.now.version]))
         }
         do {
             try migrator.check(state)
-        } catch StoreError.schemaMismatch(let path, let version, let storeHash, let codeHash) where !edited.isEmpty {
-            // Not a schema edited without a version (a new version cannot fix this): the
-            // files of versions the store has applied were edited, its snapshot with them.
-            let files = edited.map { "'\(loaded.files[$0.now.version] ?? $0.applied.name)'" }
-            let restore = files + (loaded.loaded.snapshotFiles[version].map { ["'\($0)'"] } ?? [])
-            Console.writeError(
-                "Error: the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)): "
-                    + "its history was changed after the store applied it (\(DiagnosticsOutput.list(files)), the warning above; 'remodel migration amend' rewrites a version's file and snapshot). "
-                    + "Restore \(DiagnosticsOutput.list(restore)) as \(restore.count == 1 ? "it was" : "they were") when the store applied version \(version) (from version control), "
-                    + "then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"
-            )
+        } catch StoreError.schemaMismatch(let path, let version, let storeHash, let codeHash) where checked.input.loaded.history != nil {
+            // `Schemas/` is the newest snapshot (HistoryInput checked it), so this is not a
+            // schema edited without a version, which a new version would fix: the snapshot of
+            // the store's version changed after the store was written (`migration amend`),
+            // whether the store applied that version's file (its checksum differs) or was
+            // created at that version (`init`, nothing recorded to compare).
+            Console.writeError(Self.restoreAdvice(checked, edited: edited, path: path, version: version, storeHash: storeHash, codeHash: codeHash, arguments: arguments))
             return ExitStatus.failure
         }
         let now = Date()
@@ -109,6 +105,26 @@ struct MigrateCommand: Command {
 }
 
 extension MigrateCommand {
+    /// The error for a store whose version's snapshot changed after the store was written:
+    /// the files to restore as they were released, and where the change belongs instead.
+    static func restoreAdvice(
+        _ checked: CheckedHistory, edited: [(applied: AppliedMigration, now: Migration)], path: String, version: Int, storeHash: String, codeHash: String, arguments: ParsedArguments
+    ) -> String {
+        let editedFiles = edited.map { "'\(checked.files[$0.now.version] ?? $0.applied.name)'" }
+        var restore = editedFiles
+        if let file = checked.files[version], !restore.contains("'\(file)'") { restore.append("'\(file)'") }
+        restore.append("'\(checked.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: arguments.migrationsPath, version: version))'")
+        var message = "Error: the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)): "
+        if editedFiles.isEmpty {
+            message += "the schema of version \(version) in '\(arguments.migrationsPath)' was changed after the store was written ('remodel migration amend' rewrites a version's file and snapshot). "
+                + "Restore \(MessageText.list(restore)) as \(restore.count == 1 ? "it was" : "they were") released (from version control), "
+        } else {
+            message += "its history was changed after the store applied it (\(MessageText.list(editedFiles)), the warning above; 'remodel migration amend' rewrites a version's file and snapshot). "
+                + "Restore \(MessageText.list(restore)) as \(restore.count == 1 ? "it was" : "they were") when the store applied version \(version) (from version control), "
+        }
+        return message + "then make the change in a new version (`\(arguments.command("migration new NAME"))`); the store is unchanged\n"
+    }
+
     /// The warning for a migration file edited after the store applied it.
     static func editedWarning(_ applied: AppliedMigration, file: String?) -> String {
         "Warning: migration \(applied.version) (\(file ?? applied.name)) has changed since this store applied it on \(applied.appliedAt) (its checksum differs); a released migration must not be edited: restore the file, and make the change in a new migration (remodel migration new NAME)\n"

@@ -27,30 +27,31 @@ struct MigrationNewCommand: Command {
         whose versions cannot run yet (naming the file to fix first); never overwrites a file. \
         Exit status: 0 written, 1 refused, 64 usage error.
         """
-    let arguments = [ArgumentSpec("NAME", help: "The migration's name, without its number (remodel chooses it): letters, digits, '-', '_' or '.' (e.g. split-person-name).")]
+    let arguments = [ArgumentSpec(
+        "NAME", help: "The migration's name, without its number (remodel chooses it): letters, digits, '-', '_' or '.' (e.g. split-person-name).",
+        example: "remodel migration new split-person-name"
+    )]
     let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        guard let givenName = arguments.positional(0) else { throw UsageError("missing NAME, e.g. 'remodel migration new split-person-name'") }
+        // The parser has made sure NAME is there.
+        let givenName = arguments.positionals[0]
         guard MigrationFolder.isValidName(givenName) else {
             throw UsageError("'\(givenName)' cannot be a migration name: use letters, digits, '-', '_' or '.', starting with a letter or digit")
         }
         let migrationsPath = arguments.migrationsPath
-        let schemasPath = arguments.schemasPath
-        guard let (schemaResult, loaded) = MigrationFiles.loadForWriting(schemasPath: schemasPath, migrationsPath: migrationsPath, action: "freezing a new version"),
-              let schema = schemaResult.schema else {
+        guard let (input, schema) = MigrationFiles.loadForWriting(arguments, command: "migration new", writes: "a new version") else {
             return ExitStatus.failure
         }
-        let migrationName = try Self.name(givenName, forVersion: (loaded.history?.currentVersion ?? 0) + 1)
-        if let history = loaded.history,
-           !MigrationFiles.existingVersionsCanRun(history, loaded: loaded, schema: schemaResult, arguments: arguments, retry: "remodel migration new \(migrationName)") {
+        let migrationName = try Self.name(givenName, forVersion: (input.loaded.history?.currentVersion ?? 0) + 1)
+        guard MigrationFiles.existingVersionsCanRun(input, arguments: arguments, retry: arguments.command("migration new \(migrationName)")) else {
             return ExitStatus.failure
         }
 
         let version: Int
         let migrationText: String
         var dataOnly = false
-        if let history = loaded.history {
+        if let history = input.loaded.history {
             let newest = history.snapshots.last!
             dataOnly = newest.storageHash == schema.storageHash
             version = history.currentVersion + 1
@@ -60,7 +61,7 @@ struct MigrationNewCommand: Command {
             migrationText = MigrationDraft.baseline(name: migrationName)
         }
 
-        let snapshotPath = MigrationFiles.snapshotPath(migrationsPath, version: version)
+        let snapshotPath = MigrationFolder.snapshotPath(in: migrationsPath, version: version)
         let migrationPath = MigrationFolder.join(migrationsPath, MigrationFolder.migrationFileName(version: version, name: migrationName))
         for path in [snapshotPath, migrationPath] where FileManager.default.fileExists(atPath: path) {
             Console.writeError("Error: '\(path)' already exists; it is never overwritten. Remove it if it is a leftover, or check the folder.\n")
@@ -116,23 +117,23 @@ struct MigrationAmendCommand: Command {
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let migrationsPath = arguments.migrationsPath
-        guard let (schemaResult, loaded) = MigrationFiles.loadForWriting(schemasPath: arguments.schemasPath, migrationsPath: migrationsPath, action: "amending the newest version"),
-              let schema = schemaResult.schema else {
+        guard let (input, schema) = MigrationFiles.loadForWriting(arguments, command: "migration amend", writes: "the newest version again") else {
             return ExitStatus.failure
         }
-        guard let history = loaded.history, let file = loaded.files[history.currentVersion] else {
-            Console.writeError("Error: there is no version to amend in '\(migrationsPath)'; create the first one with 'remodel migration new initial'\n")
+        guard let history = input.loaded.history, let file = input.files[history.currentVersion] else {
+            Console.writeError("Error: there is no version to amend in '\(migrationsPath)'; create the first one with '\(arguments.command("migration new initial"))'\n")
             return ExitStatus.failure
         }
         let version = history.currentVersion
-        let snapshotPath = loaded.snapshotFiles[version] ?? MigrationFiles.snapshotPath(migrationsPath, version: version)
+        let snapshotPath = input.loaded.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: migrationsPath, version: version)
         let snapshot = CanonicalYAML.text(of: schema)
         let existing = try String(contentsOfFile: file, encoding: .utf8)
         let migration = version == 1 ? existing : MigrationDraft.amended(existing, steps: history.migrations.last?.steps ?? [], version: version, from: history.snapshots[version - 2], to: schema)
         let oldSnapshot = FileManager.default.contents(atPath: snapshotPath).map { String(decoding: $0, as: UTF8.self) }
         guard oldSnapshot != snapshot || migration != existing else {
             Console.write("\(snapshotPath): version \(version) already freezes '\(arguments.schemasPath)'; nothing to amend\n")
-            MigrationFiles.reportReadiness(arguments, version: version, file: file)
+            // Nothing written: what was read is what `migrate` would read.
+            MigrationFiles.reportReadiness(arguments, version: version, file: file, input: input)
             return ExitStatus.success
         }
         try Data(snapshot.utf8).write(to: Paths.url(snapshotPath), options: .atomic)
@@ -146,81 +147,76 @@ struct MigrationAmendCommand: Command {
 
 /// What `migration new` and `migration amend` share.
 enum MigrationFiles {
-    /// The current schema (valid) and the loaded history, or `nil` after printing why not.
-    static func loadForWriting(schemasPath: String, migrationsPath: String, action: String) -> (SchemaLoadResult, MigrationHistoryLoadResult)? {
-        let schemaResult = SchemaLoader.load(path: schemasPath)
-        DiagnosticsOutput.print(schemaResult.diagnostics)
-        guard schemaResult.schema != nil else {
-            Console.writeError("Error: the schema in '\(schemasPath)' is invalid; fix it before \(action)\n")
+    /// The history and the current schema (valid), loaded once and every version planned, for
+    /// `remodel COMMAND` to freeze the schema as WRITES (a new version, the newest one again);
+    /// `nil` after printing why not. The schema may store other data than the newest snapshot:
+    /// that is what the command freezes.
+    static func loadForWriting(_ arguments: ParsedArguments, command: String, writes: String) -> (input: HistoryInput, schema: Schema)? {
+        let input = HistoryInput.read(arguments, requireSchema: true, schemaMayBeAhead: true)
+        DiagnosticsOutput.print(input.loading)
+        guard let schema = input.schema?.schema, !input.loading.containsErrors else {
+            // A schema path that does not exist, and nothing else: its diagnostic says all.
+            let onlyNoSchema = !FileManager.default.fileExists(atPath: arguments.schemasPath) && input.loading.filter { $0.severity == .error }.count == 1
+            if !onlyNoSchema {
+                let need = "`remodel \(command)` freezes \(writes) only from a valid schema, on top of a history that loads; nothing was written"
+                Console.writeError(input.failure(arguments, need: need))
+            }
             return nil
         }
-        let loaded = MigrationHistoryLoader.load(migrations: migrationsPath)
-        DiagnosticsOutput.print(loaded.diagnostics)
-        guard !loaded.diagnostics.containsErrors else {
-            Console.writeError("Error: the migration history in '\(migrationsPath)' has errors; fix them before \(action)\n")
-            return nil
-        }
-        return (schemaResult, loaded)
+        return (input, schema)
     }
 
-    /// Whether every version of `history` can run, as `migrate` would plan it; if not, prints
-    /// the problems and names the migration files to fix before a new version is frozen on
-    /// top of them. A version frozen on a broken one could not run either, and the
+    /// Whether every version of the history can run, as `migrate` would plan it; if not,
+    /// prints the problems and names the migration files to fix before a new version is
+    /// frozen on top of them. A version frozen on a broken one could not run either, and the
     /// readiness check after writing would blame the new draft for the old file's problems.
-    static func existingVersionsCanRun(_ history: MigrationHistory, loaded: MigrationHistoryLoadResult, schema: SchemaLoadResult, arguments: ParsedArguments, retry: String) -> Bool {
-        var sources = loaded.sources
-        // The newest version's declarations are the schema files when they still match it
-        // (as every other command reads them), so that problems point where people edit.
-        if let current = schema.schema, history.snapshots.last?.storageHash == current.storageHash {
-            sources.schemas[history.currentVersion] = schema.source
-        }
-        let diagnostics = HistoryCheck.diagnostics(of: history, sources: sources)
-        let problems = diagnostics.filter { $0.severity == .error }
-        guard !problems.isEmpty else { return true }
-        DiagnosticsOutput.print(diagnostics)
+    static func existingVersionsCanRun(_ input: HistoryInput, arguments: ParsedArguments, retry: String) -> Bool {
+        let problems = input.planned.filter { $0.severity == .error }
+        guard let history = input.loaded.history, !problems.isEmpty else { return true }
+        DiagnosticsOutput.print(input.planned)
+        let loaded = input.loaded
         let versions = Self.versions(of: problems, in: loaded, newest: history.currentVersion)
         let files = versions.compactMap { loaded.files[$0] }.map { "'\($0)'" }
-        let subject = versions.count == 1 ? "version \(versions[0]) cannot run" : "versions \(DiagnosticsOutput.list(versions.map(String.init))) cannot run"
-        var advice = "Error: \(subject) yet (the problems above), so no version \(history.currentVersion + 1) was written: fix \(DiagnosticsOutput.list(files)) first"
+        let subject = versions.count == 1 ? "version \(versions[0]) cannot run" : "versions \(MessageText.list(versions.map(String.init))) cannot run"
+        var advice = "Error: \(subject) yet (the problems above), so no version \(history.currentVersion + 1) was written: fix \(MessageText.list(files)) first"
         let schemaProblem = problems.contains { problem in
             guard let file = problem.location?.file else { return false }
             return file != loaded.files[history.currentVersion] && Self.versions(of: [problem], in: loaded, newest: history.currentVersion) == [history.currentVersion]
         }
-        if schemaProblem { advice += " (or, for a problem in the schema of version \(history.currentVersion), fix '\(arguments.schemasPath)' and run 'remodel migration amend' to freeze it again)" }
+        if schemaProblem { advice += " (or, for a problem in the schema of version \(history.currentVersion), fix '\(arguments.schemasPath)' and run '\(arguments.command("migration amend"))' to freeze it again)" }
         Console.writeError(advice + ", check with 'remodel validate', then run '\(retry)' again\n")
         return false
     }
 
-    /// The versions `diagnostics` are problems of, in order. A migration file's problem is
-    /// its version's; a planning problem says which version it plans ("migration 3: …"), also
-    /// when it points at the declaration in the version before (a snapshot); anything else,
-    /// a snapshot's version, or for the schema folder or no location, the newest version.
+    /// The versions `diagnostics` are problems of, in order: the version a diagnostic names
+    /// (`Diagnostic.version`, which the planner sets even when a problem points at the
+    /// declaration in the version before); else the version of the migration file or
+    /// snapshot it points at; else (the schema folder, or no location) the newest version.
     static func versions(of diagnostics: [Diagnostic], in loaded: MigrationHistoryLoadResult, newest: Int) -> [Int] {
         let versions = diagnostics.map { diagnostic -> Int in
-            let file = diagnostic.location?.file
-            if let file, let version = loaded.files.first(where: { $0.value == file })?.key { return version }
-            if diagnostic.message.hasPrefix("migration ") {
-                let digits = diagnostic.message.dropFirst("migration ".count).prefix { $0.isASCII && $0.isNumber }
-                if let version = Int(digits), loaded.files[version] != nil || version == newest { return version }
+            if let version = diagnostic.version { return version }
+            if let file = diagnostic.location?.file {
+                if let version = loaded.files.first(where: { $0.value == file })?.key { return version }
+                if let version = loaded.snapshotFiles.first(where: { $0.value == file })?.key { return version }
             }
-            if let file, let version = loaded.snapshotFiles.first(where: { $0.value == file })?.key { return version }
             return newest
         }
         return Set(versions).sorted()
     }
 
-    static func snapshotPath(_ migrationsPath: String, version: Int) -> String {
-        MigrationFolder.join(MigrationFolder.join(migrationsPath, MigrationFolder.snapshotsFolder), MigrationFolder.snapshotFileName(version: version))
-    }
-
     /// Checks the history as `migrate` would plan it and says what the new (or amended)
     /// version still needs, with the file and line of each problem.
-    static func reportReadiness(_ arguments: ParsedArguments, version: Int, file: String) {
-        let input = HistoryInput.read(arguments)
+    /// `input`: the history as read before, when nothing was written since.
+    static func reportReadiness(_ arguments: ParsedArguments, version: Int, file: String, input: HistoryInput? = nil) {
+        let input = input ?? HistoryInput.read(arguments)
         let problems = input.diagnostics.filter { $0.severity == .error }
         // Unanswered questions decide whether data is kept: say so, as a plan would not.
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        let questions = text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("# Question:") }.count
+        var questions = 0
+        if let history = input.history, version >= 2, version <= history.currentVersion,
+           let steps = history.migrations.first(where: { $0.version == version })?.steps,
+           let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            questions = MigrationDraft.openQuestions(in: text, steps: steps, from: history.snapshots[version - 2], to: history.snapshots[version - 1]).count
+        }
         let open = questions == 0 ? "" : "; it asks \(questions) question\(questions == 1 ? "" : "s"): answer each by uncommenting its step, or delete it (left as they are, the changes they ask about run as the draft lists them)"
         guard !problems.isEmpty else {
             Console.write("Version \(version) can run as written\(open); check it with 'remodel migrate --store FILE --dry-run'\n")
@@ -231,12 +227,14 @@ enum MigrationFiles {
         let earlier = versions(of: problems, in: input.loaded, newest: version).filter { $0 < version }
         if !earlier.isEmpty {
             let files = earlier.compactMap { input.files[$0] }.map { "'\($0)'" }
-            Console.writeError("Version \(version) cannot run yet: \(earlier.count == 1 ? "version" : "versions") \(DiagnosticsOutput.list(earlier.map(String.init))) before it \(earlier.count == 1 ? "has" : "have") the problems above: fix \(DiagnosticsOutput.list(files)) first, and check with 'remodel validate'\n")
+            Console.writeError("Version \(version) cannot run yet: \(earlier.count == 1 ? "version" : "versions") \(MessageText.list(earlier.map(String.init))) before it \(earlier.count == 1 ? "has" : "have") the problems above: fix \(MessageText.list(files)) first, and check with 'remodel validate'\n")
             return
         }
-        let schemaFix = problems.contains { $0.location.map { !$0.file.hasPrefix(arguments.migrationsPath) } ?? false }
+        // A problem in the schema files (which are the newest version's declarations).
+        let schemaFiles = Set(input.schema?.files ?? [])
+        let schemaFix = problems.contains { $0.location.map { schemaFiles.contains($0.file) } ?? false }
         var advice = "Version \(version) cannot run yet: fix the problems above in '\(file)'"
-        if schemaFix { advice += " or in '\(arguments.schemasPath)' (then run 'remodel migration amend' to freeze the schema again)" }
+        if schemaFix { advice += " or in '\(arguments.schemasPath)' (then run '\(arguments.command("migration amend"))' to freeze the schema again)" }
         Console.writeError(advice + ", and check with 'remodel validate'\n")
     }
 }

@@ -32,46 +32,44 @@ struct StatusCommand: Command {
         let applied = info.appliedMigrations
         lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
         let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
-        let input = foldersFound ? HistoryInput.load(arguments) : nil
-        let history = input
-        lines.append("Pending migrations: " + pending(info, input, foldersFound: foldersFound, tool: arguments.tool))
+        let checked = foldersFound ? HistoryInput.load(arguments) : nil
+        lines.append("Pending migrations: " + pending(info, checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
-        if let history = history?.history {
-            for edited in Migrator(history: history).editedMigrations(applied) {
-                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: input?.files[edited.now.version]))
+        if let checked {
+            for edited in Migrator(history: checked.history).editedMigrations(applied) {
+                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: checked.files[edited.now.version]))
             }
         }
         return ExitStatus.success
     }
 
     /// The versions of the history newer than the store, when a history can be read here.
-    private func pending(_ info: StoreInfo, _ input: HistoryInput?, foldersFound: Bool, tool: RemodelTool) -> String {
+    /// `HistoryInput.load` has planned every version already; what is left to say is whether
+    /// this program can run them (custom steps it does not register).
+    private func pending(_ info: StoreInfo, _ checked: CheckedHistory?, foldersFound: Bool, tool: RemodelTool) -> String {
         guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
-        guard let input, let history = input.history else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
+        guard let checked else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
+        let history = checked.history
         if info.version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
-        let versions = (info.version + 1)...max(info.version + 1, history.currentVersion)
         guard history.currentVersion > info.version else {
             if let hash = history.schema(at: info.version)?.storageHash, hash != info.schemaHash {
                 return "none, but the store's schema hash differs from version \(info.version) of the history"
             }
             return "none (up to date)"
         }
-        let names = versions.map { version in
+        let names = ((info.version + 1)...history.currentVersion).map { version in
             history.migrations.first { $0.version == version }.map { "\(version) \($0.name)" } ?? String(version)
         }
+        let listed = "\(names.count): " + names.joined(separator: ", ")
         // The plain tool has no custom steps: say so instead of recommending a run that stops.
-        var migrator = tool.migrator(for: history)
-        migrator.sources = input.sources
-        do {
-            _ = try migrator.plan(from: info.version)
-        } catch let error as MigrationPlanningError {
-            let custom = error.diagnostics.contains { $0.rule == "migration-custom-step-unavailable" }
-            return "\(names.count): " + names.joined(separator: ", ")
-                + (custom ? " (they have custom steps this program does not register: run them with the app, or a remodel built with RemodelTool that registers them; see the README)" : " (they cannot be planned: \(error.diagnostics.first?.message ?? "see `remodel validate`"))")
-        } catch {
-            return "\(names.count): " + names.joined(separator: ", ") + " (\(error))"
+        let unavailable = HistoryCheck.unregisteredCustomSteps(in: history, registered: tool.registeredStepNames, sources: checked.sources)
+            .filter { ($0.version ?? history.currentVersion) > info.version }
+        guard unavailable.isEmpty else {
+            let places = unavailable.map { step in step.location.map { "\($0.file):\($0.line)" } ?? "version \(step.version ?? history.currentVersion)" }
+            return listed + " (they have custom steps this program does not register, in \(MessageText.list(places)); "
+                + "run them with the app, or a remodel built with RemodelTool that registers them; see the README)"
         }
-        return "\(names.count): " + names.joined(separator: ", ") + " (run `remodel migrate --store \(info.path)`)"
+        return listed + " (run `remodel migrate --store \(info.path)`)"
     }
 
     static func size(_ bytes: Int64) -> String {

@@ -28,7 +28,7 @@ enum StoreCommandSupport {
         // later take the store through. So an error in a newer version stops an older one too.
         let need = "`remodel \(command)` needs all of it\(requested.map { ", even for --version \($0)" } ?? ""): "
             + "it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created"
-        guard let loaded = HistoryInput.load(arguments, need: need), let history = loaded.history else { return nil }
+        guard let history = HistoryInput.load(arguments, need: need)?.history else { return nil }
         let number = requested ?? history.currentVersion
         guard let schema = history.schema(at: number) else {
             throw UsageError("there is no schema version \(number): the migration history has versions 1 to \(history.currentVersion)")

@@ -37,6 +37,10 @@ public struct Diagnostic: Hashable, Sendable, Error {
     /// How to fix it, e.g. "did you mean 'Dog'?".
     public var hint: String?
     public var notes: [Note]
+    /// The schema version of a migration history the problem belongs to (the version a
+    /// planning problem plans, even when it points at the declaration in the version before);
+    /// `nil` when it belongs to none, or the code that found it does not say.
+    public var version: Int?
 
     public init(
         _ severity: Severity,
@@ -44,7 +48,8 @@ public struct Diagnostic: Hashable, Sendable, Error {
         _ message: String,
         at location: SourceLocation?,
         hint: String? = nil,
-        notes: [Note] = []
+        notes: [Note] = [],
+        version: Int? = nil
     ) {
         self.severity = severity
         self.rule = rule
@@ -52,14 +57,15 @@ public struct Diagnostic: Hashable, Sendable, Error {
         self.location = location
         self.hint = hint
         self.notes = notes
+        self.version = version
     }
 
-    public static func error(_ rule: String, _ message: String, at location: SourceLocation?, hint: String? = nil, notes: [Note] = []) -> Diagnostic {
-        Diagnostic(.error, rule: rule, message, at: location, hint: hint, notes: notes)
+    public static func error(_ rule: String, _ message: String, at location: SourceLocation?, hint: String? = nil, notes: [Note] = [], version: Int? = nil) -> Diagnostic {
+        Diagnostic(.error, rule: rule, message, at: location, hint: hint, notes: notes, version: version)
     }
 
-    public static func warning(_ rule: String, _ message: String, at location: SourceLocation?, hint: String? = nil, notes: [Note] = []) -> Diagnostic {
-        Diagnostic(.warning, rule: rule, message, at: location, hint: hint, notes: notes)
+    public static func warning(_ rule: String, _ message: String, at location: SourceLocation?, hint: String? = nil, notes: [Note] = [], version: Int? = nil) -> Diagnostic {
+        Diagnostic(.warning, rule: rule, message, at: location, hint: hint, notes: notes, version: version)
     }
 }
 

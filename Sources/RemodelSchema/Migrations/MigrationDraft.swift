@@ -53,11 +53,9 @@ public enum MigrationDraft {
         if !body.hasSuffix("\n") { body += "\n" }
         let answered = Answered(steps: steps, old: old, new: new)
         let suggestions = Suggestions(old: old, new: new, answered: answered)
-        let missing = (suggestions.steps + suggestions.questions).filter { suggestion in
-            // A suggestion whose step the file already has, written or commented, is answered.
-            let step = suggestion.split(separator: "\n").last { $0.contains("- ") }.map { $0.replacingOccurrences(of: "# ", with: "").trimmingCharacters(in: .whitespaces) } ?? suggestion
-            return !body.contains(step)
-        }
+        // A suggestion whose step the file already has, written or commented, is answered.
+        let written = Set(body.split(separator: "\n").map { Self.stepText($0) })
+        let missing = (suggestions.steps + suggestions.questions).filter { !written.contains(Self.stepText(Self.stepLine(of: $0))) }
         if !missing.isEmpty {
             body += "  # Suggested by 'remodel migration amend' for changes this file does not handle yet:\n"
             for suggestion in missing {
@@ -65,6 +63,45 @@ public enum MigrationDraft {
             }
         }
         return header(version: version, from: old, to: new, renames: answered.renames) + "\n" + body
+    }
+
+    /// The questions of a migration file that are still open: those whose commented step is
+    /// still in `text` (the file) and that `steps` (the file's steps, between `old` and `new`)
+    /// do not answer. An uncommented step answers its question; a deleted one leaves none.
+    public static func openQuestions(in text: String, steps: [MigrationStep], from old: Schema, to new: Schema) -> [String] {
+        let commented = Set(text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.map { Self.stepText($0) })
+        let suggestions = Suggestions(old: old, new: new, answered: Answered(steps: steps, old: old, new: new))
+        return suggestions.questions.filter { commented.contains(Self.stepText(Self.stepLine(of: $0))) }
+    }
+
+    /// The line of a suggestion that holds its step (`- kind: { … }`, commented or not).
+    private static func stepLine(of suggestion: String) -> Substring {
+        suggestion.split(separator: "\n").last { $0.contains("- ") } ?? Substring(suggestion)
+    }
+
+    /// A step line as text to compare: without indentation, the `# ` that comments it out, or a
+    /// trailing comment (`# string → int: …` after a `convert`).
+    static func stepText(_ line: Substring) -> String {
+        var text = line.trimmingCharacters(in: .whitespaces)[...]
+        while text.hasPrefix("#") { text = text.dropFirst().drop { $0 == " " } }
+        // A YAML comment starts at a `#` after a space, outside quotes (which open a scalar:
+        // `'` in `don't` is text, `''` inside single quotes is one `'`).
+        var quote: Character?
+        var previous: Character = " "
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if let open = quote {
+                if escaped { escaped = false } else if open == "\"" && character == "\\" { escaped = true } else if character == open { quote = nil }
+            } else if character == "\"" || character == "'", previous.isWhitespace || "{[,:'".contains(previous) {
+                quote = character
+            } else if character == "#" && previous.isWhitespace {
+                text = text[..<index]
+                break
+            }
+            previous = character
+        }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// The comment block a draft starts with: what changed, with the impact of each change.
@@ -146,7 +183,9 @@ public enum MigrationDraft {
             let diff = SchemaDiff(from: old, to: new, renames: answered.renames)
             for change in diff.changes {
                 if case .propertyRetyped(let type, let property, let from, let to) = change.kind,
-                   SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil {
+                   SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil,
+                   // A property the file's steps already convert (or write) needs no convert.
+                   !answered.mentions(property, of: type) {
                     let target = to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "")
                     steps.append("  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
                 }
@@ -186,7 +225,7 @@ public enum MigrationDraft {
                 if removedText.count >= 2, let combined = added.first(where: { $0.storedType?.base == .scalar(.string) && $0.storedType?.collection == nil }) {
                     let template = removedText.map { "{\($0.name)}" }.joined(separator: " ")
                     questions.append("""
-                          # Question: does \(newObject.name).\(combined.name) combine \(Self.list(removedText.map(\.name)))?
+                          # Question: does \(newObject.name).\(combined.name) combine \(MessageText.list(removedText.map(\.name)))?
                           # If so, uncomment this step; it reads them before their values are deleted.
                           # - set: { type: \(scalar(newObject.name)), property: \(scalar(combined.name)), value: \(CanonicalYAML.quoted(template)) }
                         """)
@@ -198,7 +237,7 @@ public enum MigrationDraft {
                 if removedText.count == 1, let source = removedText.first, addedText.count >= 2 {
                     let into = addedText.map(\.name)
                     questions.append("""
-                          # Question: does \(newObject.name).\(source.name) split into \(Self.list(into))? (the parts in this order, separated by a space)
+                          # Question: does \(newObject.name).\(source.name) split into \(MessageText.list(into))? (the parts in this order, separated by a space)
                           # If so, uncomment this step and check its order and separator; it reads \(source.name) before its values are deleted.
                           # - split: { type: \(scalar(newObject.name)), property: \(scalar(source.name)), into: [\(into.map(scalar).joined(separator: ", "))], separator: " " }
                         """)
@@ -236,10 +275,6 @@ public enum MigrationDraft {
             let right = Set(b.storedProperties.map(\.name))
             let union = left.union(right)
             return union.isEmpty ? 0 : Double(left.intersection(right).count) / Double(union.count)
-        }
-
-        static func list(_ names: [String]) -> String {
-            names.count <= 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
         }
     }
 

@@ -26,9 +26,6 @@ struct MigrationFileReader {
     /// The keys of `createObjects`' `addTo:`.
     static let linkTargetKeys = ["type", "property", "where"]
 
-    /// The step kinds in the order the documentation lists them.
-    static let stepKinds = MigrationStep.kinds
-
     /// What one file holds.
     struct Contents {
         var description: String?
@@ -87,14 +84,14 @@ struct MigrationFileReader {
             let found = item.mapping.map { "a mapping with \($0.entries.count) keys (\($0.keys.joined(separator: ", ")))" } ?? item.kindDescription
             log.error(
                 "invalid-step", "each step must be a mapping with one key naming its kind, found \(found)", at: item.location,
-                hint: "write '- renameProperty: { type: Person, from: employeeId, to: personId }'; step kinds: \(Self.stepKinds.joined(separator: ", "))"
+                hint: "write '- renameProperty: { type: Person, from: employeeId, to: personId }'; step kinds: \(MigrationStep.kinds.joined(separator: ", "))"
             )
             return nil
         }
         let kind = entry.key
         guard let keys = Self.stepKeys[kind] else {
-            let hint = Suggestion.closest(to: kind, in: Self.stepKinds).map { "did you mean '\($0)'?" }
-                ?? "step kinds: \(Self.stepKinds.joined(separator: ", "))"
+            let hint = Suggestion.closest(to: kind, in: MigrationStep.kinds).map { "did you mean '\($0)'?" }
+                ?? "step kinds: \(MigrationStep.kinds.joined(separator: ", "))"
             log.error("unknown-step", "unknown step kind '\(kind)'", at: entry.keyLocation, hint: hint)
             return nil
         }
@@ -152,7 +149,7 @@ struct MigrationFileReader {
                     )
                     return nil
                 }
-                guard let matches = conditions(reader, key: "where", fields: fields, prefix: "where") else { return nil }
+                guard let matches = conditions(reader, key: "where", fields: fields, prefix: "where", deleting: true) else { return nil }
                 step = .deleteObjects(type: type, where: matches)
             }
         case "createObjects":
@@ -172,7 +169,7 @@ struct MigrationFileReader {
             }
             var reads: [String] = []
             if reader.contains("reads") {
-                guard let names = names(reader, "reads", fields: fields, example: "reads: [Dog, Address]") else { return nil }
+                guard let names = names(reader, "reads", noun: "type", fields: fields, example: "reads: [Dog, Address]") else { return nil }
                 reads = names
             }
             step = .custom(name: stepName, type: type, reads: reads)
@@ -205,9 +202,9 @@ struct MigrationFileReader {
         return scalar.isNull ? "null" : scalar.text
     }
 
-    private func names(_ reader: YAMLMappingReader, _ key: String, fields: Fields, example: String? = nil) -> [String]? {
+    /// A non-empty list of names under `key`; `noun` is what each names (`property`, `type`).
+    private func names(_ reader: YAMLMappingReader, _ key: String, noun: String = "property", fields: Fields, example: String? = nil) -> [String]? {
         guard let node = reader.node(key) else { return nil }
-        let noun = key == "reads" ? "type" : "property"
         let example = example ?? "\(key): [firstName, lastName]"
         guard let items = node.sequence, !items.isEmpty else {
             log.error(
@@ -308,9 +305,11 @@ struct MigrationFileReader {
     }
 
     /// Conditions on properties: `{ content: "", weight: { lt: 0 }, owner.name: Ada }`.
-    private func conditions(_ reader: YAMLMappingReader, key: String, fields: Fields, prefix: String) -> [MigrationStep.PropertyMatch]? {
-        guard let entries = entries(reader.node(key), key: key, what: reader.what, meaning: "property names to values", noun: "property",
-                                    example: "write '\(key): { content: \"\" }' or '\(key): { weight: { lt: 0 } }'; objects matching every condition are \(prefix == "where" && reader.what.contains("delete") ? "deleted" : "chosen")") else { return nil }
+    /// `deleting`: the objects they match are deleted (`deleteObjects`), not chosen (`addTo`).
+    private func conditions(_ reader: YAMLMappingReader, key: String, fields: Fields, prefix: String, deleting: Bool) -> [MigrationStep.PropertyMatch]? {
+        var example = "write '\(key): { content: \"\" }' or '\(key): { weight: { lt: 0 } }'; objects matching every condition are \(deleting ? "deleted" : "chosen")"
+        if deleting { example += "; to delete every object, write 'all: true' instead of '\(key):'" }
+        guard let entries = entries(reader.node(key), key: key, what: reader.what, meaning: "property names to values", noun: "property", example: example) else { return nil }
         var result: [MigrationStep.PropertyMatch] = []
         for entry in entries {
             fields.note("\(prefix).\(entry.key)", entry.keyLocation)
@@ -396,7 +395,7 @@ struct MigrationFileReader {
             guard let entries = entries(item, key: "objects", what: reader.what, meaning: "property names to values", noun: "property", example: example, allowEmpty: true) else { return nil }
             var values: [MigrationStep.PropertyValue] = []
             for entry in entries {
-                guard let value = value(entry.value, what: "the value of '\(entry.key)' for a new object") else { return nil }
+                guard let value = value(entry.value, what: "the value of '\(entry.key)' for a new object", hint: Self.newObjectValueHint) else { return nil }
                 fields.note("objects.\(index).\(entry.key)", entry.keyLocation)
                 fields.noteValue("objects.\(index).\(entry.key)", entry.value.location)
                 values.append(MigrationStep.PropertyValue(property: entry.key, value: value))
@@ -416,33 +415,31 @@ struct MigrationFileReader {
         guard complete, let type = name(reader, "type"), let property = name(reader, "property") else { return nil }
         fields.note("addTo.type", reader.node("type")!.location)
         fields.note("addTo.property", reader.node("property")!.location)
-        guard let matches = conditions(reader, key: "where", fields: fields, prefix: "addTo.where") else { return nil }
+        guard let matches = conditions(reader, key: "where", fields: fields, prefix: "addTo.where", deleting: false) else { return nil }
         return MigrationStep.LinkTarget(type: type, property: property, where: matches)
     }
 
     /// The entries of the mapping `node` (under `key`), non-empty unless `allowEmpty`; `nil`
-    /// (after reporting) when it is not one.
+    /// (after reporting, with `example` as the hint) when it is not one.
     private func entries(
         _ node: YAMLNode?, key: String, what: String, meaning: String, noun: String, example: String, allowEmpty: Bool = false
     ) -> [YAMLMapping.Entry]? {
         guard let node else { return nil }
         guard let mapping = node.mapping, allowEmpty || !mapping.entries.isEmpty else {
             let needs = node.mapping == nil ? "must map \(meaning)" : "must name at least one \(noun)"
-            var hint = example
-            if key == "where", what.contains("deleteObjects") { hint += "; to delete every object, write 'all: true' instead of 'where:'" }
-            log.error("invalid-value", "'\(key)' in \(what) \(needs), found \(node.kindDescription)", at: node.location, hint: hint)
+            log.error("invalid-value", "'\(key)' in \(what) \(needs), found \(node.kindDescription)", at: node.location, hint: example)
             return nil
         }
         YAMLMappingReader.reportDuplicates(in: mapping, what: "'\(key)' of \(what)", rule: "duplicate-key", noun: noun, log: log)
         return mapping.entries
     }
 
-    /// A single value, or an error naming `what`.
-    private func value(_ node: YAMLNode, what: String) -> DefaultValue? {
+    /// The hint for a value of `createObjects` that is not a single value.
+    static let newObjectValueHint = "steps set single values: fill lists, sets, maps and embedded objects in a custom step (or add links with createObjects' addTo); text that contains ': ' must be quoted"
+
+    /// A single value, or an error naming `what` with `hint`.
+    private func value(_ node: YAMLNode, what: String, hint: String = "write one value; quote text that contains ': ' or starts with a special character") -> DefaultValue? {
         guard let scalar = node.scalar else {
-            let hint = what.hasSuffix("for a new object")
-                ? "steps set single values: fill lists, sets, maps and embedded objects in a custom step (or add links with createObjects' addTo); text that contains ': ' must be quoted"
-                : "write one value; quote text that contains ': ' or starts with a special character"
             log.error("invalid-value", "\(what) must be a single value, found \(node.kindDescription)", at: node.location, hint: hint)
             return nil
         }

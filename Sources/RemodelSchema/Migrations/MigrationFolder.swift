@@ -56,6 +56,12 @@ public enum MigrationFolder {
         "v\(version).yaml"
     }
 
+    /// Where the snapshot of `version` is in the migrations folder `migrations`:
+    /// `Migrations/snapshots/v2.yaml`.
+    public static func snapshotPath(in migrations: String, version: Int) -> String {
+        join(join(migrations, snapshotsFolder), snapshotFileName(version: version))
+    }
+
     /// `directory/file` without doubling a trailing slash.
     public static func join(_ directory: String, _ file: String) -> String {
         directory.hasSuffix("/") ? directory + file : directory + "/" + file

@@ -81,7 +81,7 @@ public enum MigrationHistoryLoader {
         for version in versions {
             let file = byVersion[version]!
             guard let snapshotPath = snapshotPaths[version] else {
-                let expected = MigrationFolder.join(MigrationFolder.join(path, MigrationFolder.snapshotsFolder), MigrationFolder.snapshotFileName(version: version))
+                let expected = MigrationFolder.snapshotPath(in: path, version: version)
                 log.error(
                     "migration-without-snapshot", "version \(version) ('\(file.path)') has no snapshot: '\(expected)' is missing",
                     at: location(file.path), hint: "snapshots are written by 'remodel migration new'; restore the file from version control"
@@ -145,16 +145,19 @@ public enum MigrationHistoryLoader {
         )
     }
 
+    /// The rule of the error for a schema that differs from the newest snapshot.
+    public static let schemaNotSnapshottedRule = "schema-not-snapshotted"
+
     /// Checks that `schema` (the current `Schemas/`) is the newest snapshot of `history`, as
     /// far as stored data goes: a schema edited without a new migration gets
     /// `schema-not-snapshotted`. `nil` when they agree or there is no history.
     public static func checkSnapshotted(schema: Schema, schemasPath: String, history: MigrationHistory?, migrationsPath: String) -> Diagnostic? {
         guard let history, let newest = history.snapshots.last, newest.storageHash != schema.storageHash else { return nil }
-        let snapshot = MigrationFolder.join(MigrationFolder.join(migrationsPath, MigrationFolder.snapshotsFolder), MigrationFolder.snapshotFileName(version: history.currentVersion))
+        let snapshot = MigrationFolder.snapshotPath(in: migrationsPath, version: history.currentVersion)
         let changes = SchemaDiff(from: newest, to: schema).changes.prefix(3).map(\.description)
         let summary = changes.isEmpty ? "" : " (\(changes.joined(separator: "; "))\(SchemaDiff(from: newest, to: schema).changes.count > 3 ? "; …" : ""))"
         return .error(
-            "schema-not-snapshotted",
+            schemaNotSnapshottedRule,
             "the schema in '\(schemasPath)' differs from the newest snapshot '\(snapshot)' (version \(history.currentVersion))\(summary): the schema changed without a new migration",
             at: nil, hint: "run 'remodel migration new NAME' to freeze it as version \(history.currentVersion + 1)"
         )
