@@ -89,6 +89,7 @@ import Testing
     @Test func enumValuesAreCaseNamesAndMessagesListTheCases() throws {
         let raw = try Self.planningDiagnostic([.deleteObjects(type: "Dog", where: [.init(property: "size", condition: .equals(.int(2)))])])
         #expect(raw.message == "migration 2 step 1 (deleteObjects): where size: 2 is the raw value of case 'large' of Size: write the case name")
+        #expect(raw.version == 2, "planning problems say which version's migration they belong to")
         let unknown = try Self.planningDiagnostic([.deleteObjects(type: "Dog", where: [.init(property: "size", condition: .equals(.int(5)))])])
         #expect(unknown.message.hasSuffix("is not a case of Size (its cases: small, large)"))
         #expect(!unknown.message.contains("Size?"))

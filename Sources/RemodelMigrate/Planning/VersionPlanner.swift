@@ -118,6 +118,9 @@ struct VersionPlanner {
             guard let stepType = step.typeName, [type, diff.types.old(for: type)].contains(stepType) || diff.types.new(for: stepType) == type else { return false }
             guard let written = step.writtenProperties else { return true }
             guard let property else { return !written.isEmpty }
+            // A step naming a property neither version has (a typo) may have meant any.
+            let names = Set((new.objectType(named: type)?.properties ?? []).map(\.name) + (old.objectType(named: diff.types.old(for: type) ?? type)?.properties ?? []).map(\.name))
+            if written.contains(where: { !names.contains($0) }) { return true }
             let oldName = diff.properties[type]?.old(for: property)
             return written.contains(property) || oldName.map(written.contains) == true
         }
@@ -166,7 +169,7 @@ struct VersionPlanner {
         } else {
             prefix = "migration \(version): "
         }
-        diagnostics.append(.error(rule, prefix + message, at: location(blame), hint: hint, notes: notes))
+        diagnostics.append(.error(rule, prefix + message, at: location(blame), hint: hint, notes: notes, version: version))
     }
 
     /// "did you mean 'x'?" for the closest of `candidates`.
