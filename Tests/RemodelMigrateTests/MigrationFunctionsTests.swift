@@ -20,7 +20,7 @@ import Testing
     /// The SQL `split` used before `remodel_split_part`: a chain of trim/instr/substr.
     static func sqlSplit(_ operand: String, separator: String, count: Int) -> [String] {
         let whitespace = "' ' || char(9) || char(10) || char(13)"
-        let quoted = SQL.literal(separator)
+        let quoted = SQLiteRenderer.text(separator)
         var rest = "trim(coalesce(\(operand), ''), \(whitespace))"
         var parts: [String] = []
         for position in 0..<count {
@@ -60,7 +60,7 @@ import Testing
         for separator in [" ", ", ", ",", "Ü", "ab"] {
             for count in 1...4 {
                 let sql = Self.sqlSplit("v", separator: separator, count: count)
-                let functions = (0..<count).map { "\(MigrationFunctions.splitPart)(v, \(SQL.literal(separator)), \($0), \(count))" }
+                let functions = (0..<count).map { "\(MigrationFunctions.splitPart)(v, \(SQLiteRenderer.text(separator)), \($0), \(count))" }
                 let expected = try connection.query("SELECT \(sql.joined(separator: ", ")) FROM samples ORDER BY rowid")
                 let actual = try connection.query("SELECT \(functions.joined(separator: ", ")) FROM samples ORDER BY rowid")
                 #expect(actual == expected, "separator \(separator.debugDescription), \(count) parts")

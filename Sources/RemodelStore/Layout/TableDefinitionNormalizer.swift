@@ -79,7 +79,7 @@ package enum TableDefinitionNormalizer {
         }
         let missing = definition.columns.map(\.name).filter { name in !stored.columns.contains { $0.name == name } }
         guard missing.isEmpty else {
-            throw mismatch("it lacks the schema's column\(missing.count == 1 ? "" : "s") \(missing.map(SQLiteRenderer.identifier).joined(separator: ", "))")
+            throw mismatch("it lacks the schema's column\(missing.count == 1 ? "" : "s") \(SQLiteRenderer.identifiers(missing))")
         }
         var normalized = definition
         normalized.columns = columns
