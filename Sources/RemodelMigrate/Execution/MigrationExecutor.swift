@@ -178,36 +178,19 @@ package struct MigrationExecutor {
             }
         case .foreignKeyCheck:
             report("checking links")
-            let rows = try wrap(version) { try connection.query("PRAGMA foreign_key_check") }
-            if !rows.isEmpty {
-                let details = try wrap(version) { try rows.prefix(5).map { try Self.describeDanglingLink($0, connection: connection) } }
-                throw MigrationError.danglingLinks(version: version.version, details: details + (rows.count > 5 ? ["and \(rows.count - 5) more"] : []))
+            let (links, count) = try wrap(version) { try ForeignKeyCheck.danglingLinks(connection, layout: try StoreLayout(schema: version.schema), limit: 5) }
+            if count > 0 {
+                let details = links.map(Self.describe)
+                throw MigrationError.danglingLinks(version: version.version, details: details + (count > details.count ? ["and \(count - details.count) more"] : []))
             }
         }
         return nil
     }
 
-    /// A row of `PRAGMA foreign_key_check` (table, rowid, parent, constraint) in the terms of
-    /// the schema: `Dog "d1" links through 'owner' to a missing Person "p9"`. A collection's
-    /// table is named `Owner.property`; its `owner` column holds the owner's key.
-    private static func describeDanglingLink(_ row: [StoreValue], connection: Connection) throws -> String {
-        guard row.count >= 4, case .text(let table) = row[0], case .integer(let rowid) = row[1], case .text(let parent) = row[2], case .integer(let constraint) = row[3] else {
-            return row.map(\.description).joined(separator: " ")
-        }
-        let keys = try connection.query("PRAGMA foreign_key_list(\(SQLiteRenderer.identifier(table)))")
-        guard let key = keys.first(where: { $0.first == .integer(constraint) }), key.count > 3, case .text(let column) = key[3] else {
-            return "\(table) row \(rowid) links to a missing \(parent)"
-        }
-        let quoted = SQLiteRenderer.identifier(table)
-        let missing = try connection.scalar("SELECT \(SQLiteRenderer.identifier(column)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable
-        if let dot = table.firstIndex(of: ".") {
-            let owner = try connection.scalar("SELECT \"owner\" FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable
-            return "\(table[..<dot]) \(owner) links through '\(table[table.index(after: dot)...])' to a missing \(parent) \(missing)"
-        }
-        let columns = try connection.query("PRAGMA table_info(\(quoted))")
-        let keyColumn = columns.first { $0.count > 5 && $0[5] != .integer(0) }.flatMap { row -> String? in if case .text(let name) = row[1] { name } else { nil } }
-        let object = try keyColumn.map { try connection.scalar("SELECT \(SQLiteRenderer.identifier($0)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable } ?? "(row \(rowid))"
-        return "\(table) \(object) links through '\(column)' to a missing \(parent) \(missing)"
+    /// A dangling link in the terms of the schema: `Dog "d1" links through 'owner' to a
+    /// missing Person "p9"`.
+    private static func describe(_ link: DanglingLink) -> String {
+        "\(link.type) \(link.key?.readable ?? "(row \(link.rowid))") links through '\(link.property)' to a missing \(link.target) \(link.targetKey.readable)"
     }
 
     private func wrap<T>(_ version: VersionPlan, _ body: () throws -> T) throws -> T {
