@@ -30,7 +30,11 @@ extension Migrator: StoreMigrator {
         case .migrate:
             let plan = try self.plan(from: migration.storeVersion, to: migration.targetVersion)
             let executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: false, progress: progress)
-            _ = try executor.runInTransaction(on: migration.connection)
+            let report = try executor.runInTransaction(on: migration.connection)
+            // The store need not scan for dangling links again, nor write the metadata each
+            // version recorded.
+            migration.checkedLinks = report.checkedLinks
+            migration.recordedTargetSchema = report.versions.last?.version == migration.targetVersion
         }
     }
 }

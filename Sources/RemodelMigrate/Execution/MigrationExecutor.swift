@@ -38,6 +38,8 @@ public struct MigrationReport: Sendable {
     public var outcome: Outcome = .migrated
     /// Types that were tables and are embedded objects after the migration.
     public var embeddedTypes: [String] = []
+    /// Whether `PRAGMA foreign_key_check` ran, finding nothing, after the plan's last change.
+    package var checkedLinks = false
 }
 
 /// Progress of a running migration, for a progress bar or log.
@@ -106,7 +108,8 @@ package struct MigrationExecutor {
     }
 
     /// Runs the plan inside the caller's transaction (foreign keys must be off), recording
-    /// each version in the store's metadata. Does not commit.
+    /// each version in the store's metadata (`StoreMetadata`: schema, hash, `user_version`, the
+    /// applied migration). Does not commit.
     package func runInTransaction(on connection: Connection) throws -> MigrationReport {
         let started = ContinuousClock.now
         try MigrationFunctions.register(on: connection.pointer)
@@ -114,6 +117,7 @@ package struct MigrationExecutor {
         var versions: [MigrationReport.Version] = []
         let total = plan.versions.reduce(0) { $0 + $1.operations.count }
         var completed = 0
+        var checkedLinks = false
         for version in plan.versions {
             let versionStart = ContinuousClock.now
             try MigrationFunctions.registerEmbedded(on: connection.pointer, old: version.previousSchema, new: version.schema)
@@ -123,6 +127,12 @@ package struct MigrationExecutor {
                 if let note = try perform(scheduled.operation, version: version, connection: connection, completed: completed, total: total) {
                     notes.append(note)
                 }
+                switch scheduled.operation {
+                case .foreignKeyCheck: checkedLinks = true
+                case .statement, .custom: checkedLinks = false
+                // Reads, and a definition whose foreign keys were checked to be the same.
+                case .check, .count, .normalize: break
+                }
             }
             let duration = ContinuousClock.now - versionStart
             try record(version, duration: duration, connection: connection)
@@ -130,10 +140,12 @@ package struct MigrationExecutor {
         }
         connection.clearCaches()
         let after = try counts(connection, schema: plan.versions.last?.schema)
-        return MigrationReport(
+        var report = MigrationReport(
             fromVersion: plan.fromVersion, toVersion: plan.toVersion, versions: versions,
             countsBefore: [:], countsAfter: after, dryRun: dryRun, duration: ContinuousClock.now - started
         )
+        report.checkedLinks = checkedLinks
+        return report
     }
 
     /// Runs one operation; returns a note for the report, if it makes one.

@@ -114,10 +114,7 @@ enum StoreOpener {
             }
             try migrate(connection, path: path, from: version, target: target, layout: layout, migrator: migrator)
         } else {
-            let storedHash = try StoreMetadata.entry(connection, StoreFormat.Key.schemaHash) ?? "(none)"
-            if storedHash != target.hash {
-                throw StoreError.schemaMismatch(path: path, version: version, storeHash: storedHash, codeHash: target.hash)
-            }
+            try StoreMetadata.checkSchemaHash(connection, path: path, version: version, expected: target.hash)
         }
         try configure(connection, readOnly: options.readOnly)
     }
@@ -164,8 +161,7 @@ enum StoreOpener {
             try connection.execute("ROLLBACK")
             try connection.execute("PRAGMA foreign_keys = ON")
             if current > target.version { throw StoreError.superseded(path: path, storeVersion: current, codeVersion: target.version) }
-            let storedHash = try StoreMetadata.entry(connection, StoreFormat.Key.schemaHash) ?? "(none)"
-            if storedHash != target.hash { throw StoreError.schemaMismatch(path: path, version: current, storeHash: storedHash, codeHash: target.hash) }
+            try StoreMetadata.checkSchemaHash(connection, path: path, version: current, expected: target.hash)
             return
         }
         do {
@@ -180,8 +176,17 @@ enum StoreOpener {
             } catch {
                 throw StoreError.migrationFailed(path: path, reason: "\(error)")
             }
-            if let problem = try ForeignKeyCheck.firstViolation(connection, layout: layout) { throw problem }
-            try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
+            if !migration.checkedLinks, let problem = try ForeignKeyCheck.firstViolation(connection, layout: layout) { throw problem }
+            if migration.recordedTargetSchema {
+                // The migrator's history must end in the code's version and schema.
+                let recorded = try StoreMetadata.version(connection)
+                guard recorded == target.version else {
+                    throw StoreError.migrationFailed(path: path, reason: "the migrator recorded version \(recorded), not version \(target.version)")
+                }
+                try StoreMetadata.checkSchemaHash(connection, path: path, version: target.version, expected: target.hash)
+            } else {
+                try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
+            }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
