@@ -99,4 +99,32 @@ import Testing
         #expect(version == 3 && storeHash == history.snapshots[2].storageHash && codeHash == code.storageHash)
         #expect(try store.fileHash() == hash)
     }
+
+    // MARK: Migrated by another process
+
+    /// The store reached the plan's target version while the plan was made: through this
+    /// history it is left alone; through another (another schema at the same version number)
+    /// it is refused as a store opening at that version refuses it. It was accepted.
+    @Test func aStoreMigratedMeanwhileThroughAnotherHistoryIsRefused() throws {
+        let (_, history) = StepSemanticsTests.inAppHistory()
+        let plan = try StepSemanticsTests.inAppMigrator(history).plan(from: 1)
+        let executor = MigrationExecutor(plan: plan, customSteps: [:], dryRun: false, progress: nil)
+
+        let same = try StoreFixture(schema: history.snapshots[2], version: 3, file: "same.db")
+        defer { same.remove() }
+        #expect(try executor.run(on: Connection(path: same.path)).outcome == .migratedByAnotherProcess)
+
+        var other = history.snapshots[2]
+        other.objects[0].properties.append(Property("name", PropertyType(.scalar(.string), optional: true)))
+        let store = try StoreFixture(schema: other, version: 3)
+        defer { store.remove() }
+        let hash = try store.fileHash()
+        let error = #expect(throws: StoreError.self) { try executor.run(on: Connection(path: store.path)) }
+        guard case .schemaMismatch(_, let version, let storeHash, let codeHash) = error else {
+            Issue.record("expected schemaMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(version == 3 && storeHash == other.storageHash && codeHash == history.snapshots[2].storageHash)
+        #expect(try store.fileHash() == hash)
+    }
 }

@@ -69,7 +69,9 @@ package struct MigrationExecutor {
 
     /// Migrates the database behind `connection`, which nothing else may use meanwhile.
     /// Commits everything or nothing. The store's version is read again once the write lock
-    /// is held: a store another process migrated meanwhile is not migrated twice.
+    /// is held: a store another process migrated meanwhile is not migrated twice, and one it
+    /// migrated to the target version with another schema is refused
+    /// (`StoreError.schemaMismatch`).
     package func run(on connection: Connection) throws -> MigrationReport {
         let started = ContinuousClock.now
         // Row-level change tracking is for app notifications; a migration would pay for it
@@ -82,11 +84,16 @@ package struct MigrationExecutor {
         defer { if !finished { try? connection.execute("ROLLBACK") } }
         let version = try StoreMetadata.version(connection)
         if version != plan.fromVersion {
-            try connection.execute("ROLLBACK")
-            finished = true
             guard version == plan.toVersion else {
                 throw MigrationError.storeChanged(expected: plan.fromVersion, found: version)
             }
+            // At the target version, but perhaps through another history: its schema must be
+            // this plan's, as a store opening at its version checks.
+            if let schema = plan.versions.last?.schema {
+                try StoreMetadata.checkSchemaHash(connection, path: connection.path, version: version, expected: schema.storageHash)
+            }
+            try connection.execute("ROLLBACK")
+            finished = true
             return MigrationReport(fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
                                    duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
         }
