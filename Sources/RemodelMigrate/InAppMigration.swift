@@ -24,13 +24,17 @@ extension Migrator: StoreMigrator {
             FileHandle.standardError.write(Data("remodel: WARNING: deleting every object in \(migration.path) to recreate it at version \(migration.targetVersion) (UpgradePolicy.deleteAndRecreate is for development only)\n".utf8))
             let tables = try migration.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_remodel\\_%' ESCAPE '\\'")
             for row in tables {
-                if case .text(let name) = row[0] { try migration.execute("DROP TABLE \(SQL.quote(name))") }
+                if case .text(let name) = row[0] { try migration.execute("DROP TABLE \(SQLiteRenderer.identifier(name))") }
             }
             for statement in migration.targetCreateStatements { try migration.execute(statement) }
         case .migrate:
             let plan = try self.plan(from: migration.storeVersion, to: migration.targetVersion)
             let executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: false, progress: progress)
-            _ = try executor.runInTransaction(on: migration.connection)
+            let report = try executor.runInTransaction(on: migration.connection)
+            // The store need not scan for dangling links again, nor write the metadata each
+            // version recorded.
+            migration.checkedLinks = report.checkedLinks
+            migration.recordedTargetSchema = report.versions.last?.version == migration.targetVersion
         }
     }
 }

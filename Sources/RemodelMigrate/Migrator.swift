@@ -53,7 +53,8 @@ public struct Migrator: Sendable {
     /// file that is not a Remodel store or is newer than the history, `MigrationPlanningError`
     /// for a history that cannot take it there, `MigrationError` for data it cannot migrate;
     /// in every error case the file is unchanged. A store another process migrated to the
-    /// target meanwhile is left alone (`MigrationReport.outcome`).
+    /// target meanwhile is left alone (`MigrationReport.outcome`) when its schema is the
+    /// target's, and refused (`StoreError.schemaMismatch`) when another history took it there.
     public func migrate(
         storeAt path: String,
         to target: Int? = nil,

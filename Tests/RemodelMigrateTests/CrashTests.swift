@@ -203,7 +203,7 @@ enum CrashChecksum {
             ("Person.dogs", "count(*), count(DISTINCT \"owner\"), count(DISTINCT \"value\"), total(\"position\")"),
             ("Note", "count(*), total(length(\"content\")), total(\"lastEdited\" % 1000003)"),
         ] {
-            let row = try connection.query("SELECT \(sql) FROM \(SQL.quote(table))").first ?? []
+            let row = try connection.query("SELECT \(sql) FROM \(SQLiteRenderer.identifier(table))").first ?? []
             parts.append("\(table) " + row.map(\.description).joined(separator: "|"))
         }
         return parts.joined(separator: "; ")

@@ -20,7 +20,7 @@ import Testing
     /// The SQL `split` used before `remodel_split_part`: a chain of trim/instr/substr.
     static func sqlSplit(_ operand: String, separator: String, count: Int) -> [String] {
         let whitespace = "' ' || char(9) || char(10) || char(13)"
-        let quoted = SQL.literal(separator)
+        let quoted = SQLiteRenderer.text(separator)
         var rest = "trim(coalesce(\(operand), ''), \(whitespace))"
         var parts: [String] = []
         for position in 0..<count {
@@ -60,7 +60,7 @@ import Testing
         for separator in [" ", ", ", ",", "Ü", "ab"] {
             for count in 1...4 {
                 let sql = Self.sqlSplit("v", separator: separator, count: count)
-                let functions = (0..<count).map { "\(MigrationFunctions.splitPart)(v, \(SQL.literal(separator)), \($0), \(count))" }
+                let functions = (0..<count).map { "\(MigrationFunctions.splitPart)(v, \(SQLiteRenderer.text(separator)), \($0), \(count))" }
                 let expected = try connection.query("SELECT \(sql.joined(separator: ", ")) FROM samples ORDER BY rowid")
                 let actual = try connection.query("SELECT \(functions.joined(separator: ", ")) FROM samples ORDER BY rowid")
                 #expect(actual == expected, "separator \(separator.debugDescription), \(count) parts")
@@ -87,5 +87,29 @@ import Testing
             // The test is never NULL: `NOT (test)` must find every bad value for onError: fail.
             #expect(try connection.query("SELECT count(*) FROM samples WHERE v IS NOT NULL AND (\(test)) IS NULL") == [[.integer(0)]])
         }
+    }
+
+    /// `remodel_embedded_get` keeps the last JSON it parsed: values of the same length, the
+    /// same value again after another, an empty text and invalid JSON each read as themselves.
+    @Test func embeddedGetReadsEachValueAsItselfWhateverItParsedBefore() throws {
+        let address = ObjectType(name: "Address", isEmbedded: true, properties: [
+            Property("street", .scalar(.string)), Property("zip", .scalar(.int)), Property("tags", PropertyType(.scalar(.string), collection: .list)),
+        ])
+        let schema = Schema(objects: [address])
+        let connection = try Connection(path: ":memory:", create: true)
+        try MigrationFunctions.registerEmbedded(on: connection.pointer, old: schema, new: schema)
+        let values = [#"{"street":"a","zip":1}"#, #"{"street":"b","zip":2}"#, #"{"street":"a","zip":1}"#, #"{"street":"a","zip":1,"tags":["x"]}"#, "{}", #"{"street":"a","zip":1}"#]
+        try connection.execute("CREATE TEMP TABLE homes (home TEXT)")
+        for value in values { try connection.execute("INSERT INTO homes VALUES (?)", [.text(value)]) }
+        let get = SQLiteRenderer.name(of: .embeddedGet)
+        let rows = try connection.query("SELECT \(get)(home, 'street', 'string'), \(get)(home, 'zip', 'int'), \(get)(home, 'tags', 'list<string>') FROM homes ORDER BY rowid")
+        #expect(rows == [
+            [.text("a"), .integer(1), .text("[]")], [.text("b"), .integer(2), .text("[]")], [.text("a"), .integer(1), .text("[]")],
+            [.text("a"), .integer(1), .text(#"["x"]"#)], [.null, .null, .text("[]")], [.text("a"), .integer(1), .text("[]")],
+        ])
+        for _ in 0..<2 {
+            #expect(throws: SQLiteError.self) { try connection.query("SELECT \(get)('{\"street\":', 'street', 'string')") }
+        }
+        #expect(try connection.query("SELECT \(get)(NULL, 'street', 'string'), \(get)('{\"street\":\"c\"}', 'street', 'string')") == [[.null, .text("c")]])
     }
 }

@@ -37,7 +37,7 @@ public final class OldObjects: @unchecked Sendable {
             throw CustomStepError(message: "the custom step reads '\(type)' but does not declare it; add it to the step: reads: [\(type)]")
         }
         let layout = snapshot.layout
-        let rows = try connection.query("SELECT \(layout.columns.map(SQLiteRenderer.identifier).joined(separator: ", ")) FROM temp.\(SQLiteRenderer.identifier(snapshot.table)) ORDER BY rowid")
+        let rows = try connection.query("SELECT \(SQLiteRenderer.identifiers(layout.columns)) FROM temp.\(SQLiteRenderer.identifier(snapshot.table)) ORDER BY rowid")
         var objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(layout.columns, row)) }
         if let key = layout.key {
             for (property, side) in layout.sideTables.sorted(by: { $0.key < $1.key }) {
@@ -92,7 +92,7 @@ struct CustomStepRunner {
         }
         let reader = OldObjects(connection: connection, snapshots: call.snapshots)
         let oldByKey = Dictionary(try reader.all(call.oldType).map { ($0[call.oldKey] ?? .null, $0) }, uniquingKeysWith: { first, _ in first })
-        let select = try connection.statement("SELECT \(columns.map(SQLiteRenderer.identifier).joined(separator: ", ")) FROM \(table)")
+        let select = try connection.statement("SELECT \(SQLiteRenderer.identifiers(columns)) FROM \(table)")
         let assignments = columns.filter { $0 != call.key }.map { "\(SQLiteRenderer.identifier($0)) = ?" }.joined(separator: ", ")
         let update = assignments.isEmpty ? nil : try connection.statement("UPDATE \(table) SET \(assignments) WHERE \(SQLiteRenderer.identifier(call.key)) = ?")
         var pending: [(key: StoreValue, values: [StoreValue])] = []

@@ -38,6 +38,8 @@ public struct MigrationReport: Sendable {
     public var outcome: Outcome = .migrated
     /// Types that were tables and are embedded objects after the migration.
     public var embeddedTypes: [String] = []
+    /// Whether `PRAGMA foreign_key_check` ran, finding nothing, after the plan's last change.
+    package var checkedLinks = false
 }
 
 /// Progress of a running migration, for a progress bar or log.
@@ -67,7 +69,9 @@ package struct MigrationExecutor {
 
     /// Migrates the database behind `connection`, which nothing else may use meanwhile.
     /// Commits everything or nothing. The store's version is read again once the write lock
-    /// is held: a store another process migrated meanwhile is not migrated twice.
+    /// is held: a store another process migrated meanwhile is not migrated twice, and one it
+    /// migrated to the target version with another schema is refused
+    /// (`StoreError.schemaMismatch`).
     package func run(on connection: Connection) throws -> MigrationReport {
         let started = ContinuousClock.now
         // Row-level change tracking is for app notifications; a migration would pay for it
@@ -80,11 +84,16 @@ package struct MigrationExecutor {
         defer { if !finished { try? connection.execute("ROLLBACK") } }
         let version = try StoreMetadata.version(connection)
         if version != plan.fromVersion {
-            try connection.execute("ROLLBACK")
-            finished = true
             guard version == plan.toVersion else {
                 throw MigrationError.storeChanged(expected: plan.fromVersion, found: version)
             }
+            // At the target version, but perhaps through another history: its schema must be
+            // this plan's, as a store opening at its version checks.
+            if let schema = plan.versions.last?.schema {
+                try StoreMetadata.checkSchemaHash(connection, path: connection.path, version: version, expected: schema.storageHash)
+            }
+            try connection.execute("ROLLBACK")
+            finished = true
             return MigrationReport(fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
                                    duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
         }
@@ -106,7 +115,8 @@ package struct MigrationExecutor {
     }
 
     /// Runs the plan inside the caller's transaction (foreign keys must be off), recording
-    /// each version in the store's metadata. Does not commit.
+    /// each version in the store's metadata (`StoreMetadata`: schema, hash, `user_version`, the
+    /// applied migration). Does not commit.
     package func runInTransaction(on connection: Connection) throws -> MigrationReport {
         let started = ContinuousClock.now
         try MigrationFunctions.register(on: connection.pointer)
@@ -114,6 +124,7 @@ package struct MigrationExecutor {
         var versions: [MigrationReport.Version] = []
         let total = plan.versions.reduce(0) { $0 + $1.operations.count }
         var completed = 0
+        var checkedLinks = false
         for version in plan.versions {
             let versionStart = ContinuousClock.now
             try MigrationFunctions.registerEmbedded(on: connection.pointer, old: version.previousSchema, new: version.schema)
@@ -123,6 +134,12 @@ package struct MigrationExecutor {
                 if let note = try perform(scheduled.operation, version: version, connection: connection, completed: completed, total: total) {
                     notes.append(note)
                 }
+                switch scheduled.operation {
+                case .foreignKeyCheck: checkedLinks = true
+                case .statement, .custom: checkedLinks = false
+                // Reads, and a definition whose foreign keys were checked to be the same.
+                case .check, .count, .normalize: break
+                }
             }
             let duration = ContinuousClock.now - versionStart
             try record(version, duration: duration, connection: connection)
@@ -130,10 +147,12 @@ package struct MigrationExecutor {
         }
         connection.clearCaches()
         let after = try counts(connection, schema: plan.versions.last?.schema)
-        return MigrationReport(
+        var report = MigrationReport(
             fromVersion: plan.fromVersion, toVersion: plan.toVersion, versions: versions,
             countsBefore: [:], countsAfter: after, dryRun: dryRun, duration: ContinuousClock.now - started
         )
+        report.checkedLinks = checkedLinks
+        return report
     }
 
     /// Runs one operation; returns a note for the report, if it makes one.
@@ -178,36 +197,19 @@ package struct MigrationExecutor {
             }
         case .foreignKeyCheck:
             report("checking links")
-            let rows = try wrap(version) { try connection.query("PRAGMA foreign_key_check") }
-            if !rows.isEmpty {
-                let details = try wrap(version) { try rows.prefix(5).map { try Self.describeDanglingLink($0, connection: connection) } }
-                throw MigrationError.danglingLinks(version: version.version, details: details + (rows.count > 5 ? ["and \(rows.count - 5) more"] : []))
+            let (links, count) = try wrap(version) { try ForeignKeyCheck.danglingLinks(connection, layout: try StoreLayout(schema: version.schema), limit: 5) }
+            if count > 0 {
+                let details = links.map(Self.describe)
+                throw MigrationError.danglingLinks(version: version.version, details: details + (count > details.count ? ["and \(count - details.count) more"] : []))
             }
         }
         return nil
     }
 
-    /// A row of `PRAGMA foreign_key_check` (table, rowid, parent, constraint) in the terms of
-    /// the schema: `Dog "d1" links through 'owner' to a missing Person "p9"`. A collection's
-    /// table is named `Owner.property`; its `owner` column holds the owner's key.
-    private static func describeDanglingLink(_ row: [StoreValue], connection: Connection) throws -> String {
-        guard row.count >= 4, case .text(let table) = row[0], case .integer(let rowid) = row[1], case .text(let parent) = row[2], case .integer(let constraint) = row[3] else {
-            return row.map(\.description).joined(separator: " ")
-        }
-        let keys = try connection.query("PRAGMA foreign_key_list(\(SQLiteRenderer.identifier(table)))")
-        guard let key = keys.first(where: { $0.first == .integer(constraint) }), key.count > 3, case .text(let column) = key[3] else {
-            return "\(table) row \(rowid) links to a missing \(parent)"
-        }
-        let quoted = SQLiteRenderer.identifier(table)
-        let missing = try connection.scalar("SELECT \(SQLiteRenderer.identifier(column)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable
-        if let dot = table.firstIndex(of: ".") {
-            let owner = try connection.scalar("SELECT \"owner\" FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable
-            return "\(table[..<dot]) \(owner) links through '\(table[table.index(after: dot)...])' to a missing \(parent) \(missing)"
-        }
-        let columns = try connection.query("PRAGMA table_info(\(quoted))")
-        let keyColumn = columns.first { $0.count > 5 && $0[5] != .integer(0) }.flatMap { row -> String? in if case .text(let name) = row[1] { name } else { nil } }
-        let object = try keyColumn.map { try connection.scalar("SELECT \(SQLiteRenderer.identifier($0)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).readable } ?? "(row \(rowid))"
-        return "\(table) \(object) links through '\(column)' to a missing \(parent) \(missing)"
+    /// A dangling link in the terms of the schema: `Dog "d1" links through 'owner' to a
+    /// missing Person "p9"`.
+    private static func describe(_ link: DanglingLink) -> String {
+        "\(link.type) \(link.key?.readable ?? "(row \(link.rowid))") links through '\(link.property)' to a missing \(link.target) \(link.targetKey.readable)"
     }
 
     private func wrap<T>(_ version: VersionPlan, _ body: () throws -> T) throws -> T {

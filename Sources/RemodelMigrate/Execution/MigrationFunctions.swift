@@ -185,10 +185,17 @@ enum MigrationFunctions {
     }
 }
 
-/// The coders the embedded-JSON functions use, held by SQLite as their user data.
+/// The coders the embedded-JSON functions use, held by SQLite as their user data, and the
+/// last embedded JSON `remodel_embedded_get` parsed: a reshape reads every property of one
+/// value in a row, each in its own call, and parses it once.
+///
+/// Each registration belongs to one connection, and SQLite calls a connection's functions one
+/// at a time on the thread that runs its statement, so the memo needs no lock.
 final class EmbeddedCoders: @unchecked Sendable {
     let old: EmbeddedValueCoding
     let new: EmbeddedValueCoding
+    private var lastJSON: [UInt8] = []
+    private var lastParsed: Result<EmbeddedValueCoding.ParsedObject, any Error>?
 
     init(old: EmbeddedValueCoding, new: EmbeddedValueCoding) {
         self.old = old
@@ -198,17 +205,33 @@ final class EmbeddedCoders: @unchecked Sendable {
     static func from(_ context: OpaquePointer?) -> EmbeddedCoders {
         Unmanaged<EmbeddedCoders>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
     }
+
+    /// Old embedded JSON `bytes`, parsed (or why not), from the memo when they are the last
+    /// bytes parsed.
+    func parsedOld(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<EmbeddedValueCoding.ParsedObject, any Error> {
+        if let lastParsed, lastJSON.count == bytes.count,
+           bytes.isEmpty || lastJSON.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            return lastParsed
+        }
+        let parsed = Result { try old.parse(embeddedJSON: String(decoding: bytes, as: UTF8.self)) }
+        lastJSON = Array(bytes)
+        lastParsed = parsed
+        return parsed
+    }
 }
 
 /// `remodel_embedded_get(json, property, type)`: a property of old embedded JSON, stored.
 private func embeddedGetFunction(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-    guard let arguments, let json = text(arguments[0]) else { return sqlite3_result_null(context) }
+    guard let arguments, let json = arguments[0], sqlite3_value_type(json) != SQLITE_NULL, let jsonText = sqlite3_value_text(json) else {
+        return sqlite3_result_null(context)
+    }
     let coders = EmbeddedCoders.from(context)
     guard let name = text(arguments[1]), let description = text(arguments[2]), let type = coders.old.type(described: description) else {
         return sqlite3_result_error(context, "remodel_embedded_get: unknown property type", -1)
     }
     do {
-        result(context, try coders.old.storedValue(ofProperty: name, type: type, inJSON: json))
+        let object = try coders.parsedOld(UnsafeBufferPointer(start: jsonText, count: Int(sqlite3_value_bytes(json)))).get()
+        result(context, try coders.old.storedValue(ofProperty: name, type: type, in: object))
     } catch {
         sqlite3_result_error(context, "cannot read an embedded value: \(error)", -1)
     }

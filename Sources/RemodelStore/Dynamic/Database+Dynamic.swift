@@ -15,7 +15,7 @@ extension Database {
     /// The number of objects of the type named `typeName`.
     public func count(ofType typeName: String) throws -> Int {
         let table = try table(typeName)
-        if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \(SQL.quote(table.name))") { return Int(count) }
+        if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \(SQLiteRenderer.identifier(table.name))") { return Int(count) }
         return 0
     }
 
@@ -30,7 +30,7 @@ extension Database {
     public func forEachDynamicObject(ofType typeName: String, _ body: (DynamicObject) throws -> Void) throws {
         let table = try table(typeName)
         let context = dynamicContext(table)
-        let statement = try connection.statement("SELECT \(SQL.list(table.columnNames)) FROM \(SQL.quote(table.name)) ORDER BY rowid")
+        let statement = try connection.statement("SELECT \(SQLiteRenderer.identifiers(table.columnNames)) FROM \(SQLiteRenderer.identifier(table.name)) ORDER BY rowid")
         while try statement.step() {
             var object: DynamicObject = [:]
             for (index, column) in table.columns.enumerated() {
@@ -78,7 +78,7 @@ extension Transaction {
     @discardableResult
     public func deleteAll(ofType typeName: String) throws -> Int {
         let table = try table(typeName)
-        try connection.execute("DELETE FROM \(SQL.quote(table.name))")
+        try connection.execute("DELETE FROM \(SQLiteRenderer.identifier(table.name))")
         return connection.changeCount
     }
 

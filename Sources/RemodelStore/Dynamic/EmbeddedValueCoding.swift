@@ -4,11 +4,53 @@ import RemodelCore
 /// store's own conversions (the same rules as `import` and `export`). Migrations use it to
 /// reshape embedded objects and to move objects into and out of them, so that a migrated
 /// value is exactly what the store itself would write.
+///
+/// Migrations call it once per property per row, so what depends only on the schema is worked
+/// out once, when it is made: the types its properties' descriptions name, each embedded
+/// type's stored properties in the order their JSON keys sort. A reshape reads several
+/// properties of one value: `parse(embeddedJSON:)` once, then `storedValue(ofProperty:in:)`.
 package struct EmbeddedValueCoding: Sendable {
     package let schema: Schema
+    /// The types of the schema's properties (and their elements) by their descriptions.
+    private let describedTypes: [String: PropertyType]
+    /// Each object type's stored properties, sorted by name (the stored text's key order).
+    private let members: [String: [Member]]
+    private let embeddedNames: Set<String>
+
+    /// A stored property: its position in declaration order (the order of
+    /// `jsonText(ofType:values:)`'s values), and whether its value is JSON text (a collection
+    /// or an embedded object).
+    private struct Member: Sendable {
+        var position: Int
+        var name: String
+        var type: PropertyType
+        var isJSON: Bool
+    }
+
+    /// An embedded object's JSON, parsed once for reading several of its properties.
+    package struct ParsedObject: Sendable {
+        fileprivate let members: [(String, JSONValue)]
+    }
 
     package init(schema: Schema) {
         self.schema = schema
+        let embeddedNames = Set(schema.objects.filter(\.isEmbedded).map(\.name))
+        var described: [String: PropertyType] = [:]
+        var members: [String: [Member]] = [:]
+        for object in schema.objects {
+            var stored: [Member] = []
+            for (position, property) in object.storedProperties.enumerated() {
+                guard let type = property.storedType else { continue }
+                described[type.description] = type
+                described[type.element.description] = type.element
+                let isJSON = type.collection != nil || type.objectName.map(embeddedNames.contains) == true
+                stored.append(Member(position: position, name: property.name, type: type, isJSON: isJSON))
+            }
+            members[object.name] = stored.sorted { $0.name < $1.name }
+        }
+        describedTypes = described
+        self.members = members
+        self.embeddedNames = embeddedNames
     }
 
     /// Why a stored value cannot be read or written.
@@ -19,7 +61,13 @@ package struct EmbeddedValueCoding: Sendable {
     /// Property `name` (of type `type`) of the embedded JSON `text`, in its stored form;
     /// embedded objects and collections stay JSON text. NULL when the property is absent.
     package func storedValue(ofProperty name: String, type: PropertyType, inJSON text: String) throws -> StoreValue {
-        let member = try object(text)[name] ?? .null
+        try storedValue(ofProperty: name, type: type, in: parse(embeddedJSON: text))
+    }
+
+    /// Property `name` (of type `type`) of a parsed embedded object, as
+    /// `storedValue(ofProperty:type:inJSON:)` reads it.
+    package func storedValue(ofProperty name: String, type: PropertyType, in object: ParsedObject) throws -> StoreValue {
+        let member = object.members.first { $0.0 == name }?.1 ?? .null
         if case .null = member { return type.collection == nil ? .null : .text(type.collection == .map ? "{}" : "[]") }
         if type.collection != nil || isEmbedded(type) { return .text(member.canonicalEmbeddedText) }
         do {
@@ -33,22 +81,24 @@ package struct EmbeddedValueCoding: Sendable {
     /// order, have `values` (embedded objects and collections as JSON text). Null optionals are
     /// left out, as the generated models' encoders leave them out.
     package func jsonText(ofType typeName: String, values: [StoreValue]) throws -> String {
-        guard let object = schema.objectType(named: typeName) else { throw Failure(description: "unknown embedded type \(typeName)") }
+        guard let object = self.members[typeName] else { throw Failure(description: "unknown embedded type \(typeName)") }
         var members: [(String, JSONValue)] = []
-        for (property, value) in zip(object.storedProperties, values) {
-            guard let type = property.storedType else { continue }
+        members.reserveCapacity(object.count)
+        for member in object where member.position < values.count {
+            let value = values[member.position]
             if value.isNull {
-                if type.collection != nil { members.append((property.name, type.collection == .map ? .object([]) : .array([]))) }
+                if member.type.collection != nil { members.append((member.name, member.type.collection == .map ? .object([]) : .array([]))) }
                 continue
             }
-            if type.collection != nil || isEmbedded(type) {
-                guard case .text(let text) = value else { throw Failure(description: "\(property.name): expected JSON text, found \(value)") }
-                members.append((property.name, try parse(text)))
+            if member.isJSON {
+                guard case .text(let text) = value else { throw Failure(description: "\(member.name): expected JSON text, found \(value)") }
+                members.append((member.name, try parse(text).sortedKeys))
             } else {
-                members.append((property.name, try StoreValueConversion(schema: schema).json(value, type: type)))
+                members.append((member.name, try StoreValueConversion(schema: schema).json(value, type: member.type)))
             }
         }
-        return JSONValue.object(members).canonicalEmbeddedText
+        // Keys in sorted order already; nested values were sorted above.
+        return JSONValue.object(members).description
     }
 
     /// One stored element as JSON text, for a collection's JSON array.
@@ -58,6 +108,7 @@ package struct EmbeddedValueCoding: Sendable {
 
     /// The type written as `description` (`PropertyType.description`: `list<int?>`, `Address`).
     package func type(described description: String) -> PropertyType? {
+        if let type = describedTypes[description] { return type }
         var text = Substring(description)
         var collection: CollectionKind?
         for kind in CollectionKind.allCases where text.hasPrefix(kind.rawValue + "<") && text.hasSuffix(">") {
@@ -81,7 +132,7 @@ package struct EmbeddedValueCoding: Sendable {
     }
 
     private func isEmbedded(_ type: PropertyType) -> Bool {
-        type.objectName.flatMap(schema.objectType(named:))?.isEmbedded ?? false
+        type.objectName.map(embeddedNames.contains) ?? false
     }
 
     private func parse(_ text: String) throws -> JSONValue {
@@ -89,9 +140,9 @@ package struct EmbeddedValueCoding: Sendable {
         do { return try parser.parse() } catch { throw Failure(description: "invalid embedded JSON: \(error)") }
     }
 
-    private func object(_ text: String) throws -> JSONValue {
-        let value = try parse(text)
-        guard case .object = value else { throw Failure(description: "embedded JSON is not an object") }
-        return value
+    /// Parses the stored JSON of an embedded object.
+    package func parse(embeddedJSON text: String) throws -> ParsedObject {
+        guard case .object(let members) = try parse(text) else { throw Failure(description: "embedded JSON is not an object") }
+        return ParsedObject(members: members)
     }
 }

@@ -224,7 +224,8 @@ extension JSONValue {
         sortedKeys.description
     }
 
-    private var sortedKeys: JSONValue {
+    /// The value with every object's keys sorted.
+    var sortedKeys: JSONValue {
         switch self {
         case .array(let elements): .array(elements.map(\.sortedKeys))
         case .object(let members): .object(members.sorted { $0.0 < $1.0 }.map { ($0.0, $0.1.sortedKeys) })

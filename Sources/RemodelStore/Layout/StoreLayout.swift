@@ -183,24 +183,24 @@ package struct SideTableLayout: Sendable {
     /// The query reading one owner's elements: `value` first, then `key` for maps.
     package var selectStatement: String {
         switch kind {
-        case .list: "SELECT \"value\" FROM \(SQL.quote(name)) WHERE \"owner\" = ? ORDER BY \"position\""
-        case .set: "SELECT \"value\" FROM \(SQL.quote(name)) WHERE \"owner\" = ?"
-        case .map: "SELECT \"value\", \"key\" FROM \(SQL.quote(name)) WHERE \"owner\" = ? ORDER BY \"key\""
+        case .list: "SELECT \"value\" FROM \(SQLiteRenderer.identifier(name)) WHERE \"owner\" = ? ORDER BY \"position\""
+        case .set: "SELECT \"value\" FROM \(SQLiteRenderer.identifier(name)) WHERE \"owner\" = ?"
+        case .map: "SELECT \"value\", \"key\" FROM \(SQLiteRenderer.identifier(name)) WHERE \"owner\" = ? ORDER BY \"key\""
         }
     }
 
     /// The statement inserting one element: owner, position or key (not for sets), value.
     package var insertStatement: String {
         switch kind {
-        case .list: "INSERT INTO \(SQL.quote(name)) (\"owner\", \"position\", \"value\") VALUES (?, ?, ?)"
-        case .set: "INSERT OR IGNORE INTO \(SQL.quote(name)) (\"owner\", \"value\") VALUES (?, ?)"
-        case .map: "INSERT INTO \(SQL.quote(name)) (\"owner\", \"key\", \"value\") VALUES (?, ?, ?)"
+        case .list: "INSERT INTO \(SQLiteRenderer.identifier(name)) (\"owner\", \"position\", \"value\") VALUES (?, ?, ?)"
+        case .set: "INSERT OR IGNORE INTO \(SQLiteRenderer.identifier(name)) (\"owner\", \"value\") VALUES (?, ?)"
+        case .map: "INSERT INTO \(SQLiteRenderer.identifier(name)) (\"owner\", \"key\", \"value\") VALUES (?, ?, ?)"
         }
     }
 
     /// The statement removing one owner's elements.
     package var deleteStatement: String {
-        "DELETE FROM \(SQL.quote(name)) WHERE \"owner\" = ?"
+        "DELETE FROM \(SQLiteRenderer.identifier(name)) WHERE \"owner\" = ?"
     }
 
     /// The side table as `CREATE TABLE` declares it.

@@ -40,8 +40,15 @@ package struct SQLiteRenderer: Sendable {
         }
     }
 
+    /// `name` as a quoted identifier: `"Person.dogs"`, with embedded quotes doubled. The one
+    /// place Remodel quotes names in SQL.
     package static func identifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Quoted, comma-separated identifiers.
+    package static func identifiers(_ names: [String]) -> String {
+        names.map(identifier).joined(separator: ", ")
     }
 
     /// A text literal; text with NUL is spelt as a cast blob, because SQL text literals end at NUL.
@@ -98,11 +105,11 @@ package struct SQLiteRenderer: Sendable {
             if let condition { text += " WHERE " + expression(condition, scope) }
             return text
         case .insertSelect(let table, let columns, let select):
-            return "INSERT INTO \(q(table)) (\(columns.map(q).joined(separator: ", "))) " + self.select(select)
+            return "INSERT INTO \(q(table)) (\(Self.identifiers(columns))) " + self.select(select)
         case .insertValues(let table, let columns, let rows):
             let scope = Scope(table: table)
             let values = rows.map { "(" + $0.map { expression($0, scope) }.joined(separator: ", ") + ")" }.joined(separator: ", ")
-            return "INSERT INTO \(q(table)) (\(columns.map(q).joined(separator: ", "))) VALUES \(values)"
+            return "INSERT INTO \(q(table)) (\(Self.identifiers(columns))) VALUES \(values)"
         case .delete(let table, let condition):
             return "DELETE FROM \(q(table))" + (condition.map { " WHERE " + expression($0, Scope(table: table)) } ?? "")
         case .materialize(let name, let table, let value, let condition):
@@ -138,8 +145,8 @@ package struct SQLiteRenderer: Sendable {
     private func constraint(_ constraint: SQLTableConstraint) -> String {
         let q = Self.identifier
         switch constraint {
-        case .primaryKey(let columns): return "PRIMARY KEY (\(columns.map(q).joined(separator: ", ")))"
-        case .unique(let columns): return "UNIQUE (\(columns.map(q).joined(separator: ", ")))"
+        case .primaryKey(let columns): return "PRIMARY KEY (\(Self.identifiers(columns)))"
+        case .unique(let columns): return "UNIQUE (\(Self.identifiers(columns)))"
         case .foreignKey(let column, let key): return "FOREIGN KEY (\(q(column))) REFERENCES " + foreignKeyTarget(key)
         }
     }

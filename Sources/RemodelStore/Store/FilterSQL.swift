@@ -54,7 +54,7 @@ struct FilterSQL {
             }
             throw StoreError.unknownProperty(type: table.name, property: name)
         }
-        return "\(SQL.quote(table.name)).\(SQL.quote(name))"
+        return "\(SQLiteRenderer.identifier(table.name)).\(SQLiteRenderer.identifier(name))"
     }
 
     /// `SELECT 1 FROM "Type.property" WHERE owner = <this object's key>`.
@@ -62,7 +62,7 @@ struct FilterSQL {
         guard let side = table.sideTable(property: property), let key = table.primaryKey else {
             throw StoreError.unknownProperty(type: table.name, property: property)
         }
-        return "SELECT 1 FROM \(SQL.quote(side.name)) WHERE \"owner\" = \(SQL.quote(table.name)).\(SQL.quote(key.name))"
+        return "SELECT 1 FROM \(SQLiteRenderer.identifier(side.name)) WHERE \"owner\" = \(SQLiteRenderer.identifier(table.name)).\(SQLiteRenderer.identifier(key.name))"
     }
 
     /// The ORDER BY clause of orderings.

@@ -76,9 +76,9 @@ public struct Query<Model: PersistentModel> {
     /// The number of matching objects.
     public func count() throws -> Int {
         let (condition, arguments) = try whereClause()
-        var sql = "SELECT count(*) FROM \(SQL.quote(Model.schemaName))\(condition)"
+        var sql = "SELECT count(*) FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)"
         if limit != nil || offset != nil {
-            sql = "SELECT count(*) FROM (SELECT 1 FROM \(SQL.quote(Model.schemaName))\(condition)\(window))"
+            sql = "SELECT count(*) FROM (SELECT 1 FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)\(window))"
         }
         if case .integer(let count) = try database.connection.scalar(sql, arguments) { return Int(count) }
         return 0
@@ -96,7 +96,7 @@ public struct Query<Model: PersistentModel> {
     public func cursor() throws -> ObjectCursor<Model> {
         let context = try database.context(Model.self)
         let (condition, arguments) = try whereClause()
-        let sql = "SELECT \(qualifiedColumns(context.table)) FROM \(SQL.quote(Model.schemaName))\(condition)\(try orderClause(context.table))\(window)"
+        let sql = "SELECT \(qualifiedColumns(context.table)) FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)\(try orderClause(context.table))\(window)"
         let statement = try database.connection.cachedStatementForCursor(sql)
         try statement.bind(arguments)
         return ObjectCursor(statement: statement, context: context)
@@ -109,10 +109,10 @@ public struct Query<Model: PersistentModel> {
         let table = try database.table(Model.schemaName)
         var (condition, arguments) = try whereClause()
         if limit != nil || offset != nil || !orderings.isEmpty {
-            let inner = "SELECT rowid FROM \(SQL.quote(Model.schemaName))\(condition)\(try orderClause(table))\(window)"
+            let inner = "SELECT rowid FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)\(try orderClause(table))\(window)"
             condition = " WHERE rowid IN (\(inner))"
         }
-        try database.connection.execute("DELETE FROM \(SQL.quote(Model.schemaName))\(condition)", arguments)
+        try database.connection.execute("DELETE FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)", arguments)
         return database.connection.changeCount
     }
 
@@ -141,7 +141,7 @@ public struct Query<Model: PersistentModel> {
     }
 
     private func qualifiedColumns(_ table: TableLayout) -> String {
-        table.columnNames.map { "\(SQL.quote(table.name)).\(SQL.quote($0))" }.joined(separator: ", ")
+        table.columnNames.map { "\(SQLiteRenderer.identifier(table.name)).\(SQLiteRenderer.identifier($0))" }.joined(separator: ", ")
     }
 }
 

@@ -12,7 +12,7 @@ final class RowCodingContext {
     /// Whether the type has collection properties.
     @usableFromInline let hasCollections: Bool
 
-    private(set) lazy var columnList = SQL.list(table.columnNames)
+    private(set) lazy var columnList = SQLiteRenderer.identifiers(table.columnNames)
     private var cached: [Statement?] = Array(repeating: nil, count: Kind.allCases.count)
 
     /// The statements prepared per model type.
@@ -42,8 +42,8 @@ final class RowCodingContext {
     }
 
     private func sql(_ kind: Kind) throws -> String {
-        let name = SQL.quote(table.name)
-        let key = table.primaryKey.map { SQL.quote($0.name) }
+        let name = SQLiteRenderer.identifier(table.name)
+        let key = table.primaryKey.map { SQLiteRenderer.identifier($0.name) }
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         switch kind {
         case .selectAll:
@@ -52,7 +52,7 @@ final class RowCodingContext {
             return "INSERT INTO \(name) (\(columnList)) VALUES (\(placeholders))"
         case .upsert:
             guard let key else { return "INSERT INTO \(name) (\(columnList)) VALUES (\(placeholders))" }
-            let updates = table.columns.filter { !$0.isPrimaryKey }.map { "\(SQL.quote($0.name)) = excluded.\(SQL.quote($0.name))" }
+            let updates = table.columns.filter { !$0.isPrimaryKey }.map { "\(SQLiteRenderer.identifier($0.name)) = excluded.\(SQLiteRenderer.identifier($0.name))" }
             let action = "UPDATE SET " + (updates.isEmpty ? ["\(key) = excluded.\(key)"] : updates).joined(separator: ", ")
             return "INSERT INTO \(name) (\(columnList)) VALUES (\(placeholders)) ON CONFLICT (\(key)) DO \(action)"
         case .selectByKey, .update, .deleteByKey, .exists:
@@ -62,7 +62,7 @@ final class RowCodingContext {
             case .deleteByKey: return "DELETE FROM \(name) WHERE \(key) = ?"
             case .exists: return "SELECT 1 FROM \(name) WHERE \(key) = ?"
             default:
-                let assignments = table.columns.enumerated().map { "\(SQL.quote($1.name)) = ?\($0 + 1)" }
+                let assignments = table.columns.enumerated().map { "\(SQLiteRenderer.identifier($1.name)) = ?\($0 + 1)" }
                 return "UPDATE \(name) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?\(primaryKeyParameter)"
             }
         }

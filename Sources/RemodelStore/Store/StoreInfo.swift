@@ -32,14 +32,14 @@ extension RemodelStore {
                 let id: Int32 = if case .integer(let value) = try connection.scalar("PRAGMA application_id") { Int32(truncatingIfNeeded: value) } else { 0 }
                 throw StoreError.notARemodelStore(path: path, applicationID: id)
             }
-            let version: Int = if case .integer(let value) = try connection.scalar("PRAGMA user_version") { Int(value) } else { 0 }
+            let version = try StoreMetadata.version(connection)
             let files = [path, path + "-wal"]
             let size = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber }.reduce(Int64(0)) { $0 + $1.int64Value }
             return StoreInfo(
                 path: path, version: version,
-                schemaText: try StoreOpener.metadata(connection, StoreFormat.Key.schema) ?? "",
-                schemaHash: try StoreOpener.metadata(connection, StoreFormat.Key.schemaHash) ?? "",
-                formatVersion: Int(try StoreOpener.metadata(connection, StoreFormat.Key.formatVersion) ?? "") ?? 0,
+                schemaText: try StoreMetadata.entry(connection, StoreFormat.Key.schema) ?? "",
+                schemaHash: try StoreMetadata.entry(connection, StoreFormat.Key.schemaHash) ?? "",
+                formatVersion: Int(try StoreMetadata.entry(connection, StoreFormat.Key.formatVersion) ?? "") ?? 0,
                 size: size,
                 appliedMigrations: try AppliedMigration.all(in: connection)
             )

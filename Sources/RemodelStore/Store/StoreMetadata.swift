@@ -31,6 +31,15 @@ package enum StoreMetadata {
         return 0
     }
 
+    /// Refuses a store at `version` whose recorded schema hash is not `expected`: it was
+    /// written with another schema under the same version number.
+    package static func checkSchemaHash(_ connection: Connection, path: String, version: Int, expected: String) throws {
+        let stored = try entry(connection, StoreFormat.Key.schemaHash) ?? "(none)"
+        if stored != expected {
+            throw StoreError.schemaMismatch(path: path, version: version, storeHash: stored, codeHash: expected)
+        }
+    }
+
     /// A metadata entry, as text.
     package static func entry(_ connection: Connection, _ key: String) throws -> String? {
         let value = try connection.scalar("SELECT \"value\" FROM \"_remodel_metadata\" WHERE \"key\" = ?", [.text(key)])

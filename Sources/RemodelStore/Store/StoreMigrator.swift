@@ -9,7 +9,9 @@ import RemodelCore
 /// 2. calls `migrate(_:)` with a `StoreMigration` describing both ends,
 /// 3. checks foreign keys (`PRAGMA foreign_key_check`), writes the target schema's metadata
 ///    (canonical text, hash, `user_version`) and commits — or rolls everything back if any
-///    of that throws, leaving the store as it was.
+///    of that throws, leaving the store as it was. A migrator that did either already
+///    (RemodelMigrate's `Migrator`, see `StoreMigration.checkedLinks` and
+///    `recordedTargetSchema`) is not followed by a second scan or write.
 public protocol StoreMigrator: Sendable {
     /// Transforms the store's tables from `migration.storeVersion` to
     /// `migration.targetVersion`, recording each applied migration with
@@ -36,6 +38,12 @@ public final class StoreMigration {
     package let targetLayout: StoreLayout
     /// The migration transaction's connection.
     package let connection: Connection
+    /// Set by a migrator that ran `PRAGMA foreign_key_check`, finding nothing, after its last
+    /// change: the store does not scan every table again.
+    package var checkedLinks = false
+    /// Set by a migrator that recorded the target version's schema through `StoreMetadata`:
+    /// the store checks the recorded hash is the code's instead of writing it again.
+    package var recordedTargetSchema = false
 
     init(path: String, storeVersion: Int, storedSchemaText: String, targetVersion: Int, targetSchema: Schema,
          history: MigrationHistory?, targetLayout: StoreLayout, connection: Connection) {

@@ -94,7 +94,7 @@ enum StoreOpener {
 
     private static func connect(_ connection: Connection, path: String, target: StoreTarget, layout: StoreLayout, options: OpenOptions) throws {
         let applicationID = Int32(truncatingIfNeeded: try integer(connection, "PRAGMA application_id"))
-        let version = Int(try integer(connection, "PRAGMA user_version"))
+        let version = try StoreMetadata.version(connection)
         let objectCount = try integer(connection, "SELECT count(*) FROM sqlite_schema")
         if applicationID == 0 && objectCount == 0 && version == 0 {
             if options.readOnly { throw StoreError.readOnly(path: path, reason: "the file is empty and the store was opened read-only, so it cannot be created") }
@@ -114,10 +114,7 @@ enum StoreOpener {
             }
             try migrate(connection, path: path, from: version, target: target, layout: layout, migrator: migrator)
         } else {
-            let storedHash = try metadata(connection, StoreFormat.Key.schemaHash) ?? "(none)"
-            if storedHash != target.hash {
-                throw StoreError.schemaMismatch(path: path, version: version, storeHash: storedHash, codeHash: target.hash)
-            }
+            try StoreMetadata.checkSchemaHash(connection, path: path, version: version, expected: target.hash)
         }
         try configure(connection, readOnly: options.readOnly)
     }
@@ -143,7 +140,7 @@ enum StoreOpener {
             for statement in StoreFormat.createMetadataStatements + layout.createStatements.map(renderer.statement) {
                 try connection.execute(statement)
             }
-            try writeMetadata(connection, target: target)
+            try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
             try connection.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
             try connection.execute("COMMIT")
         } catch {
@@ -152,11 +149,6 @@ enum StoreOpener {
         }
         try configure(connection, readOnly: false)
         return true
-    }
-
-    /// Writes the schema metadata and `user_version` of `target`.
-    static func writeMetadata(_ connection: Connection, target: StoreTarget) throws {
-        try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
     }
 
     private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator) throws {
@@ -169,13 +161,12 @@ enum StoreOpener {
             try connection.execute("ROLLBACK")
             try connection.execute("PRAGMA foreign_keys = ON")
             if current > target.version { throw StoreError.superseded(path: path, storeVersion: current, codeVersion: target.version) }
-            let storedHash = try metadata(connection, StoreFormat.Key.schemaHash) ?? "(none)"
-            if storedHash != target.hash { throw StoreError.schemaMismatch(path: path, version: current, storeHash: storedHash, codeHash: target.hash) }
+            try StoreMetadata.checkSchemaHash(connection, path: path, version: current, expected: target.hash)
             return
         }
         do {
             let migration = StoreMigration(
-                path: path, storeVersion: current, storedSchemaText: try metadata(connection, StoreFormat.Key.schema) ?? "",
+                path: path, storeVersion: current, storedSchemaText: try StoreMetadata.entry(connection, StoreFormat.Key.schema) ?? "",
                 targetVersion: target.version, targetSchema: target.schema, history: target.history, targetLayout: layout, connection: connection
             )
             do {
@@ -185,8 +176,17 @@ enum StoreOpener {
             } catch {
                 throw StoreError.migrationFailed(path: path, reason: "\(error)")
             }
-            if let problem = try ForeignKeyCheck.firstViolation(connection, layout: layout) { throw problem }
-            try writeMetadata(connection, target: target)
+            if !migration.checkedLinks, let problem = try ForeignKeyCheck.firstViolation(connection, layout: layout) { throw problem }
+            if migration.recordedTargetSchema {
+                // The migrator's history must end in the code's version and schema.
+                let recorded = try StoreMetadata.version(connection)
+                guard recorded == target.version else {
+                    throw StoreError.migrationFailed(path: path, reason: "the migrator recorded version \(recorded), not version \(target.version)")
+                }
+                try StoreMetadata.checkSchemaHash(connection, path: path, version: target.version, expected: target.hash)
+            } else {
+                try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
+            }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -199,9 +199,5 @@ enum StoreOpener {
     private static func integer(_ connection: Connection, _ sql: String) throws -> Int64 {
         if case .integer(let value) = try connection.scalar(sql) { return value }
         return 0
-    }
-
-    static func metadata(_ connection: Connection, _ key: String) throws -> String? {
-        try StoreMetadata.entry(connection, key)
     }
 }
