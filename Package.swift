@@ -57,6 +57,16 @@ let package = Package(
             path: "Benchmarks/remodel-benchmarks"
         ),
 
+        // Fuzzing: the targets (also replayed by RemodelFuzzTests) and `remodel-fuzz`, a
+        // mutation driver, or libFuzzer's with -sanitize=fuzzer (Fuzz/run.sh).
+        .target(
+            name: "RemodelFuzzTargets",
+            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen"],
+            path: "Fuzz/RemodelFuzzTargets"
+        ),
+        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        .executableTarget(name: "remodel-fuzz", dependencies: ["RemodelFuzzTargets", "CFuzzerDriver"], path: "Fuzz/remodel-fuzz"),
+
         // The example history as Swift values and the migration plan references, shared by the
         // migration and code generator tests and the reference recorder.
         .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema"], path: "Tests/RemodelTestSupport"),
@@ -89,5 +99,6 @@ let package = Package(
         ),
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelCore"]),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore"]),
+        .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),
     ]
 )

@@ -24,3 +24,31 @@ public enum DefaultValue: Hashable, Sendable {
     case enumCase(String)
     case generated(Generated)
 }
+
+extension DefaultValue {
+    /// Doubles compare by their bits, so that a schema with a `.nan` default equals itself
+    /// (and its snapshot), as `Hashable` requires; `0.0` and `-0.0` are different defaults.
+    public static func == (lhs: DefaultValue, rhs: DefaultValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.string(let a), .string(let b)), (.enumCase(let a), .enumCase(let b)): a == b
+        case (.generated(let a), .generated(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .int(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .string(let value): hasher.combine(4); hasher.combine(value)
+        case .enumCase(let value): hasher.combine(5); hasher.combine(value)
+        case .generated(let value): hasher.combine(6); hasher.combine(value)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// The declaration of libFuzzer's driver is all this target holds (include/CFuzzerDriver.h).
