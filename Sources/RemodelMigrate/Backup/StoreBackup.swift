@@ -21,13 +21,7 @@ public enum StoreBackup {
         }
 
         public var description: String {
-            if let storageFault {
-                return storageFault.message(
-                    cannot: "back up the store to '\(path)'",
-                    intact: "nothing was migrated, the store is unchanged and no partial backup is left"
-                ) + " (or pass --no-backup)"
-            }
-            return "cannot back up the store to '\(path)': \(reason); nothing was migrated (free some space or fix the folder's permissions, or pass --no-backup)"
+            "cannot back up the store to '\(path)': \(storageFault?.reason ?? reason); nothing was migrated (free some space or fix the folder's permissions, or pass --no-backup)"
         }
     }
 

@@ -76,11 +76,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     static func hint(for error: SQLiteError) -> String {
         switch error.code {
         case SQLITE_FULL, SQLITE_IOERR:
-            if let fault = error.storageFault, fault != .ioError {
-                "the store or its journal could not be written: \(fault.reason); a migration needs free space for a copy of every table it rewrites: \(fault.fix)"
-            } else {
-                "the store or its journal could not be written: the disk may be full, or a file size limit reached; a migration needs free space for a copy of every table it rewrites, so free some space and run it again"
-            }
+            "the store or its journal could not be written: the disk may be full, or a file size limit reached; a migration needs free space for a copy of every table it rewrites, so free some space and run it again"
         case SQLITE_BUSY, SQLITE_LOCKED:
             "another connection or process is using the store; close it (or the app) and run the migration again"
         case SQLITE_READONLY:
