@@ -249,6 +249,22 @@ final class HardeningFilesTests: XCTestCase {
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.contains("fresh.db") }, "a store file was left behind")
     }
 
+    // MARK: - migration new
+
+    func testMigrationNewPastTheFileSizeLimitWritesNeitherFile() throws {
+        let project = try makeProject()
+        let migrations = project.appendingPathComponent("Migrations")
+        let before = try hashes(migrations)
+        let snapshots = try hashes(migrations.appendingPathComponent("snapshots"))
+        // 4 blocks (2 KiB): the migration draft would fit, the snapshot of version 4 does not.
+        let result = try runUnderFileSizeLimit(4, ["migration", "new", "extra"], in: project)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Error: cannot write 'Migrations/snapshots/v4.yaml': the file would exceed the file size limit of this process (ulimit -f); no migration file or snapshot was written or changed; raise the limit (ulimit -f unlimited) and run again"), result.stderr)
+        XCTAssertEqual(try hashes(migrations), before, "a migration file was written")
+        XCTAssertEqual(try hashes(migrations.appendingPathComponent("snapshots")), snapshots, "a snapshot or a temporary file was left")
+        try remodel(["migration", "new", "extra"], in: project)
+    }
+
     // MARK: - backup on a real full disk
 
     func testBackupOnAFullDiskLeavesNoPartialFiles() throws {
