@@ -99,11 +99,14 @@ public struct OutputFile: Sendable {
             defer { unlink(temporary) }
             if mayReplace {
                 guard rename(temporary, target) == 0 else { throw file.failure(errno, folder: OutputFile.folder(of: target)) }
-            } else {
-                guard link(temporary, target) == 0 else {
-                    if errno == EEXIST { throw OutputFileError(path: file.path, kind: .exists(why: "it already exists", advice: file.advice)) }
-                    throw file.failure(errno, folder: OutputFile.folder(of: target))
+            } else if link(temporary, target) != 0 {
+                var code = errno
+                // A file system without hard links (exFAT, some network shares): check, then rename.
+                if code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV {
+                    code = access(target, F_OK) == 0 ? EEXIST : (rename(temporary, target) == 0 ? 0 : errno)
                 }
+                if code == EEXIST { throw OutputFileError(path: file.path, kind: .exists(why: "it already exists", advice: file.advice)) }
+                if code != 0 { throw file.failure(code, folder: OutputFile.folder(of: target)) }
             }
             // The new name itself is on disk only once the folder is flushed.
             let folderDescriptor = open(OutputFile.folder(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
