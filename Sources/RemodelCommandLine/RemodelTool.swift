@@ -35,6 +35,9 @@ public struct RemodelTool: Sendable {
     /// Runs the tool on `arguments` (without the program name; default: this process's) and
     /// returns its exit status: 0 success, 1 the input is wrong, 64 usage error.
     public func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+        // A write past the file size limit (`ulimit -f`) then fails with EFBIG, which the
+        // commands report, instead of killing the process without a word.
+        signal(SIGXFSZ, SIG_IGN)
         SQLiteLibrary.disableMemoryStatistics()
         return CommandLineTool.run(arguments, tool: self)
     }

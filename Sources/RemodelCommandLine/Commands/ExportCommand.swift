@@ -1,4 +1,5 @@
 import Foundation
+import RemodelCore
 import RemodelStore
 
 /// `remodel export`: writes every object of a store as JSON.
@@ -10,21 +11,39 @@ struct ExportCommand: Command {
         object type, in schema order, each an array of objects with their properties in \
         declaration order: the format `remodel import` reads, so that export then import \
         round-trips exactly (dates to the microsecond they are stored to). The store is not \
-        changed. Exit status: 0 written, 1 error, 64 usage error.
+        changed. With --output, the file is written atomically (a temporary file beside it, \
+        renamed into place once complete), so a failure (a full disk) leaves FILE as it was; \
+        an existing FILE is replaced only when it holds JSON in the export format (an earlier \
+        export), or with --force; the store itself (by any path or link, with its -wal and \
+        -shm) is never written over, not even with --force. Exit status: 0 written, 1 error \
+        (nothing written), 64 usage error.
         """
     static let output = OptionSpec.option("output", short: "o", value: "FILE", help: "Write the JSON to FILE instead of standard output.")
-    var options: [OptionSpec] { [StoreCommandSupport.store, Self.output] }
+    static let force = OptionSpec.flag("force", help: "Replace an existing FILE even when it is not an earlier export.")
+    var options: [OptionSpec] { [StoreCommandSupport.store, Self.output, Self.force] }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let path = try StoreCommandSupport.storePath(arguments)
-        let store = try StoreCommandSupport.openExisting(path, readOnly: true)
-        let text = try store.read { try StoreJSON.export($0) }.prettyText
-        if let output = arguments.value(Self.output) {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        let file = arguments.value(Self.output).map { output in
+            OutputFile(
+                path: output,
+                existing: arguments.flag(Self.force) ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
+                protected: [(FileIdentity.ofDatabase(at: path), "the store '\(path)' being exported")],
+                advice: "choose another path, or pass --force to replace it"
+            )
+        }
+        // Refused before the store is read: no export is wasted on a path it cannot write.
+        try file?.check()
+        let (store, text) = try StoreCommandSupport.reportingStorageFaults(cannot: "read the store '\(path)'", intact: "nothing was exported and the store is unchanged") {
+            let store = try StoreCommandSupport.openExisting(path, readOnly: true)
+            return (store, try store.read { try StoreJSON.export($0) }.prettyText)
+        }
+        if let file {
+            try file.write(Data(text.utf8))
             let counts = try store.read { db in try db.objectTypeNames.map { ($0, try db.count(ofType: $0)) } }
-            Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(output)'\n")
+            Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
         } else {
-            Console.write(text)
+            try Console.writeResult(text, intact: "the store is unchanged")
         }
         return ExitStatus.success
     }

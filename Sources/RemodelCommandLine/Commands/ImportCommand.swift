@@ -11,7 +11,10 @@ struct ImportCommand: Command {
         lists as arrays, maps as objects, enums as raw values (the format `remodel export` \
         writes). Every object is checked before anything is written; each problem is reported \
         with its type, index and property, and then nothing is imported. A store that does not \
-        exist is created first, at --version N (default: the newest). Exit status: 0 imported, \
+        exist is created, at --version N (default: the newest), in a temporary file beside it \
+        that is renamed into place only once everything is imported. The import is one \
+        transaction: on any failure (a full disk too) the store is unchanged, and a store being \
+        created is not left behind. Exit status: 0 imported, \
         1 nothing imported because of an error, 64 usage error.
         """
     var arguments: [ArgumentSpec] { [ArgumentSpec("DATA.json", help: "The JSON file to import.")] }
@@ -35,30 +38,28 @@ struct ImportCommand: Command {
             return ExitStatus.failure
         }
 
-        let store: RemodelStore
-        var created = false
+        let counts: [(type: String, count: Int)]
         if FileManager.default.fileExists(atPath: path) {
             let info = try RemodelStore.inspect(path: path)
             if let text = arguments.value(StoreCommandSupport.version), Int(text) != info.version {
                 Console.writeError("Error: '\(path)' is at schema version \(info.version), not \(text); import with --version \(info.version), or migrate the store first (`remodel migrate --store \(path)`)\n")
                 return ExitStatus.failure
             }
-            store = try StoreCommandSupport.openExisting(path, readOnly: false)
+            let store = try StoreCommandSupport.openExisting(path, readOnly: false)
+            // One transaction: on any failure SQLite rolls it back.
+            counts = try StoreCommandSupport.reportingStorageFaults(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
+                try StoreJSON.importDocument(document, into: store, source: dataPath)
+            }
         } else {
             // Check before creating anything, so that a bad file leaves no store behind.
             guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
             try StoreJSON.check(document, schema: target.schema, source: dataPath)
-            store = try RemodelStore(path: path, schema: target.schema, version: target.version)
-            created = true
-        }
-        let counts: [(type: String, count: Int)]
-        do {
-            counts = try StoreJSON.importDocument(document, into: store, source: dataPath)
-        } catch {
-            if created {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            // Built beside STORE and renamed into place once imported: a failure leaves no file.
+            counts = try StoreCommandSupport.reportingStorageFaults(cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind") {
+                try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in
+                    try StoreJSON.importDocument(document, into: store, source: dataPath)
+                }
             }
-            throw error
         }
         Console.write("Imported \(StoreCommandSupport.counts(counts)) into '\(path)'\n")
         return ExitStatus.success

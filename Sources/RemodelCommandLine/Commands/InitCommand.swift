@@ -10,7 +10,9 @@ struct InitCommand: Command {
         and maps, the metadata table holding the canonical schema, PRAGMA user_version set to \
         the schema version and the Remodel application_id. The schema comes from the schemas \
         folder, or from snapshot N of the migrations folder with --version N. An existing \
-        file is never overwritten. Exit status: 0 created, 1 error, 64 usage error.
+        file is never overwritten. The store is built in a temporary file beside STORE and \
+        renamed into place once complete, so a failure (a full disk, a schema SQLite rejects) \
+        leaves no file behind. Exit status: 0 created, 1 error, 64 usage error.
         """
     var options: [OptionSpec] {
         [StoreCommandSupport.store, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
@@ -23,9 +25,11 @@ struct InitCommand: Command {
             return ExitStatus.failure
         }
         guard let target = try StoreCommandSupport.targetSchema(arguments, command: "init") else { return ExitStatus.failure }
-        let store = try RemodelStore(path: path, schema: target.schema, version: target.version)
-        let types = store.schema.objects.filter { !$0.isEmbedded }.count
-        Console.write("Created '\(path)' at schema version \(store.version) (\(ValidateCommand.plural(types, "object type")), schema hash \(store.schema.storageHash))\n")
+        try StoreCommandSupport.reportingStorageFaults(cannot: "create the store '\(path)'", intact: "no store was created and nothing is left behind") {
+            try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { _ in }
+        }
+        let types = target.schema.objects.filter { !$0.isEmbedded }.count
+        Console.write("Created '\(path)' at schema version \(target.version) (\(ValidateCommand.plural(types, "object type")), schema hash \(target.schema.storageHash))\n")
         return ExitStatus.success
     }
 }

@@ -68,13 +68,11 @@ struct MigrationNewCommand: Command {
             return ExitStatus.failure
         }
         try FileManager.default.createDirectory(atPath: MigrationFolder.join(migrationsPath, MigrationFolder.snapshotsFolder), withIntermediateDirectories: true)
-        try Data(CanonicalYAML.text(of: schema).utf8).write(to: Paths.url(snapshotPath), options: .withoutOverwriting)
-        do {
-            try Data(migrationText.utf8).write(to: Paths.url(migrationPath), options: .withoutOverwriting)
-        } catch {
-            try? FileManager.default.removeItem(atPath: snapshotPath)
-            throw error
-        }
+        let leftover = "remove it if it is a leftover, or check the folder"
+        try MigrationFiles.write([
+            (OutputFile(path: snapshotPath, existing: .refuse, advice: leftover), CanonicalYAML.text(of: schema)),
+            (OutputFile(path: migrationPath, existing: .refuse, advice: leftover), migrationText),
+        ])
         let what = version == 1 ? "the baseline (no steps)"
             : dataOnly ? "a data-only version (the schema did not change): write the steps it runs"
             : "the steps from version \(version - 1); review them"
@@ -136,8 +134,10 @@ struct MigrationAmendCommand: Command {
             MigrationFiles.reportReadiness(arguments, version: version, file: file, input: input)
             return ExitStatus.success
         }
-        try Data(snapshot.utf8).write(to: Paths.url(snapshotPath), options: .atomic)
-        try Data(migration.utf8).write(to: Paths.url(file), options: .atomic)
+        try MigrationFiles.write([
+            (OutputFile(path: snapshotPath, existing: .replace), snapshot),
+            (OutputFile(path: file, existing: .replace), migration),
+        ])
         Console.write("\(snapshotPath): the schema of version \(version), frozen again from '\(arguments.schemasPath)'\n\(file): its list of changes renewed; its description and steps kept\n")
         Console.writeError("Note: amend only a version no store has applied yet: a store already at version \(version) keeps the old snapshot's schema and will be refused (schema mismatch)\n")
         MigrationFiles.reportReadiness(arguments, version: version, file: file)
@@ -147,6 +147,34 @@ struct MigrationAmendCommand: Command {
 
 /// What `migration new` and `migration amend` share.
 enum MigrationFiles {
+    /// Writes the snapshot and the migration file both or neither: both are written beside
+    /// their names and flushed first, then put in place (a failure, such as a full disk,
+    /// changes neither).
+    static func write(_ files: [(file: OutputFile, text: String)]) throws {
+        var staged: [OutputFile.Staged] = []
+        do {
+            for entry in files { staged.append(try entry.file.stage(Data(entry.text.utf8))) }
+        } catch {
+            for file in staged { file.discard() }
+            if let fault = StorageFault(of: error), let failed = error as? OutputFileError {
+                throw StoreCommandSupport.StorageFailure(description: fault.message(cannot: "write '\(failed.path)'", intact: "no migration file or snapshot was written or changed"))
+            }
+            throw error
+        }
+        var committed: [OutputFile.Staged] = []
+        for (index, file) in staged.enumerated() {
+            do {
+                try file.commit()
+                committed.append(file)
+            } catch {
+                for rest in staged[(index + 1)...] { rest.discard() }
+                // A new file already in place goes again, so that no half version is left.
+                if case .refuse = files[index].file.existing { for done in committed { unlink(done.target) } }
+                throw error
+            }
+        }
+    }
+
     /// The history and the current schema (valid), loaded once and every version planned, for
     /// `remodel COMMAND` to freeze the schema as WRITES (a new version, the newest one again);
     /// `nil` after printing why not. The schema may store other data than the newest snapshot:

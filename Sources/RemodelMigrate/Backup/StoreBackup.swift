@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import RemodelCore
 import RemodelStore
 
 /// Copies a store file with SQLite's online backup API before a migration, into a new file
@@ -7,12 +8,20 @@ import RemodelStore
 /// (a second backup in the same second gets `-2`, `-3`, …).
 public enum StoreBackup {
     /// Why a backup could not be made. The store itself is untouched.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    public struct Failure: Error, Sendable, CustomStringConvertible, StorageFaultReporting {
         public var path: String
         public var reason: String
+        /// The full disk or file size limit that stopped the copy, if that was it.
+        public var storageFault: StorageFault?
+
+        public init(path: String, reason: String, storageFault: StorageFault? = nil) {
+            self.path = path
+            self.reason = reason
+            self.storageFault = storageFault
+        }
 
         public var description: String {
-            "cannot back up the store to '\(path)': \(reason); nothing was migrated (free some space or fix the folder's permissions, or pass --no-backup)"
+            "cannot back up the store to '\(path)': \(storageFault?.reason ?? reason); nothing was migrated (free some space or fix the folder's permissions, or pass --no-backup)"
         }
     }
 
@@ -30,9 +39,9 @@ public enum StoreBackup {
     public static func make(ofStoreAt path: String, version: Int, date: Date = Date()) throws -> String {
         let base = fileName(forStoreAt: path, version: version, date: date)
         let partial = base + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
-        // The partial copy and its rollback journal go, whatever happens: a failed backup
-        // (a full disk) leaves nothing behind.
-        func removePartial() { for suffix in ["", "-journal"] { unlink(partial + suffix) } }
+        // The partial copy and every file SQLite keeps beside it (the copy takes the store's
+        // WAL mode) go, whatever happens: a failed backup (a full disk) leaves nothing behind.
+        func removePartial() { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(partial + suffix) } }
         removePartial()
         defer { removePartial() }
         do {
@@ -45,8 +54,9 @@ public enum StoreBackup {
         for attempt in 1...1000 {
             let candidate = attempt == 1 ? base : base + "-\(attempt)"
             if link(partial, candidate) == 0 { return candidate }
-            guard errno == EEXIST else {
-                throw Failure(path: candidate, reason: String(cString: strerror(errno)))
+            let code = errno
+            guard code == EEXIST else {
+                throw Failure(path: candidate, reason: String(cString: strerror(code)), storageFault: StorageFault(errno: code))
             }
         }
         throw Failure(path: base, reason: "1000 backups with this name already exist")
@@ -77,13 +87,20 @@ public enum StoreBackup {
         } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
         let finish = sqlite3_backup_finish(backup)
         guard code == SQLITE_DONE, finish == SQLITE_OK else {
-            throw Failure(path: destination, reason: String(cString: sqlite3_errstr(code == SQLITE_DONE ? finish : code)))
+            let failed = code == SQLITE_DONE ? finish : code
+            throw Failure(path: destination, reason: String(cString: sqlite3_errstr(failed)), storageFault: fault(failed, destinationDB))
         }
         // One self-contained file (no -wal to keep next to it); a store opened from it
         // switches back to WAL.
-        guard sqlite3_exec(destinationDB, "PRAGMA journal_mode = DELETE", nil, nil, nil) == SQLITE_OK else {
-            throw Failure(path: destination, reason: message(destinationDB))
+        let journal = sqlite3_exec(destinationDB, "PRAGMA journal_mode = DELETE", nil, nil, nil)
+        guard journal == SQLITE_OK else {
+            throw Failure(path: destination, reason: message(destinationDB), storageFault: fault(journal, destinationDB))
         }
+    }
+
+    /// The storage fault an SQLite result `code` of `db` stands for, if any.
+    private static func fault(_ code: Int32, _ db: OpaquePointer?) -> StorageFault? {
+        SQLiteError(code: code, message: "", systemErrno: db.map { sqlite3_system_errno($0) } ?? 0).storageFault
     }
 
     private static func message(_ db: OpaquePointer?) -> String {

@@ -91,6 +91,13 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+extension MigrationError: StorageFaultReporting {
+    /// The storage fault behind an SQLite error of the migration, if any.
+    public var storageFault: StorageFault? {
+        if case .sqlite(_, let error) = self { error.storageFault } else { nil }
+    }
+}
+
 extension StoreValue {
     /// A primary key or value as people read it: UUIDs and ObjectIDs in their text form.
     var readable: String {

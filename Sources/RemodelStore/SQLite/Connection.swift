@@ -45,8 +45,9 @@ package final class Connection {
         let code = sqlite3_open_v2(path, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            let systemErrno = pointer.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(pointer)
-            throw SQLiteError(code: code, extendedCode: code, message: message, sql: nil)
+            throw SQLiteError(code: code, extendedCode: code, message: message, sql: nil, systemErrno: systemErrno)
         }
         self.pointer = pointer
         self.path = path
@@ -68,7 +69,7 @@ package final class Connection {
 
     /// The error for result `code`, with the connection's current message.
     package func error(_ code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: String(cString: sqlite3_errmsg(pointer)), sql: sql)
+        SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: String(cString: sqlite3_errmsg(pointer)), sql: sql, systemErrno: sqlite3_system_errno(pointer))
     }
 
     /// Runs one or more statements with no arguments.
@@ -78,7 +79,7 @@ package final class Connection {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(pointer))
             sqlite3_free(message)
-            throw SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: text, sql: sql)
+            throw SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: text, sql: sql, systemErrno: sqlite3_system_errno(pointer))
         }
     }
 

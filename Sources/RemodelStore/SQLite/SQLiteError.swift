@@ -11,12 +11,16 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The SQL that failed, if a statement did.
     public var sql: String?
+    /// The operating system's error number behind an I/O error (`sqlite3_system_errno`:
+    /// `ENOSPC`, `EFBIG` …), 0 when none.
+    public var systemErrno: Int32
 
-    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code & 0xff
         self.extendedCode = extendedCode ?? code
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     /// SQLite's name for the code, e.g. "constraint failed".
