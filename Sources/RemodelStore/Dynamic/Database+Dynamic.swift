@@ -93,6 +93,7 @@ extension Transaction {
         var values: [StoreValue] = []
         for (index, column) in table.columns.enumerated() {
             let value = try object[column.name] ?? DynamicDefaults.value(for: table.object.property(named: column.name)!, type: column.type, schema: layout.schema)
+            if let problem = StoredForm.problem(in: value) { throw StoreError.invalidInput("cannot write \(typeName).\(column.name): \(problem)") }
             if value.isNull && !column.type.isOptional {
                 throw StoreError.invalidInput("\(typeName).\(column.name) is required but has no value and no default")
             }
@@ -110,6 +111,9 @@ extension Transaction {
         }
         guard !table.sideTables.isEmpty, let keyIndex = table.primaryKeyIndex else { return }
         let collections = table.sideTables.map { side in object[side.property] ?? (side.kind == .map ? .map([:]) : .list([])) }
+        for (side, collection) in zip(table.sideTables, collections) {
+            if let problem = StoredForm.problem(in: collection) { throw StoreError.invalidInput("cannot write \(typeName).\(side.property): \(problem)") }
+        }
         try context.writeCollections(collections, owner: values[keyIndex], replacing: upsert)
     }
 }
