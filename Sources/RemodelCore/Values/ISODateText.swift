@@ -14,7 +14,7 @@
 /// microseconds and Foundation's `Date`.
 package enum ISODateText {
     /// Stored microseconds of the first and last supported instants.
-    package static let supportedRange: ClosedRange<Int64> = -377_705_203_200_000_000...253_402_300_799_999_999
+    package static let supportedRange: ClosedRange<Int64> = -377_705_116_800_000_000...253_402_300_799_999_999
     /// The supported range, for messages.
     package static let rangeDescription = "years -9999 through 9999 (-9999-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z)"
 
@@ -27,7 +27,7 @@ package enum ISODateText {
     /// Microseconds since 1970-01-01T00:00:00Z of `text`, or what is wrong with it.
     package static func parse(_ text: String) -> Result<Int64, ValueProblem> {
         func fail(_ description: String) -> Result<Int64, ValueProblem> { .failure(ValueProblem(description)) }
-        let form = "is not an ISO 8601 date or date-time such as 2024-03-01 or 2024-03-01T09:30:00Z"
+        let form = "is not an ISO 8601 date-time such as 2024-03-01T09:30:00Z (or a date such as 2024-03-01)"
         var scanner = Scanner(Array(text.utf8))
         let negativeYear = scanner.take("-")
         guard let year = scanner.digits(min: 4, max: 6) else { return fail(form) }
@@ -150,9 +150,11 @@ package enum ISODateText {
         }
     }
 
+    /// The floored quotient and the non-negative remainder; never overflows, even for
+    /// `Int64.min` (a stored value edited by hand still formats).
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value / divisor - (value % divisor < 0 ? 1 : 0)
-        return (quotient, value - quotient * divisor)
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -130,7 +130,7 @@ struct StoredLiteral {
         }
         switch result {
         case .success(let stored): return Self.expression(stored)
-        case .failure(let problem): throw Mismatch(description: "\(CanonicalYAML.literal(value)) \(problem)")
+        case .failure(let problem): throw Mismatch(description: "\(CanonicalYAML.literal(value)) \(problem)", hint: problem.hint)
         }
     }
 

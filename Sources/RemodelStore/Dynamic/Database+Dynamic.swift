@@ -87,13 +87,15 @@ extension Transaction {
         for key in object.keys where table.column(named: key) == nil && table.sideTable(property: key) == nil {
             throw StoreError.unknownProperty(type: typeName, property: key)
         }
+        for key in object.keys.sorted() {
+            if let problem = StoredForm.problem(in: object[key]!) { throw StoreError.invalidInput("cannot write \(typeName).\(key): \(problem)") }
+        }
         let context = dynamicContext(table)
         let statement = try context.statement(upsert && table.primaryKey != nil ? .upsert : .insert)
         statement.reset()
         var values: [StoreValue] = []
         for (index, column) in table.columns.enumerated() {
             let value = try object[column.name] ?? DynamicDefaults.value(for: table.object.property(named: column.name)!, type: column.type, schema: layout.schema)
-            if let problem = StoredForm.problem(in: value) { throw StoreError.invalidInput("cannot write \(typeName).\(column.name): \(problem)") }
             if value.isNull && !column.type.isOptional {
                 throw StoreError.invalidInput("\(typeName).\(column.name) is required but has no value and no default")
             }
@@ -111,9 +113,6 @@ extension Transaction {
         }
         guard !table.sideTables.isEmpty, let keyIndex = table.primaryKeyIndex else { return }
         let collections = table.sideTables.map { side in object[side.property] ?? (side.kind == .map ? .map([:]) : .list([])) }
-        for (side, collection) in zip(table.sideTables, collections) {
-            if let problem = StoredForm.problem(in: collection) { throw StoreError.invalidInput("cannot write \(typeName).\(side.property): \(problem)") }
-        }
         try context.writeCollections(collections, owner: values[keyIndex], replacing: upsert)
     }
 }

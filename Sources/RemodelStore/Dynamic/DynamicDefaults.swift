@@ -46,6 +46,6 @@ enum DynamicDefaults {
     }
 
     private static func invalid(_ property: Property, _ value: DefaultValue, _ problem: ValueProblem) -> StoreError {
-        .invalidInput("the default \(CanonicalYAML.literal(value)) of '\(property.name)' \(problem); fix it in the schema")
+        .invalidInput("the default \(CanonicalYAML.literal(value)) of '\(property.name)' \(problem.sentence); fix it in the schema")
     }
 }

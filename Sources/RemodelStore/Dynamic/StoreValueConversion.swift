@@ -146,7 +146,7 @@ struct StoreValueConversion {
         }
         switch result {
         case .success(let value): return value
-        case .failure(let problem): throw ConversionProblem("\(Self.shortText(json)) \(problem)")
+        case .failure(let problem): throw ConversionProblem("\(Self.shortText(json)) \(problem.sentence)")
         }
     }
 

@@ -11,7 +11,9 @@ import RemodelCore
 package enum StoredForm {
     /// Why NaN is refused: SQLite stores a NaN REAL as NULL, so it would come back as null
     /// (or break a required column).
-    package static let notANumberProblem = "cannot be stored: SQLite stores NaN as NULL; leave the value out or use null on an optional property"
+    package static let notANumber = ValueProblem("cannot be stored: SQLite stores NaN as NULL", hint: "leave the value out, or use null on an optional property")
+    /// `notANumber` in one sentence.
+    package static let notANumberProblem = notANumber.sentence
 
     /// A number (`Double`) for a property of `scalar`: float and double refuse NaN, float
     /// refuses finite numbers beyond ±Float.greatestFiniteMagnitude, integer types refuse
@@ -19,20 +21,20 @@ package enum StoredForm {
     package static func real(_ number: Double, as scalar: ScalarType) -> Result<StoreValue, ValueProblem> {
         switch scalar {
         case .double, .float:
-            if number.isNaN { return .failure(ValueProblem(notANumberProblem)) }
+            if number.isNaN { return .failure(notANumber) }
             if scalar == .float, number.isFinite, abs(number) > Double(Float.greatestFiniteMagnitude) {
-                return .failure(ValueProblem("is out of range for float (±\(Float.greatestFiniteMagnitude)); make the property a double, or write a smaller number"))
+                return .failure(ValueProblem("is out of range for float (±\(Float.greatestFiniteMagnitude))", hint: "write a smaller value, or make the property a double"))
             }
             return .success(.real(number))
         case _ where scalar.isInteger:
             guard number.isFinite, number.rounded(.towardZero) == number else {
-                return .failure(ValueProblem("is not a whole number (\(scalar.rawValue)); write an integer, or make the property a double"))
+                return .failure(ValueProblem("is not a whole number (\(scalar.rawValue))", hint: "write a whole number, or make the property a double"))
             }
             guard number >= -9.223372036854775808e18, number < 9.223372036854775808e18, scalar.integerRange!.contains(Int64(number)) else {
                 return .failure(outOfRange(scalar))
             }
             let inexact = abs(number) > 9_007_199_254_740_992 ? " (beyond 2^53 it may not be the number written)" : ""
-            return .failure(ValueProblem("is a floating-point number, not an \(scalar.rawValue)\(inexact): write \(Int64(number)) without a decimal point or exponent"))
+            return .failure(ValueProblem("is a floating-point number, not an \(scalar.rawValue)\(inexact)", hint: "write \(Int64(number)), without a decimal point or exponent"))
         default:
             return .failure(ValueProblem("is a number, not a \(scalar.rawValue)"))
         }
@@ -48,7 +50,7 @@ package enum StoredForm {
         case .double, .float:
             let real = Double(number)
             guard real >= -9.223372036854775808e18, real < 9.223372036854775808e18, Int64(real) == number else {
-                return .failure(ValueProblem("cannot be stored exactly in a \(scalar.rawValue) (the nearest is \(Int64(exactly: real).map(String.init) ?? "\(real)")); write it as a number with an exponent to accept the rounding, or make the property an int64"))
+                return .failure(ValueProblem("cannot be stored exactly in a \(scalar.rawValue) (the nearest is \(Int64(exactly: real).map(String.init) ?? "\(real)"))", hint: "write it with an exponent to accept the rounding, or make the property an int64"))
             }
             return .success(.real(real))
         case .decimal128:
@@ -65,20 +67,20 @@ package enum StoredForm {
         case .string:
             return .success(.text(text))
         case .url:
-            guard !text.isEmpty, URL(string: text) != nil else { return .failure(ValueProblem("is not a URL; write one such as https://example.com")) }
+            guard !text.isEmpty, URL(string: text) != nil else { return .failure(ValueProblem("is not a URL", hint: "write an absolute URL such as https://example.com")) }
             return .success(.text(text))
         case .decimal128:
             return DecimalText.stored(text).map(StoreValue.text)
         case .data:
-            guard let data = Data(base64Encoded: text) else { return .failure(ValueProblem("is not base64 data; write the bytes in base64, e.g. \"AAEC\"")) }
+            guard let data = Data(base64Encoded: text) else { return .failure(ValueProblem("is not base64 data", hint: "write the bytes in base64, e.g. \"AAEC\"")) }
             return .success(.blob([UInt8](data)))
         case .date:
             return ISODateText.parse(text).map(StoreValue.integer)
         case .uuid:
-            guard let uuid = UUID(uuidString: text) else { return .failure(ValueProblem("is not a UUID; write one such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F")) }
+            guard let uuid = UUID(uuidString: text) else { return .failure(ValueProblem("is not a UUID", hint: "write one such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F")) }
             return .success(uuid.storeValue)
         case .objectId:
-            guard let id = ObjectID(text) else { return .failure(ValueProblem("is not an ObjectID; write 24 hexadecimal digits, e.g. 65a1b2c3d4e5f60718293a4b")) }
+            guard let id = ObjectID(text) else { return .failure(ValueProblem("is not an ObjectID", hint: "write 24 hexadecimal digits, e.g. 65a1b2c3d4e5f60718293a4b")) }
             return .success(id.storeValue)
         default:
             return .failure(ValueProblem("is text, not a \(scalar.rawValue)"))
@@ -98,6 +100,6 @@ package enum StoredForm {
 
     private static func outOfRange(_ scalar: ScalarType) -> ValueProblem {
         let range = scalar.integerRange!
-        return ValueProblem("is out of range for \(scalar.rawValue) (\(range.lowerBound)...\(range.upperBound)); write a value in range, or use a wider type such as int64")
+        return ValueProblem("is out of range for \(scalar.rawValue) (\(range.lowerBound)...\(range.upperBound))", hint: "write a value in range, or use a wider type such as int64")
     }
 }
