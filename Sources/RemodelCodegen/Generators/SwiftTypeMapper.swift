@@ -144,8 +144,9 @@ struct SwiftTypeMapper: Sendable {
             guard Data(base64Encoded: text) != nil else { return nil }
             return .forceUnwrap(.call(.identifier("Data"), [SwiftArgument("base64Encoded", literal)]))
         case .decimal128:
-            guard Decimal(string: text) != nil else { return nil }
-            return .forceUnwrap(.call(.identifier("Decimal"), [SwiftArgument("string", literal)]))
+            // The stored text (`DecimalText`): the value the store holds for the same default.
+            guard case .success(let stored) = DecimalText.stored(text) else { return nil }
+            return .forceUnwrap(.call(.identifier("Decimal"), [SwiftArgument("string", .string(stored))]))
         case .date:
             guard let seconds = secondsSince1970(text) else { return nil }
             return .call(.identifier("Date"), [SwiftArgument("timeIntervalSince1970", .double(seconds))])

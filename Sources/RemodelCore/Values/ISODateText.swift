@@ -1,35 +1,58 @@
 /// ISO 8601 text of dates, to the microsecond: the one parser and formatter behind schema
-/// defaults, the store (`StoreDateFormat`), migration step values and generated code.
+/// defaults, the store (`StoreDateFormat`), migration step values and generated code, and the
+/// one range check of dates.
 ///
 /// Accepted: `YYYY-MM-DD` (midnight UTC), or that date, `T` (or `t`, or a space) and
 /// `HH:MM[:SS[.fraction]]` with `Z` (`z`) or an offset `±HH`, `±HHMM`, `±HH:MM`. The fraction
 /// (after `.` or `,`) has 1–9 digits and is rounded half up to the microsecond, exactly. The
-/// year has 4–6 digits and an optional `-`. Days are checked against the month (and leap
+/// year has 4 digits and an optional `-`. Days are checked against the month (and leap
 /// years), hours below 24, minutes and seconds below 60, offsets below 24 hours and 60
 /// minutes. Independent of locale and calendar settings (proleptic Gregorian calendar).
+///
+/// Dates are supported from -9999-01-01T00:00:00Z through 9999-12-31T23:59:59.999999Z
+/// (`supportedRange`): inside it every date converts exactly between text, stored
+/// microseconds and Foundation's `Date`.
 package enum ISODateText {
+    /// Stored microseconds of the first and last supported instants.
+    package static let supportedRange: ClosedRange<Int64> = -377_705_116_800_000_000...253_402_300_799_999_999
+    /// The supported range, for messages.
+    package static let rangeDescription = "years -9999 through 9999 (-9999-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z)"
+
     /// Microseconds since 1970-01-01T00:00:00Z of `text`, or `nil` when it is not one of
-    /// the accepted forms (or its microseconds do not fit in 64 bits).
+    /// the accepted forms or is out of the supported range.
     package static func microseconds(from text: String) -> Int64? {
+        try? parse(text).get()
+    }
+
+    /// Microseconds since 1970-01-01T00:00:00Z of `text`, or what is wrong with it.
+    package static func parse(_ text: String) -> Result<Int64, ValueProblem> {
+        func fail(_ description: String) -> Result<Int64, ValueProblem> { .failure(ValueProblem(description)) }
+        let form = "is not an ISO 8601 date-time such as 2024-03-01T09:30:00Z (or a date such as 2024-03-01)"
         var scanner = Scanner(Array(text.utf8))
         let negativeYear = scanner.take("-")
-        guard let year = scanner.digits(min: 4, max: 6), scanner.take("-"),
-              let month = scanner.digits(min: 2, max: 2), scanner.take("-"),
-              let day = scanner.digits(min: 2, max: 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        let days = days(fromCivil: negativeYear ? -year : year, month, day)
-        if scanner.isAtEnd { return total(days: days, seconds: 0, micros: 0) }
+        guard let year = scanner.digits(min: 4, max: 6) else { return fail(form) }
+        guard year <= 9999 || scanner.peek != UInt8(ascii: "-") else { return fail("is out of range: year \(negativeYear ? "-" : "")\(year) is beyond 9999, and dates are supported for \(rangeDescription)") }
+        guard scanner.take("-"), let month = scanner.digits(min: 2, max: 2), scanner.take("-"),
+              let day = scanner.digits(min: 2, max: 2)
+        else { return fail(form) }
+        guard (1...12).contains(month) else { return fail("is not a valid date: month \(pad(month, 2)) does not exist (01–12)") }
+        let signedYear = negativeYear ? -year : year
+        guard (1...daysIn(month: month, year: signedYear)).contains(day) else {
+            return fail("is not a valid date: day \(pad(day, 2)) does not exist in \(pad(signedYear, 4))-\(pad(month, 2)) (01–\(daysIn(month: month, year: signedYear)))")
+        }
+        let days = days(fromCivil: signedYear, month, day)
+        if scanner.isAtEnd { return checked(days * 86_400_000_000) }
 
         guard scanner.take("T") || scanner.take("t") || scanner.take(" "),
               let hour = scanner.digits(min: 2, max: 2), scanner.take(":"),
-              let minute = scanner.digits(min: 2, max: 2),
-              hour < 24, minute < 60
-        else { return nil }
+              let minute = scanner.digits(min: 2, max: 2)
+        else { return fail(form) }
+        guard hour < 24, minute < 60 else { return fail("is not a valid time: \(pad(hour, 2)):\(pad(minute, 2)) is out of range (hours 00–23, minutes 00–59)") }
         var second: Int64 = 0
         var micros: Int64 = 0
         if scanner.take(":") {
-            guard let seconds = scanner.digits(min: 2, max: 2), seconds < 60 else { return nil }
+            guard let seconds = scanner.digits(min: 2, max: 2) else { return fail(form) }
+            guard seconds < 60 else { return fail("is not a valid time: second \(pad(seconds, 2)) is out of range (00–59)") }
             second = seconds
             if scanner.take(".") || scanner.take(",") {
                 // Exact decimal arithmetic: the first six digits, rounded half up by the seventh.
@@ -38,7 +61,7 @@ package enum ISODateText {
                     digits.append(Int64(byte - UInt8(ascii: "0")))
                     scanner.position += 1
                 }
-                guard !digits.isEmpty else { return nil }
+                guard !digits.isEmpty else { return fail(form) }
                 while digits.count < 7 { digits.append(0) }
                 micros = digits[0..<6].reduce(0) { $0 * 10 + $1 } + (digits[6] >= 5 ? 1 : 0)
             }
@@ -48,19 +71,41 @@ package enum ISODateText {
         if scanner.take("Z") || scanner.take("z") {
         } else if let sign = scanner.peek, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
             scanner.position += 1
-            guard let offsetHours = scanner.digits(min: 2, max: 2), offsetHours < 24 else { return nil }
+            guard let offsetHours = scanner.digits(min: 2, max: 2) else { return fail(form) }
             var offsetMinutes: Int64 = 0
             if !scanner.isAtEnd {
                 _ = scanner.take(":")
-                guard let minutes = scanner.digits(min: 2, max: 2), minutes < 60 else { return nil }
+                guard let minutes = scanner.digits(min: 2, max: 2) else { return fail(form) }
                 offsetMinutes = minutes
+            }
+            guard offsetHours < 24, offsetMinutes < 60 else {
+                let signText = sign == UInt8(ascii: "+") ? "+" : "-"
+                return fail("has a time-zone offset out of range: \(signText)\(pad(offsetHours, 2)):\(pad(offsetMinutes, 2)) (hours 00–23, minutes 00–59)")
             }
             offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
         } else {
-            return nil
+            return fail(scanner.isAtEnd ? "has no time zone: end it with Z (UTC) or an offset such as +02:00" : form)
         }
-        guard scanner.isAtEnd else { return nil }
-        return total(days: days, seconds: hour * 3600 + minute * 60 + second - offset, micros: micros)
+        guard scanner.isAtEnd else { return fail(form) }
+        // Four-digit years keep every term far inside 64 bits.
+        return checked((days * 86_400 + hour * 3600 + minute * 60 + second - offset) * 1_000_000 + micros)
+    }
+
+    /// `microseconds`, or why it is outside the supported range.
+    private static func checked(_ microseconds: Int64) -> Result<Int64, ValueProblem> {
+        guard supportedRange.contains(microseconds) else {
+            return .failure(ValueProblem("is out of range: dates are supported for \(rangeDescription)"))
+        }
+        return .success(microseconds)
+    }
+
+    /// The stored microseconds of `seconds` since 1970-01-01T00:00:00Z (a `Date`'s
+    /// `timeIntervalSince1970`), rounded to the microsecond; `nil` when it is not finite or
+    /// outside the supported range. Never traps.
+    package static func microseconds(secondsSince1970 seconds: Double) -> Int64? {
+        let micros = (seconds * 1_000_000).rounded()
+        guard micros.isFinite, micros >= Double(supportedRange.lowerBound), micros <= Double(supportedRange.upperBound) else { return nil }
+        return Int64(micros)
     }
 
     /// The text of stored microseconds: `2024-03-01T09:30:00Z`, with six fraction digits
@@ -73,16 +118,6 @@ package enum ISODateText {
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 { text += "." + pad(micros, 6) }
         return text + "Z"
-    }
-
-    /// `days` days and `seconds` seconds (within a few days either way) plus `micros`
-    /// microseconds after the epoch, or `nil` when that does not fit in 64 bits.
-    private static func total(days: Int64, seconds: Int64, micros: Int64) -> Int64? {
-        // Six-digit years keep `days * 86_400` far inside 64 bits; only microseconds can overflow.
-        let (whole, overflow) = (days * 86_400 + seconds).multipliedReportingOverflow(by: 1_000_000)
-        guard !overflow else { return nil }
-        let (sum, carry) = whole.addingReportingOverflow(micros)
-        return carry ? nil : sum
     }
 
     // Howard Hinnant's civil-date algorithms (proleptic Gregorian calendar).
@@ -115,9 +150,11 @@ package enum ISODateText {
         }
     }
 
+    /// The floored quotient and the non-negative remainder; never overflows, even for
+    /// `Int64.min` (a stored value edited by hand still formats).
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value / divisor - (value % divisor < 0 ? 1 : 0)
-        return (quotient, value - quotient * divisor)
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -15,7 +15,8 @@ enum MigrationFunctions {
     static let uuidBlob = SQLiteRenderer.name(of: .newUUID)
     static let uuidText = SQLiteRenderer.name(of: .newUUIDText)
     static let objectIDBlob = SQLiteRenderer.name(of: .newObjectID)
-    static let isReal = SQLiteRenderer.name(of: .isReal)
+    static let parseReal = SQLiteRenderer.name(of: .parseReal)
+    static let parseDecimal = SQLiteRenderer.name(of: .parseDecimal)
     static let parseUUID = SQLiteRenderer.name(of: .parseUUID)
     static let parseObjectID = SQLiteRenderer.name(of: .parseObjectID)
     static let parseDate = SQLiteRenderer.name(of: .parseDate)
@@ -69,10 +70,16 @@ enum MigrationFunctions {
         try add(objectIDBlob, 0, deterministic: false) { context, _, _ in
             resultBlob(context, ObjectID().byteArray)
         }
-        try add(isReal, 1, deterministic: true) { context, _, arguments in
-            guard let text = textArgument(arguments) else { return sqlite3_result_null(context) }
-            let isNumber = Double(text).map(\.isFinite) ?? false
-            sqlite3_result_int(context, isNumber ? 1 : 0)
+        // remodel_parse_real(text, limit): the number, or NULL when the text is not a decimal
+        // number (`DecimalText`'s form) or its magnitude exceeds limit.
+        try add(parseReal, 2, deterministic: true) { context, _, arguments in
+            guard let text = textArgument(arguments), DecimalText.isWellFormed(text), let number = Double(text),
+                  let limit = arguments?[1], abs(number) <= sqlite3_value_double(limit) else { return sqlite3_result_null(context) }
+            sqlite3_result_double(context, number)
+        }
+        try add(parseDecimal, 1, deterministic: true) { context, _, arguments in
+            guard let text = textArgument(arguments), case .success(let stored) = DecimalText.stored(text) else { return sqlite3_result_null(context) }
+            resultText(context, stored)
         }
         try add(parseUUID, 1, deterministic: true) { context, _, arguments in
             guard let text = textArgument(arguments), let uuid = UUID(uuidString: text) else { return sqlite3_result_null(context) }

@@ -29,6 +29,18 @@ struct Conversion {
         return .caseWhen(operand: nil, branches: [SQLCaseBranch(test, value)], otherwise: fallback)
     }
 
+    /// The values a conversion to `type` accepts, for the hints of data errors, when they
+    /// are narrower than the type's name suggests.
+    static func acceptedValues(of type: PropertyType) -> String? {
+        switch type.scalar {
+        case .date?: "dates convert from ISO 8601 text within \(ISODateText.rangeDescription)"
+        case .float?: "floats hold numbers within ±\(Float.greatestFiniteMagnitude), written in decimal"
+        case .double?: "doubles convert from decimal text such as 1.5 or -2e10 (not NaN, which SQLite cannot store)"
+        case .decimal128?: "decimals convert from decimal text with at most \(DecimalText.maximumDigits) significant digits"
+        default: nil
+        }
+    }
+
     /// A conversion by a function that returns NULL for values that do not convert.
     static func parsed(by call: SQLExpression) -> Conversion {
         Conversion(test: .isNotNull(call), value: call, nullWhenInvalid: true)
@@ -74,8 +86,14 @@ struct Conversion {
             let fits = target.lowerBound <= source.lowerBound && target.upperBound >= source.upperBound
             let (lower, upper) = range(b)
             return Conversion(test: fits ? nil : .between(v, lower: lower, upper: upper), value: v)
-        case (let a, .double) where a.isInteger || a == .float, (let a, .float) where a.isInteger || a == .double:
+        case (let a, .double) where a.isInteger || a == .float, (let a, .float) where a.isInteger:
             return Conversion(test: nil, value: .cast(v, .real))
+        case (.double, .float):
+            // Finite doubles beyond Float's range do not convert; infinities do.
+            let limit = SQLExpression.real(Double(Float.greatestFiniteMagnitude))
+            let fits = SQLExpression.binary(.or, .between(v, lower: .real(-Double(Float.greatestFiniteMagnitude)), upper: limit),
+                                            .inList(v, [.real(.infinity), .real(-.infinity)], negated: false))
+            return Conversion(test: fits, value: v)
         case (.double, let b) where b.isInteger, (.float, let b) where b.isInteger:
             let (lower, upper) = range(b)
             let whole = SQLExpression.equals(v, .cast(v, .integer))
@@ -89,8 +107,10 @@ struct Conversion {
             // digits, that fit the target type (NULL for the rest).
             let (lower, upper) = range(b)
             return .parsed(by: .call(.parseInteger, v, lower, upper))
-        case (.string, .double), (.string, .float):
-            return Conversion(test: .call(.isReal, trimmed), value: .cast(trimmed, .real))
+        case (.string, let b) where b == .double || b == .float:
+            // Decimal text only (not hexadecimal, NaN or infinities), within the target's range.
+            let limit = b == .float ? Double(Float.greatestFiniteMagnitude) : Double.greatestFiniteMagnitude
+            return .parsed(by: .call(.parseReal, trimmed, .real(limit)))
         case (.string, .bool):
             let lowered = SQLExpression.call(.lower, trimmed)
             let truths: [SQLExpression] = Self.truthWords.map { .text($0) }
@@ -99,7 +119,7 @@ struct Conversion {
         case (.string, .url), (.url, .string), (.decimal128, .string):
             return Conversion(test: nil, value: v)
         case (.string, .decimal128):
-            return Conversion(test: .call(.isReal, trimmed), value: trimmed)
+            return .parsed(by: .call(.parseDecimal, trimmed))
         case (.string, .uuid):
             return .parsed(by: .call(.parseUUID, trimmed))
         case (.string, .objectId):

@@ -105,63 +105,43 @@ struct StoredLiteral {
         }
     }
 
-    /// `text` does not fit in integer type `scalar`.
-    private static func outOfRange(_ text: String, _ scalar: ScalarType) -> Mismatch {
-        let range = scalar.integerRange!
-        return Mismatch(description: "\(text) is out of range for \(scalar.rawValue) (\(range.lowerBound)...\(range.upperBound))",
-                        hint: "write a value in range, or use a wider type such as int64")
-    }
-
+    /// A literal of a scalar type, through `StoredForm` (the conversion `import` and dynamic
+    /// defaults use): the same stored value whichever way it arrives.
     private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> SQLExpression {
         let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")",
                                 hint: Self.numericForm(of: scalar))
+        let result: Result<StoreValue, ValueProblem>
         switch (scalar, value) {
         case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)
-        case (_, .int(let number)) where scalar.isInteger:
-            guard scalar.integerRange!.contains(number) else { throw Self.outOfRange(String(number), scalar) }
-            return .integer(number)
-        case (_, .double(let number)) where scalar.isInteger:
-            // Integer text too large for 64 bits reads as a double: say it is out of range, not "not a valid int".
-            let text = CanonicalYAML.double(number)
-            guard number.isFinite, number.rounded(.towardZero) == number else {
-                throw Mismatch(description: "\(text) is not a whole number (\(scalar.rawValue))", hint: "write a whole number, or make the property a double")
-            }
-            let range = scalar.integerRange!
-            guard number >= Double(range.lowerBound), number < -Double(Int64.min), range.contains(Int64(number)) else {
-                throw Self.outOfRange(text, scalar)
-            }
-            throw Mismatch(description: "\(text) is a float, not an \(scalar.rawValue)", hint: "write \(Int64(number)), without a decimal point or exponent")
-        case (.double, .int(let number)), (.float, .int(let number)): return .real(Double(number))
-        case (.double, .double(let number)): return .real(number)
-        case (.float, .double(let number)):
-            guard !number.isFinite || abs(number) <= Double(Float.greatestFiniteMagnitude) else {
-                throw Mismatch(description: "\(CanonicalYAML.double(number)) is out of range for float (±\(Float.greatestFiniteMagnitude))",
-                               hint: "write a smaller value, or make the property a double")
-            }
-            return .real(number)
-        case (.string, .string(let text)), (.url, .string(let text)): return .text(text)
+        case (_, .int(let number)) where scalar.isInteger || [.float, .double, .decimal128].contains(scalar):
+            result = StoredForm.integer(number, as: scalar)
+        case (_, .double(let number)) where scalar.isInteger || scalar == .float || scalar == .double:
+            result = StoredForm.real(number, as: scalar)
+        case (.decimal128, .double(let number)):
+            guard number.isFinite else { throw mismatch }
+            result = StoredForm.text(CanonicalYAML.double(number), as: scalar)
         case (.string, .int(let number)): return .text(String(number))
         case (.string, .double(let number)): return .text(CanonicalYAML.double(number))
         case (.string, .bool(let flag)): return .text(flag ? "true" : "false")
-        case (.decimal128, .string(let text)):
-            guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil else { throw mismatch }
-            return .text(text)
-        case (.decimal128, .int(let number)): return .text(String(number))
-        case (.decimal128, .double(let number)): return .text(CanonicalYAML.double(number))
-        case (.date, .string(let text)):
-            guard let micros = StoreDateFormat.microseconds(from: text) else { throw mismatch }
-            return .integer(micros)
-        case (.data, .string(let text)):
-            guard let data = Data(base64Encoded: text) else { throw mismatch }
-            return .blob(Array(data))
-        case (.uuid, .string(let text)):
-            guard let uuid = UUID(uuidString: text) else { throw mismatch }
-            return .blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
-        case (.objectId, .string(let text)):
-            guard let id = ObjectID(text) else { throw mismatch }
-            return .blob(id.byteArray)
+        case (_, .string(let text)) where scalar != .bool && !scalar.isInteger && scalar != .float && scalar != .double:
+            result = StoredForm.text(text, as: scalar)
         default:
             throw mismatch
+        }
+        switch result {
+        case .success(let stored): return Self.expression(stored)
+        case .failure(let problem): throw Mismatch(description: "\(CanonicalYAML.literal(value)) \(problem)", hint: problem.hint)
+        }
+    }
+
+    /// The SQL literal of a stored scalar.
+    private static func expression(_ value: StoreValue) -> SQLExpression {
+        switch value {
+        case .null, .list, .map: .null
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text): .text(text)
+        case .blob(let bytes): .blob(bytes)
         }
     }
 }

@@ -245,7 +245,7 @@ extension VersionPlanner {
                 if nullFails { bad.append(.isNull(operand.expression)) }
                 if let condition = SQLExpression.any(bad) {
                     check = PendingCheck(property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
-                                         hint: "fix the values, or use onError: default or onError: null", condition: condition, shown: operand.expression, change: change)
+                                         hint: (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null", condition: condition, shown: operand.expression, change: change)
                 }
             }
             var value = conversion.value(orElse: fallback)

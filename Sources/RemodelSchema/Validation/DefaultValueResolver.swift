@@ -132,6 +132,9 @@ struct DefaultValueResolver {
             guard let value = FloatLiteral.parse(text) else {
                 return mismatch(node, "default '\(text)' of \(what) is not a number", hint: "write a number such as 0.0 for a \(typeName) property")
             }
+            if value.isNaN {
+                return mismatch(node, "default \(text) of \(what) cannot be stored: SQLite stores NaN as NULL", hint: "use an optional property with default null, or a number")
+            }
             if scalarType == .float, value.isFinite, abs(value) > Double(Float.greatestFiniteMagnitude) {
                 log.error("default-out-of-range", "default \(text) of \(what) does not fit in float", at: node.location, hint: "use a double property, or a smaller value")
                 return nil
@@ -155,8 +158,8 @@ struct DefaultValueResolver {
             }
             return .string(text)
         case .date:
-            guard DateLiteral.isValid(text) else {
-                return mismatch(node, "default '\(text)' of \(what) is not an ISO 8601 date", hint: "write a date such as 2024-05-01T12:00:00Z, or $now for the current time")
+            if case .failure(let problem) = ISODateText.parse(text) {
+                return mismatch(node, "default '\(text)' of \(what) \(problem)", hint: "write a date such as 2024-05-01T12:00:00Z, or $now for the current time")
             }
             return .string(text)
         case .data:
@@ -165,8 +168,8 @@ struct DefaultValueResolver {
             }
             return .string(text)
         case .decimal128:
-            guard let value = FloatLiteral.parse(text), value.isFinite else {
-                return mismatch(node, "default '\(text)' of \(what) is not a decimal number", hint: "write a number such as 12.50")
+            if case .failure(let problem) = DecimalText.parse(text) {
+                return mismatch(node, "default '\(text)' of \(what) \(problem)", hint: "write a decimal number such as 12.50, in quotes to keep its digits")
             }
             return .string(text)
         }

@@ -87,6 +87,9 @@ extension Transaction {
         for key in object.keys where table.column(named: key) == nil && table.sideTable(property: key) == nil {
             throw StoreError.unknownProperty(type: typeName, property: key)
         }
+        for key in object.keys.sorted() {
+            if let problem = StoredForm.problem(in: object[key]!) { throw StoreError.invalidInput("cannot write \(typeName).\(key): \(problem)") }
+        }
         let context = dynamicContext(table)
         let statement = try context.statement(upsert && table.primaryKey != nil ? .upsert : .insert)
         statement.reset()

@@ -153,7 +153,16 @@ public struct JSONParser {
     }
 
     /// The document's value.
+    ///
+    /// Refused, as RFC 8259 allows a parser to: text that is not UTF-8 (instead of replacing
+    /// bytes with U+FFFD), an object with the same key twice (instead of keeping one value),
+    /// and numbers beyond a double's range.
     public mutating func parse() throws(JSONSyntaxError) -> JSONValue {
+        if let offset = Self.firstInvalidUTF8(bytes) {
+            index = offset
+            let hex = String(bytes[offset], radix: 16, uppercase: true)
+            throw error("invalid UTF-8 at byte offset \(offset) (byte 0x\(hex.count == 1 ? "0" : "")\(hex)); save the file as UTF-8")
+        }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         let value = try parseValue()
         skipSpace()
@@ -180,12 +189,19 @@ public struct JSONParser {
         try enter()
         index += 1
         var members: [(String, JSONValue)] = []
+        var keys: [String: Int] = [:]
         skipSpace()
         if peek == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(members) }
         while true {
             skipSpace()
             guard peek == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = index
             let key = try parseString()
+            if let first = keys.updateValue(keyStart, forKey: key) {
+                let firstPlace = position(of: first)
+                index = keyStart
+                throw error("duplicate key \"\(key)\" in an object (first at line \(firstPlace.line), column \(firstPlace.column)); keep one of them")
+            }
             skipSpace()
             guard peek == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1
@@ -303,9 +319,42 @@ public struct JSONParser {
             }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        let shown = text.count <= 40 ? text : String(text.prefix(37)) + "…"
+        guard Self.isJSONNumber(bytes[start..<index]) else {
+            index = start
+            throw error("invalid number '\(shown)': write digits with an optional '-', '.' fraction and exponent, without leading zeros")
+        }
         if isInteger, let value = Int64(text) { return .integer(value) }
-        guard let value = Double(text), value.isFinite else { throw error("invalid number '\(text)'") }
+        guard let value = Double(text), value.isFinite else {
+            index = start
+            throw error("the number '\(shown)' is beyond the range of a double (about ±1.8e308)")
+        }
         return .double(value)
+    }
+
+    /// Whether `text` is a number by RFC 8259's grammar: `-`? (`0` | [1-9][0-9]*)
+    /// (`.` [0-9]+)? ([eE] [+-]? [0-9]+)?.
+    private static func isJSONNumber(_ text: ArraySlice<UInt8>) -> Bool {
+        var rest = text
+        let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        let integer = rest.prefix(while: isDigit)
+        guard !integer.isEmpty, integer.count == 1 || integer.first != UInt8(ascii: "0") else { return false }
+        rest = rest.dropFirst(integer.count)
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            let fraction = rest.prefix(while: isDigit)
+            guard !fraction.isEmpty else { return false }
+            rest = rest.dropFirst(fraction.count)
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            let exponent = rest.prefix(while: isDigit)
+            guard !exponent.isEmpty else { return false }
+            rest = rest.dropFirst(exponent.count)
+        }
+        return rest.isEmpty
     }
 
     private mutating func literal(_ word: String) throws(JSONSyntaxError) {
@@ -321,11 +370,43 @@ public struct JSONParser {
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
+        let place = position(of: index)
+        return JSONSyntaxError(line: place.line, column: place.column, message: message)
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    private func position(of offset: Int) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
-        for byte in bytes[..<min(index, bytes.count)] {
+        for byte in bytes[..<min(offset, bytes.count)] {
             if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
         }
-        return JSONSyntaxError(line: line, column: column, message: message)
+        return (line, column)
+    }
+
+    /// The offset of the first byte that does not begin or continue a well-formed UTF-8
+    /// sequence (no overlong forms, surrogates or code points beyond U+10FFFF), or `nil`.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 { index += 1; continue }
+            let length: Int
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch byte {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; second = 0xA0...0xBF
+            case 0xED: length = 3; second = 0x80...0x9F
+            case 0xE1...0xEF: length = 3
+            case 0xF0: length = 4; second = 0x90...0xBF
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; second = 0x80...0x8F
+            default: return index
+            }
+            guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return index }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return index + offset }
+            index += length
+        }
+        return nil
     }
 }

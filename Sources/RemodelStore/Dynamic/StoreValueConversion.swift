@@ -120,46 +120,40 @@ struct StoreValueConversion {
         }
     }
 
+    /// A scalar through `StoredForm`, the conversion defaults and migrations share; the JSON
+    /// spellings of non-finite doubles are the strings "+Infinity", "Infinity", "-Infinity"
+    /// ("NaN" is refused, as SQLite cannot keep it).
     private func stored(_ json: JSONValue, scalar: ScalarType) throws(ConversionProblem) -> StoreValue {
+        let result: Result<StoreValue, ValueProblem>
         switch (scalar, json) {
         case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)
-        case (_, .integer(let number)) where scalar.isInteger:
-            guard let range = scalar.integerRange, range.contains(number) else { throw ConversionProblem("\(number) is out of the range of \(scalar.rawValue)") }
-            return .integer(number)
-        case (.float, .integer(let number)), (.double, .integer(let number)): return .real(Double(number))
-        case (.float, .double(let number)), (.double, .double(let number)): return .real(number)
+        case (_, .integer(let number)) where scalar.isInteger || scalar == .float || scalar == .double:
+            result = StoredForm.integer(number, as: scalar)
+        case (_, .double(let number)) where scalar.isInteger || scalar == .float || scalar == .double:
+            result = StoredForm.real(number, as: scalar)
         case (.float, .string(let text)), (.double, .string(let text)):
             switch text {
-            case "NaN": return .real(.nan)
+            case "NaN": result = StoredForm.real(.nan, as: scalar)
             case "+Infinity", "Infinity": return .real(.infinity)
             case "-Infinity": return .real(-.infinity)
-            default: throw ConversionProblem("expected a number, found the string \"\(text)\"")
+            default: throw ConversionProblem("expected a number, found the string \(json); write the number without quotes (\"+Infinity\" and \"-Infinity\" are the only strings a \(scalar.rawValue) takes)")
             }
-        case (.string, .string(let text)): return .text(text)
-        case (.url, .string(let text)):
-            guard URL(string: text) != nil else { throw ConversionProblem("\"\(text)\" is not a URL") }
-            return .text(text)
-        case (.decimal128, .string(let text)):
-            guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil else { throw ConversionProblem("\"\(text)\" is not a decimal number") }
-            return .text(text)
-        case (.decimal128, .integer(let number)): return .text(String(number))
-        case (.data, .string(let text)):
-            guard let data = Data(base64Encoded: text) else { throw ConversionProblem("expected base64 data, found \"\(text.prefix(40))\"") }
-            return .blob([UInt8](data))
-        case (.date, .string(let text)):
-            guard let micros = StoreDateFormat.microseconds(from: text) else {
-                throw ConversionProblem("\"\(text)\" is not an ISO 8601 date-time such as 2024-03-01T09:30:00Z")
-            }
-            return .integer(micros)
-        case (.uuid, .string(let text)):
-            guard let uuid = UUID(uuidString: text) else { throw ConversionProblem("\"\(text)\" is not a UUID") }
-            return uuid.storeValue
-        case (.objectId, .string(let text)):
-            guard let id = ObjectID(text) else { throw ConversionProblem("\"\(text)\" is not an ObjectID (24 hexadecimal digits)") }
-            return id.storeValue
+        case (.decimal128, .integer(let number)): result = StoredForm.integer(number, as: scalar)
+        case (_, .string(let text)) where scalar != .bool && !scalar.isInteger:
+            result = StoredForm.text(text, as: scalar)
         default:
             throw ConversionProblem("expected \(Self.expectation(scalar)), found \(json.kindDescription)")
         }
+        switch result {
+        case .success(let value): return value
+        case .failure(let problem): throw ConversionProblem("\(Self.shortText(json)) \(problem.sentence)")
+        }
+    }
+
+    /// The JSON of a value for a message, shortened past 60 characters.
+    private static func shortText(_ json: JSONValue) -> String {
+        let text = json.description
+        return text.count <= 60 ? text : String(text.prefix(57)) + "…"
     }
 
     private static func expectation(_ scalar: ScalarType) -> String {

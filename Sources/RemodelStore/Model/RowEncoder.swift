@@ -23,6 +23,7 @@ public struct RowEncoder {
     public mutating func encode<Value: StorableValue>(_ value: Value) throws {
         let index = parameter
         parameter += 1
+        if let problem = value.storageProblem { throw context.unstorable(problem, parameter: index) }
         let code = value.bind(to: statement, at: index)
         if code != 0 { throw context.bindFailure(code, parameter: index) }
         if index == context.primaryKeyParameter, context.hasCollections { ownerKey = value.storeValue }
@@ -30,16 +31,19 @@ public struct RowEncoder {
 
     /// Writes the next collection property, a list, keeping its order.
     public mutating func encodeList<Element: StorableValue>(_ values: [Element]) throws {
+        if let problem = values.lazy.compactMap(\.storageProblem).first { throw context.unstorable(collection: collections.count, problem) }
         collections.append(.list(values.map(\.storeValue)))
     }
 
     /// Writes the next collection property, a set.
     public mutating func encodeSet<Element: StorableValue & Hashable>(_ values: Set<Element>) throws {
+        if let problem = values.lazy.compactMap(\.storageProblem).first { throw context.unstorable(collection: collections.count, problem) }
         collections.append(.list(values.map(\.storeValue)))
     }
 
     /// Writes the next collection property, a map with string keys.
     public mutating func encodeMap<Value: StorableValue>(_ values: [String: Value]) throws {
+        if let problem = values.values.lazy.compactMap(\.storageProblem).first { throw context.unstorable(collection: collections.count, problem) }
         collections.append(.map(values.mapValues(\.storeValue)))
     }
 }

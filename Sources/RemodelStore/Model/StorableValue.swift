@@ -17,6 +17,15 @@ public protocol StorableValue: Sendable {
 
     /// The value from its stored form.
     init(storeValue: StoreValue) throws(ValueConversionError)
+
+    /// Why the value cannot be stored as it is (a NaN, a date out of the supported range),
+    /// or `nil`; writes throw `StoreError.invalidValue` with it instead of storing another
+    /// value. `nil` unless a type says otherwise.
+    var storageProblem: String? { get }
+}
+
+extension StorableValue {
+    public var storageProblem: String? { nil }
 }
 
 /// Why a stored value could not become a Swift value. `RowDecoder` adds the object type and

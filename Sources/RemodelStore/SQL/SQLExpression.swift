@@ -234,7 +234,11 @@ package enum SQLFunction: Hashable, Sendable {
     case newUUID
     case newUUIDText
     case newObjectID
-    case isReal
+    /// `parseReal(text, limit)`: a decimal number (no hexadecimal, NaN or infinity) whose
+    /// magnitude is at most `limit`, as REAL; NULL otherwise.
+    case parseReal
+    /// `parseDecimal(text)`: the stored text of a decimal128 (`DecimalText`); NULL otherwise.
+    case parseDecimal
     case parseUUID
     case parseObjectID
     case parseDate

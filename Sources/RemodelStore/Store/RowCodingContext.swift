@@ -84,6 +84,18 @@ final class RowCodingContext {
         return .invalidValue(type: table.name, property: property, value: .null, reason: "\(error)")
     }
 
+    /// The error for a column value that cannot be stored as it is (`storageProblem`).
+    @usableFromInline
+    func unstorable(_ problem: String, parameter: Int32) -> StoreError {
+        let property = Int(parameter - 1) < table.columns.count ? table.columns[Int(parameter - 1)].name : "#\(parameter)"
+        return .invalidInput("cannot write \(table.name).\(property): \(problem)")
+    }
+
+    /// The error for an element of collection `index` that cannot be stored as it is.
+    func unstorable(collection index: Int, _ problem: String) -> StoreError {
+        .invalidInput("cannot write \(table.name).\(table.sideTables[index].property): \(problem)")
+    }
+
     @usableFromInline
     func bindFailure(_ code: Int32, parameter: Int32) -> StoreError {
         let property = Int(parameter - 1) < table.columns.count ? table.columns[Int(parameter - 1)].name : "#\(parameter)"

@@ -69,6 +69,9 @@ extension Double: StorableValue {
 
     public var storeValue: StoreValue { .real(self) }
 
+    /// NaN cannot be stored: SQLite keeps it as NULL.
+    public var storageProblem: String? { isNaN ? "NaN " + StoredForm.notANumberProblem : nil }
+
     public init(storeValue: StoreValue) throws(ValueConversionError) {
         switch storeValue {
         case .real(let value): self = value
@@ -90,6 +93,9 @@ extension Float: StorableValue {
     }
 
     public var storeValue: StoreValue { .real(Double(self)) }
+
+    /// NaN cannot be stored: SQLite keeps it as NULL.
+    public var storageProblem: String? { isNaN ? "NaN " + StoredForm.notANumberProblem : nil }
 
     public init(storeValue: StoreValue) throws(ValueConversionError) {
         self = Float(try Double(storeValue: storeValue))
@@ -137,10 +143,20 @@ extension Data: StorableValue {
 }
 
 extension Date: StorableValue {
-    /// Whole microseconds since 1970-01-01T00:00:00Z: the stored form of dates.
-    @inlinable
+    /// Whole microseconds since 1970-01-01T00:00:00Z: the stored form of dates. Dates outside
+    /// the supported range (years -9999 through 9999) are clamped to it, and a NaN interval
+    /// is 0, so that this never traps; writes refuse such dates (`storageProblem`).
     public var storeMicroseconds: Int64 {
-        Int64((timeIntervalSince1970 * 1_000_000).rounded())
+        let seconds = timeIntervalSince1970
+        if let micros = ISODateText.microseconds(secondsSince1970: seconds) { return micros }
+        if seconds.isNaN { return 0 }
+        return seconds < 0 ? ISODateText.supportedRange.lowerBound : ISODateText.supportedRange.upperBound
+    }
+
+    /// Dates outside years -9999 through 9999 (or with a NaN interval) cannot be stored.
+    public var storageProblem: String? {
+        guard ISODateText.microseconds(secondsSince1970: timeIntervalSince1970) == nil else { return nil }
+        return "the date \(timeIntervalSince1970) seconds after 1970 is out of range: dates are supported for \(ISODateText.rangeDescription)"
     }
 
     /// The date `microseconds` after 1970-01-01T00:00:00Z.
@@ -279,6 +295,8 @@ extension Optional: StorableValue where Wrapped: StorableValue {
     }
 
     public var storeValue: StoreValue { self?.storeValue ?? .null }
+
+    public var storageProblem: String? { self?.storageProblem }
 
     public init(storeValue: StoreValue) throws(ValueConversionError) {
         if storeValue.isNull { self = nil } else { self = try Wrapped(storeValue: storeValue) }

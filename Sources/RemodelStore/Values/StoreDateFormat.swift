@@ -7,7 +7,8 @@ import RemodelCore
 /// (`2024-03-01`, midnight UTC), times without seconds (`2024-03-01T09:30Z`), 1–9 fraction
 /// digits (rounded to the microsecond) and `±HH`, `±HHMM`, `±HH:MM` offsets. Independent of
 /// locale and calendar settings, and exact: `date(from: string(from: d))` stores the same
-/// microseconds. The same text as schema defaults and migration steps accept.
+/// microseconds. The same text as schema defaults and migration steps accept. Dates are
+/// supported for years -9999 through 9999; text outside that range is not a date here.
 public enum StoreDateFormat {
     /// The text of `date`, rounded to the microsecond.
     public static func string(from date: Date) -> String {

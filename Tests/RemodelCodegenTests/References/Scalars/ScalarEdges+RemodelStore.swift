@@ -20,7 +20,6 @@ extension ScalarEdges: KeyedModel {
     public init(row: inout RowDecoder) throws {
         self.init(
             name: try row.decode(),
-            notANumber: try row.decode(),
             infinite: try row.decode(),
             negativeInfinite: try row.decode(),
             negativeZero: try row.decode(),
@@ -36,7 +35,6 @@ extension ScalarEdges: KeyedModel {
 
     public func encode(to row: inout RowEncoder) throws {
         try row.encode(name)
-        try row.encode(notANumber)
         try row.encode(infinite)
         try row.encode(negativeInfinite)
         try row.encode(negativeZero)
@@ -52,7 +50,6 @@ extension ScalarEdges: KeyedModel {
     /// Typed references to the stored properties of `ScalarEdges`, for filters and sort orders.
     public enum Columns {
         public static let name = Column<ScalarEdges, String>("name")
-        public static let notANumber = Column<ScalarEdges, Double>("notANumber")
         public static let infinite = Column<ScalarEdges, Double>("infinite")
         public static let negativeInfinite = Column<ScalarEdges, Double>("negativeInfinite")
         public static let negativeZero = Column<ScalarEdges, Double>("negativeZero")

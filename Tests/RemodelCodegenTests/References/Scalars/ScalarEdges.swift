@@ -7,7 +7,6 @@ import Foundation
 
 public struct ScalarEdges: Hashable, Codable, Sendable, Identifiable {
     public var name: String
-    public var notANumber: Double
     public var infinite: Double
     public var negativeInfinite: Double
     public var negativeZero: Double
@@ -26,8 +25,6 @@ public struct ScalarEdges: Hashable, Codable, Sendable, Identifiable {
     ///
     /// - Parameters:
     ///   - name: `string`, the primary key.
-    ///   - notANumber: `double`.
-    ///     Defaults to `.nan`.
     ///   - infinite: `double`.
     ///     Defaults to `.inf`.
     ///   - negativeInfinite: `double`.
@@ -50,7 +47,6 @@ public struct ScalarEdges: Hashable, Codable, Sendable, Identifiable {
     ///     Defaults to `""`.
     public init(
         name: String,
-        notANumber: Double = .nan,
         infinite: Double = .infinity,
         negativeInfinite: Double = -.infinity,
         negativeZero: Double = -0.0,
@@ -63,7 +59,6 @@ public struct ScalarEdges: Hashable, Codable, Sendable, Identifiable {
         emptyBlob: Data = Data(base64Encoded: "")!
     ) {
         self.name = name
-        self.notANumber = notANumber
         self.infinite = infinite
         self.negativeInfinite = negativeInfinite
         self.negativeZero = negativeZero
