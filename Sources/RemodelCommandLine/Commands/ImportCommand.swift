@@ -44,6 +44,8 @@ struct ImportCommand: Command {
                 return ExitStatus.failure
             }
             store = try StoreCommandSupport.openExisting(path, readOnly: false)
+            // Objects added to a damaged store could be lost with it.
+            try RemodelStore.checkIntegrity(path: path)
         } else {
             // Check before creating anything, so that a bad file leaves no store behind.
             guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
