@@ -26,9 +26,9 @@ public enum StoreNames {
     public static let remodelInfix = "__remodel"
     /// The prefix SQLite reserves for its own tables and indexes (`sqlite_schema`, …).
     public static let sqlitePrefix = "sqlite_"
-    /// Column names SQLite resolves to a table's row id: a property with one of these names
-    /// would hide the row id the store's queries use.
-    public static let rowIDNames: Set<String> = ["rowid", "oid", "_rowid_"]
+    /// The name the store's queries use for a table's row id: a column of that name would hide
+    /// it. (SQLite's other aliases, `oid` and `_rowid_`, stay usable as property names.)
+    public static let rowIDNames: Set<String> = ["rowid"]
 
     /// The key under which SQLite compares two identifiers: ASCII letters folded to lower case.
     public static func foldedKey(_ name: String) -> String {
