@@ -52,7 +52,9 @@ public struct Migrator: Sendable {
     /// Migrates the store at `path` to `target` (default: newest). Throws `StoreError` for a
     /// file that is not a Remodel store or is newer than the history, `MigrationPlanningError`
     /// for a history that cannot take it there, `MigrationError` for data it cannot migrate;
-    /// in every error case the file is unchanged. A store another process migrated to the
+    /// in every error case the file is unchanged. A store on read-only storage is refused
+    /// (`StoreError.readOnly`), and a damaged one (`StoreError.damaged`, from
+    /// `PRAGMA quick_check` under the write lock) before anything changes. A store another process migrated to the
     /// target meanwhile is left alone (`MigrationReport.outcome`) when its schema is the
     /// target's, and refused (`StoreError.schemaMismatch`) when another history took it there.
     public func migrate(
@@ -64,6 +66,8 @@ public struct Migrator: Sendable {
     ) throws -> (plan: MigrationPlan, report: MigrationReport) {
         let state = try StoreState.read(path: path)
         try check(state)
+        // Even a dry run takes the write lock, which read-only storage cannot give.
+        try RemodelStore.checkWritable(path: path)
         let plan = try self.plan(from: state.version, to: target, now: now)
         let connection = try Connection(path: path)
         connection.setBusyTimeout(Self.busyTimeout)

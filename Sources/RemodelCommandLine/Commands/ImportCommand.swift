@@ -46,6 +46,8 @@ struct ImportCommand: Command {
                 return ExitStatus.failure
             }
             let store = try StoreCommandSupport.openExisting(path, readOnly: false)
+            // Objects added to a damaged store could be lost with it.
+            try RemodelStore.checkIntegrity(path: path)
             // One transaction: on any failure SQLite rolls it back.
             counts = try StoreCommandSupport.reportingStorageFaults(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
                 try StoreJSON.importDocument(document, into: store, source: dataPath)

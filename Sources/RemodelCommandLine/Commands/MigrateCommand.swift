@@ -49,6 +49,7 @@ struct MigrateCommand: Command {
         migrator.sources = checked.sources
 
         let state = try migrator.inspect(storeAt: store)
+        try RemodelStore.checkWritable(path: store)
         let edited = migrator.editedMigrations(state.appliedMigrations)
         for edited in edited {
             Console.writeError(Self.editedWarning(edited.applied, file: checked.files[edited.now.version]))
@@ -81,6 +82,9 @@ struct MigrateCommand: Command {
 
         var backup: String?
         if !dryRun && !arguments.flag(Self.noBackup) {
+            // A backup of a damaged store would be damaged too; the migration checks again
+            // under the write lock.
+            try RemodelStore.checkIntegrity(path: store)
             backup = try StoreBackup.make(ofStoreAt: store, version: state.version, date: now)
             Console.write("Backup: \(backup!)\n")
         }

@@ -97,6 +97,8 @@ package struct MigrationExecutor {
             return MigrationReport(fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
                                    duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
         }
+        // Under the write lock, before any change: a damaged store is refused, not migrated.
+        try StoreIntegrity.check(connection, path: connection.path, busyTimeout: Migrator.busyTimeout)
         let before = try counts(connection, schema: plan.versions.first?.previousSchema)
         var report = try runInTransaction(on: connection)
         if let last = plan.versions.last {

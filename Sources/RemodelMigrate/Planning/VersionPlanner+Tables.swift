@@ -13,7 +13,8 @@ extension VersionPlanner {
         let renameTargets = Set(old.objects.compactMap { object -> String? in
             guard !object.isEmbedded, let newName = diff.types.new(for: object.name), newName != object.name,
                   new.objectType(named: newName).map({ !$0.isEmbedded }) ?? false else { return nil }
-            return newName
+            // Folded: SQLite's table names ignore letter case.
+            return StoreNames.foldedKey(newName)
         })
         for oldObject in old.objects where !oldObject.isEmbedded {
             guard let oldTable = oldLayout.table(named: oldObject.name) else { continue }
@@ -28,7 +29,7 @@ extension VersionPlanner {
             if role == .continued, let newName {
                 name = newName
                 if newName != oldObject.name { continuedRenames.append((oldObject.name, newName)) }
-            } else if renameTargets.contains(oldObject.name) {
+            } else if renameTargets.contains(StoreNames.foldedKey(oldObject.name)) {
                 // Kept for reading while a renamed type takes its name.
                 name = Self.aside(oldObject.name)
             }
@@ -75,9 +76,10 @@ extension VersionPlanner {
             statements.append((.renameColumn(table: name, from: from, to: to), original))
             current[to] = current.removeValue(forKey: from)
         }
-        let targets = Set(newNameOfOld.values)
+        // SQLite's column names ignore letter case: `title` renamed to `Name` takes `name`'s.
+        let targets = Set(newNameOfOld.values.map(StoreNames.foldedKey))
         // Columns that go away but whose names a renamed column takes: moved aside.
-        for column in table.oldTable.columns where newNameOfOld[column.name] == nil && targets.contains(column.name) {
+        for column in table.oldTable.columns where newNameOfOld[column.name] == nil && targets.contains(StoreNames.foldedKey(column.name)) {
             rename(column.name, Self.aside(column.name), original: nil)
         }
         let renames = newNameOfOld.map { (from: $0.key, to: $0.value) }

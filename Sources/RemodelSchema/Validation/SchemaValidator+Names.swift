@@ -19,18 +19,17 @@ extension SchemaValidator {
     /// Enum case names that collide with members of every generated enum.
     static let generatedCaseNames: Set<String> = ["allCases", "rawValue", "init", "self", "Type", "Protocol"]
 
-    /// The prefix of the store's own tables and columns.
-    static let reservedPrefix = "_remodel"
-
     enum NameKind: String {
         case type
         case enumCase = "case"
         case property
     }
 
-    /// Checks one name; returns whether it is usable at all (a valid identifier).
+    /// Checks one name; returns whether it is usable at all (a valid identifier). Type names
+    /// and the properties of object types (`stored`) also name tables and columns, and follow
+    /// `StoreNames`.
     @discardableResult
-    func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false) -> Bool {
+    func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false, stored: Bool = true) -> Bool {
         let text = name.value
         guard Identifier.isValid(text) else {
             log.error(
@@ -39,10 +38,15 @@ extension SchemaValidator {
             )
             return false
         }
-        if text.utf8.first == UInt8(ascii: "_"), text.lowercased().hasPrefix(Self.reservedPrefix) {
+        let reservation = switch kind {
+        case .type: StoreNames.tableNameReservation(text)
+        case .property where stored: StoreNames.columnNameReservation(text)
+        default: StoreNames.otherNameReservation(text)
+        }
+        if let reservation {
             log.error(
-                "reserved-name", "\(noun) name '\(text)' starts with '\(Self.reservedPrefix)', which is reserved for the store's own tables", at: name.location,
-                hint: "rename it so that it does not start with '\(Self.reservedPrefix)'"
+                "reserved-name", "\(noun) name '\(text)' \(reservation)", at: name.location,
+                hint: reservation.fix
             )
             return true
         }
@@ -109,6 +113,18 @@ extension SchemaValidator {
                 return false
             }
             declaredNames[name.value] = name.location
+            let key = StoreNames.foldedKey(name.value)
+            if let other = foldedTypeNames[key] {
+                // Enums are registered before objects: report at whichever is written later.
+                let (earlier, later) = other.location < name.location ? (other, name) : (name, other)
+                log.error(
+                    "name-case-collision", "'\(later.value)' differs from '\(earlier.value)' only in letter case", at: later.location,
+                    hint: "rename one of them: SQLite's table names and the generated file names (on case-insensitive file systems) ignore letter case",
+                    notes: [.init("'\(earlier.value)' declared here", at: earlier.location)]
+                )
+                return false
+            }
+            foldedTypeNames[key] = name
             return true
         }
         for declaration in syntax.enums where register(declaration.name, noun: "enum") {

@@ -17,6 +17,7 @@ extension SchemaValidator {
             let primaryKey = primaryKeyName(of: declaration)
             var properties: [Property] = []
             var propertyNames: [String: SourceLocation] = [:]
+            var foldedPropertyNames: [String: Located<String>] = [:]
             for property in declaration.properties {
                 let name = property.name.value
                 let isPrimaryKey = name == primaryKey?.value
@@ -29,6 +30,16 @@ extension SchemaValidator {
                     continue
                 }
                 propertyNames[name] = property.name.location
+                let key = StoreNames.foldedKey(name)
+                if let first = foldedPropertyNames[key] {
+                    log.error(
+                        "name-case-collision", "object '\(objectName)' has properties '\(first.value)' and '\(name)', which differ only in letter case", at: property.name.location,
+                        hint: "rename one of them: SQLite's column names (and the side tables '\(objectName).property' of collections) ignore letter case",
+                        notes: [.init("'\(first.value)' declared here", at: first.location)]
+                    )
+                    continue
+                }
+                foldedPropertyNames[key] = property.name
                 if let resolved = resolve(property, in: declaration) { properties.append(resolved) }
             }
             if declaration.properties.contains(where: { $0.renamedFrom != nil }) {

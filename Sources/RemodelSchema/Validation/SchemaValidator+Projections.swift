@@ -19,7 +19,7 @@ extension SchemaValidator {
             var properties: [Projection.Property] = []
             var names: [String: SourceLocation] = [:]
             for property in declaration.properties {
-                guard checkName(property.name, kind: .property, noun: "projection property") else { continue }
+                guard checkName(property.name, kind: .property, noun: "projection property", stored: false) else { continue }
                 if let first = names[property.name.value] {
                     log.error(
                         "duplicate-property", "projection '\(name)' has property '\(property.name.value)' more than once", at: property.name.location,

@@ -16,6 +16,8 @@ final class SchemaValidator {
     var enumDeclarations: [String: EnumDeclaration] = [:]
     var objectDeclarations: [String: ObjectDeclaration] = [:]
     var declaredNames: [String: SourceLocation] = [:]
+    /// The first declaration of each name under `StoreNames.foldedKey` (letter case ignored).
+    var foldedTypeNames: [String: Located<String>] = [:]
 
     /// Resolved enums and objects, by name and in declaration order.
     var enums: [EnumType] = []

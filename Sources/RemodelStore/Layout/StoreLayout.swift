@@ -22,9 +22,23 @@ package struct StoreLayout: Sendable {
     package init(schema: Schema) throws {
         self.schema = schema
         var tables: [TableLayout] = []
+        // The validator reports these at their declarations; a schema built in Swift is checked here.
+        var tableNames: [String: String] = [:]
         for object in schema.objects where !object.isEmbedded {
-            if object.name.hasPrefix("_remodel") {
-                throw StoreError.unsupportedSchema("the object type name '\(object.name)' starts with '_remodel', which is reserved for the store's own tables; rename it")
+            if let reservation = StoreNames.tableNameReservation(object.name) {
+                throw StoreError.unsupportedSchema("the object type name '\(object.name)' \(reservation); \(reservation.fix)")
+            }
+            if let first = tableNames.updateValue(object.name, forKey: StoreNames.foldedKey(object.name)) {
+                throw StoreError.unsupportedSchema("the object types '\(first)' and '\(object.name)' differ only in letter case, which SQLite's table names ignore; rename one of them")
+            }
+            var columnNames: [String: String] = [:]
+            for property in object.properties where property.storedType != nil {
+                if let reservation = StoreNames.columnNameReservation(property.name) {
+                    throw StoreError.unsupportedSchema("the property name '\(object.name).\(property.name)' \(reservation); \(reservation.fix)")
+                }
+                if let first = columnNames.updateValue(property.name, forKey: StoreNames.foldedKey(property.name)) {
+                    throw StoreError.unsupportedSchema("the properties '\(object.name).\(first)' and '\(object.name).\(property.name)' differ only in letter case, which SQLite's column names ignore; rename one of them")
+                }
             }
             tables.append(try TableLayout(object: object, schema: schema))
         }

@@ -26,7 +26,28 @@ package final class Connection {
            let connection = try? Connection(path: path) {
             return connection
         }
-        return try Connection(path: path, readOnly: true)
+        return try readOnly(path: path)
+    }
+
+    /// Opens an existing database read-only, also on read-only storage: when SQLite cannot
+    /// create the shared-memory file a WAL database needs beside it (a read-only folder or
+    /// mount), the file is opened as immutable, which is exact as long as no write-ahead log
+    /// holds changes that are not in the file yet. Such a log is refused with how to read it.
+    package static func readOnly(path: String) throws -> Connection {
+        let connection = try Connection(path: path, readOnly: true)
+        do {
+            _ = try connection.scalar("PRAGMA schema_version")
+            return connection
+        } catch let error as SQLiteError where error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY {
+            let walSize = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
+            guard walSize == 0 else {
+                throw StoreError.readOnly(
+                    path: path,
+                    reason: "its write-ahead log '\(path)-wal' holds changes that are not in the file yet, and SQLite cannot read them here without writing '\(path)-shm' (\(error.message)); copy the store with its -wal file to writable storage and open the copy"
+                )
+            }
+            return try Connection(path: path, readOnly: true, immutable: true)
+        }
     }
 
     /// The folder that holds the database file `path` ("." for a bare file name), where SQLite
@@ -36,13 +57,29 @@ package final class Connection {
         return folder.isEmpty ? "." : folder
     }
 
-    /// Opens (without creating, unless `create`) the database at `path`.
-    package init(path: String, readOnly: Bool = false, create: Bool = false) throws {
+    /// Opens (without creating, unless `create`) the database at `path`; `immutable` (with
+    /// `readOnly`) tells SQLite the file cannot change, so that it takes no locks and writes no
+    /// -shm file.
+    package init(path: String, readOnly: Bool = false, create: Bool = false, immutable: Bool = false) throws {
         var pointer: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        var filename = path
+        if immutable && readOnly {
+            flags |= SQLITE_OPEN_URI
+            var escaped = ""
+            for character in path {
+                switch character {
+                case "%": escaped += "%25"
+                case "?": escaped += "%3f"
+                case "#": escaped += "%23"
+                default: escaped.append(character)
+                }
+            }
+            filename = "file:" + escaped + "?immutable=1"
+        }
+        let code = sqlite3_open_v2(filename, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             let systemErrno = pointer.map { sqlite3_system_errno($0) } ?? 0

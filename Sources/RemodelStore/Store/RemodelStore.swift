@@ -65,7 +65,7 @@ public final class RemodelStore: @unchecked Sendable {
         self.layout = layout
         writer = try StoreOpener.open(path: path, target: target, layout: layout, options: options)
         readers = ReaderPool(maximum: options.maximumReaderCount) {
-            let connection = try Connection(path: path, readOnly: options.readOnly)
+            let connection = options.readOnly ? try Connection.readOnly(path: path) : try Connection(path: path)
             connection.setBusyTimeout(options.busyTimeout)
             try connection.execute(StoreOpener.connectionPragmas + " PRAGMA query_only = ON;")
             return connection
@@ -153,6 +153,7 @@ public final class RemodelStore: @unchecked Sendable {
 
     private func mapped(_ error: any Error) -> any Error {
         if let error = error as? SQLiteError { return StoreOpener.classify(error, path: path, options: options) }
+        if case StoreError.sqlite(let error) = error { return StoreOpener.classify(error, path: path, options: options) }
         return error
     }
 

@@ -13,6 +13,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case schemaMismatch(path: String, version: Int, storeHash: String, codeHash: String)
     /// SQLite reports the file as damaged.
     case corrupted(path: String, underlying: SQLiteError)
+    /// `PRAGMA quick_check` found problems (listed, at most ten): the file is damaged, and a
+    /// migration would carry the damage on; nothing was changed.
+    case damaged(path: String, problems: [String])
+    /// The file has Remodel's application_id but not what every Remodel store has (its
+    /// metadata tables, a schema version of 1 or more).
+    case incompleteStore(path: String, reason: String)
+    /// The store was written by a newer Remodel, in a store format this one cannot read.
+    case newerFormat(path: String, formatVersion: Int)
     /// Another connection or process holds the lock for longer than the busy timeout.
     case locked(path: String, timeout: Double, underlying: SQLiteError)
     /// The store cannot be written: its file or folder is read-only, or it was opened read-only.
@@ -58,6 +66,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)); the schema changed without a new version: add a migration (`remodel migration new NAME`) and regenerate"
         case .corrupted(let path, let underlying):
             return "the store '\(path)' is corrupted (\(underlying.message)); restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
+        case .damaged(let path, let problems):
+            let listed = problems.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (problems.count > 3 ? ", …" : "")
+            return "the store '\(path)' is damaged: SQLite's quick_check found \(problems.count == 1 ? "a problem" : "\(problems.count)\(problems.count >= StoreIntegrity.problemLimit ? " or more" : "") problems") (\(listed)); it was not changed: restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
+        case .incompleteStore(let path, let reason):
+            return "'\(path)' is not a complete Remodel store: \(reason); restore it from a backup, or create a new store (`remodel init --store FILE`)"
+        case .newerFormat(let path, let formatVersion):
+            return "the store '\(path)' was written by a newer Remodel (store format \(formatVersion); this Remodel reads format \(StoreFormat.formatVersion) and older); upgrade remodel (or the RemodelStore package of the app); the store was not changed"
         case .locked(let path, let timeout, let underlying):
             return "the store '\(path)' is locked by another connection or process (waited \(formatSeconds(timeout)) s: \(underlying.message)); close the other writer or retry later (an app can wait longer with OpenOptions.busyTimeout)"
         case .readOnly(let path, let reason):

@@ -32,6 +32,7 @@ extension RemodelStore {
                 let id: Int32 = if case .integer(let value) = try connection.scalar("PRAGMA application_id") { Int32(truncatingIfNeeded: value) } else { 0 }
                 throw StoreError.notARemodelStore(path: path, applicationID: id)
             }
+            try StoreMetadata.checkFormat(connection, path: path)
             let version = try StoreMetadata.version(connection)
             let files = [path, path + "-wal"]
             let size = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber }.reduce(Int64(0)) { $0 + $1.int64Value }

@@ -31,6 +31,28 @@ package enum StoreMetadata {
         return 0
     }
 
+    /// Refuses a file with Remodel's application_id that this Remodel cannot read as a store:
+    /// its metadata tables missing, a schema version below 1, or a newer store format.
+    package static func checkFormat(_ connection: Connection, path: String) throws {
+        let tables = try connection.query(
+            "SELECT \"name\" FROM sqlite_schema WHERE \"type\" = 'table' AND \"name\" IN (?, ?)",
+            [.text(StoreFormat.metadataTable), .text(StoreFormat.migrationsTable)]
+        ).compactMap { row -> String? in if case .text(let name)? = row.first { name } else { nil } }
+        for table in [StoreFormat.metadataTable, StoreFormat.migrationsTable] where !tables.contains(table) {
+            throw StoreError.incompleteStore(path: path, reason: "it has Remodel's application_id but no '\(table)' table (its creation was interrupted, or the table was dropped)")
+        }
+        let version = try self.version(connection)
+        if version < 1 {
+            throw StoreError.incompleteStore(path: path, reason: "its schema version (PRAGMA user_version) is \(version); a Remodel store's is 1 or more")
+        }
+        if let text = try entry(connection, StoreFormat.Key.formatVersion) {
+            guard let format = Int(text), format >= 1 else {
+                throw StoreError.incompleteStore(path: path, reason: "its store format ('\(StoreFormat.Key.formatVersion)' in '\(StoreFormat.metadataTable)') is '\(text)', not a format number")
+            }
+            if format > StoreFormat.formatVersion { throw StoreError.newerFormat(path: path, formatVersion: format) }
+        }
+    }
+
     /// Refuses a store at `version` whose recorded schema hash is not `expected`: it was
     /// written with another schema under the same version number.
     package static func checkSchemaHash(_ connection: Connection, path: String, version: Int, expected: String) throws {

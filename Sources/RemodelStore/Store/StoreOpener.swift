@@ -21,7 +21,7 @@ enum StoreOpener {
         let exists = try checkFile(path: path, options: options)
         let connection: Connection
         do {
-            connection = try Connection(path: path, readOnly: options.readOnly, create: !exists)
+            connection = options.readOnly && exists ? try Connection.readOnly(path: path) : try Connection(path: path, readOnly: options.readOnly, create: !exists)
         } catch let error as SQLiteError {
             throw classify(error, path: path, options: options)
         }
@@ -36,7 +36,9 @@ enum StoreOpener {
 
     /// A connection to an existing store file that writes nothing, after the same file checks.
     static func openForInspection(path: String, options: OpenOptions) throws -> Connection {
-        guard try checkFile(path: path, options: options) else { throw StoreError.notSQLite(path: path) }
+        guard try checkFile(path: path, options: options) else {
+            throw StoreError.cannotOpen(path: path, reason: "the file is empty (0 bytes), so it holds no store; check the path, or remove the file and create the store (`remodel init --store FILE`)")
+        }
         do {
             let connection = try Connection.forReading(path: path)
             connection.setBusyTimeout(options.busyTimeout)
@@ -69,15 +71,31 @@ enum StoreOpener {
         // The header is left to SQLite (SQLITE_NOTADB): opening and closing the file here would
         // drop the POSIX locks other connections of this process hold on it.
         let size = ((try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-        if !options.readOnly {
-            guard manager.isWritableFile(atPath: path) else {
-                throw StoreError.readOnly(path: path, reason: "the file is read-only; make it writable (chmod u+w) or open it with OpenOptions(readOnly: true)")
-            }
-            guard manager.isWritableFile(atPath: folder) else {
-                throw StoreError.readOnly(path: path, reason: "its folder '\(folder)' is read-only, and SQLite needs to write its journal beside the store; move the store to a writable folder or open it with OpenOptions(readOnly: true)")
-            }
-        }
+        if !options.readOnly { try checkWritable(path: path) }
         return size > 0
+    }
+
+    /// Refuses an existing store that cannot be written, or whose folder cannot take SQLite's
+    /// journal, before anything reads or writes it.
+    static func checkWritable(path: String) throws {
+        let manager = FileManager.default
+        let folder = Connection.folder(of: path)
+        if isOnReadOnlyFileSystem(path) {
+            throw StoreError.readOnly(path: path, reason: "it is on a read-only file system; copy it (with any '-wal' file beside it) to writable storage and use the copy (an app can still read it with OpenOptions(readOnly: true))")
+        }
+        guard manager.isWritableFile(atPath: path) else {
+            throw StoreError.readOnly(path: path, reason: "the file is read-only; make it writable (chmod u+w) or copy it to writable storage, or open it with OpenOptions(readOnly: true)")
+        }
+        guard manager.isWritableFile(atPath: folder) else {
+            throw StoreError.readOnly(path: path, reason: "its folder '\(folder)' is read-only, and SQLite needs to write its journal beside the store; move the store to a writable folder or open it with OpenOptions(readOnly: true)")
+        }
+    }
+
+    /// Whether `path` (an existing file) lies on a file system mounted read-only.
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return false }
+        return info.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// Maps SQLite's failures while opening to the store's typed errors.
@@ -105,6 +123,7 @@ enum StoreOpener {
         guard applicationID == StoreFormat.applicationID else {
             throw StoreError.notARemodelStore(path: path, applicationID: applicationID)
         }
+        try StoreMetadata.checkFormat(connection, path: path)
         if version > target.version {
             throw StoreError.superseded(path: path, storeVersion: version, codeVersion: target.version)
         }
@@ -112,7 +131,7 @@ enum StoreOpener {
             guard let migrator = options.migrator, !options.readOnly else {
                 throw StoreError.migrationNeeded(path: path, storeVersion: version, codeVersion: target.version)
             }
-            try migrate(connection, path: path, from: version, target: target, layout: layout, migrator: migrator)
+            try migrate(connection, path: path, from: version, target: target, layout: layout, migrator: migrator, options: options)
         } else {
             try StoreMetadata.checkSchemaHash(connection, path: path, version: version, expected: target.hash)
         }
@@ -151,7 +170,7 @@ enum StoreOpener {
         return true
     }
 
-    private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator) throws {
+    private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator, options: OpenOptions) throws {
         try connection.execute("PRAGMA foreign_keys = OFF")
         try connection.execute("BEGIN IMMEDIATE")
         // The version is read again under the write lock: another process (or another store
@@ -165,6 +184,7 @@ enum StoreOpener {
             return
         }
         do {
+            try StoreIntegrity.check(connection, path: path, busyTimeout: options.busyTimeout)
             let migration = StoreMigration(
                 path: path, storeVersion: current, storedSchemaText: try StoreMetadata.entry(connection, StoreFormat.Key.schema) ?? "",
                 targetVersion: target.version, targetSchema: target.schema, history: target.history, targetLayout: layout, connection: connection
