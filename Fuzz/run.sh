@@ -4,6 +4,7 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET…]        default: 600 seconds, every target
 #
+# REMODEL_FUZZ_PARALLEL=1 runs the targets at the same time (one process each).
 # With libFuzzer (the toolchain's -sanitize=fuzzer, with AddressSanitizer), coverage-guided;
 # REMODEL_FUZZ_DRIVER=mutation (or a toolchain without libFuzzer) uses remodel-fuzz's own
 # seeded mutation driver. Inputs that crash are kept in .build/fuzz-findings/TARGET/; add each
@@ -36,15 +37,20 @@ if [ "$driver" = mutation ]; then
     binary=.build/release/remodel-fuzz
 fi
 
-summary=()
-for target in "${targets[@]}"; do
+# A crash's backtrace and LeakSanitizer add nothing here: Swift's lazily made globals live
+# until exit and read as leaks.
+export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
+
+fuzz_target() {
+    local target=$1
     mkdir -p "$findings/$target" "$work/corpus-$target"
     cp Fuzz/corpus/"$target"/* "$work/corpus-$target/"
+    local before after status done_runs left crash
     before=$(ls "$findings/$target" | wc -l)
-    log="$findings/$target.log"
+    local log="$findings/$target.log"
     : >"$log"
-    end=$((SECONDS + seconds))
-    runs=0
+    local end=$((SECONDS + seconds))
+    local runs=0 crashes=0
     # libFuzzer stops at a crash: start it again, with what it learnt, until the time is up.
     while [ $SECONDS -lt $end ]; do
         left=$((end - SECONDS))
@@ -55,19 +61,25 @@ for target in "${targets[@]}"; do
             status=$?
             done_runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
             runs=$((runs + ${done_runs:-0}))
-            # Counted once: clear the marker so the next round's stats are read fresh.
+            # Counted once: rename the marker so that the next round's figure is read fresh.
             sed -i 's/stat::number_of_executed_units/stat::counted_executed_units/' "$log"
         else
             crash="$findings/$target/crash-$(date +%s%N)"
-            SWIFT_BACKTRACE=enable=no "$binary" "$target" --seconds "$left" --corpus Fuzz/corpus/"$target" --crash "$crash" >>"$log" 2>&1
+            "$binary" "$target" --seconds "$left" --corpus Fuzz/corpus/"$target" --crash "$crash" >>"$log" 2>&1
             status=$?
             done_runs=$(grep -o '^remodel-fuzz [a-z]*: [0-9]* inputs' "$log" | tail -1 | grep -o '[0-9]* inputs' | grep -o '[0-9]*')
             [ $status -eq 0 ] && runs=$((runs + ${done_runs:-0}))
         fi
         [ $status -eq 0 ] && break
-        echo "$target: a crash (exit $status), kept in $findings/$target/" >&2
+        crashes=$((crashes + 1))
+        echo "$target: a crash (exit $status), kept in $findings/$target/; see $log" >&2
     done
     after=$(ls "$findings/$target" | wc -l)
-    summary+=("$target: $runs inputs in $seconds s ($driver), $((after - before)) crashing inputs kept")
+    echo "$target: $runs inputs in $seconds s ($driver), $crashes crashes, $((after - before)) inputs kept in $findings/$target/" >"$work/summary-$target"
+}
+
+for target in "${targets[@]}"; do
+    if [ "${REMODEL_FUZZ_PARALLEL:-0}" = 1 ]; then fuzz_target "$target" & else fuzz_target "$target"; fi
 done
-printf '%s\n' "${summary[@]}"
+wait
+for target in "${targets[@]}"; do cat "$work/summary-$target"; done

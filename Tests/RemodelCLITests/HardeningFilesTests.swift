@@ -6,26 +6,8 @@ import XCTest
 /// replaced file they did not write, never the store overwritten, never partial output or a
 /// stray file; a full disk or file size limit reported with what failed, what is intact and
 /// how to fix it, and exit status 1 (never a signal).
-final class HardeningFilesTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-hardening-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    @discardableResult
-    private func remodel(_ arguments: [String], expect status: Int32 = 0, in directory: URL = CLIRunner.packageRoot, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
-        let output = try CLIRunner.run(arguments, in: directory)
-        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
-        return output
-    }
+final class HardeningFilesTests: CLIFolderTestCase {
+    override var commandDirectory: URL { CLIRunner.packageRoot }
 
     /// Runs `remodel` under `ulimit -f blocks` WITHOUT ignoring SIGXFSZ first (unlike
     /// `CLIRunner.run(fileSizeLimit:)`): remodel must survive an oversized write by itself.

@@ -5,26 +5,7 @@ import XCTest
 /// Stores the data commands must refuse, each with what is wrong, where and how to fix it,
 /// exit status 1 and no file changed or left behind: damaged, from a newer Remodel,
 /// incomplete, on read-only storage; and names that only differ in letter case.
-final class HardeningStoresTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-hardening-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    @discardableResult
-    private func remodel(_ arguments: [String], expect status: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
-        let output = try CLIRunner.run(arguments, in: folder)
-        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
-        return output
-    }
+final class HardeningStoresTests: CLIFolderTestCase {
 
     private func write(_ text: String, to name: String) throws {
         let url = folder.appendingPathComponent(name)

@@ -5,8 +5,7 @@ import XCTest
 /// Values the store cannot keep as written are refused — by `import`, schema validation and
 /// `migrate` alike — with what is wrong, where, and how to fix it, exit status 1 and no file
 /// changed; values that fit are stored the same whichever way they arrive.
-final class HardeningValuesTests: XCTestCase {
-    private var folder: URL!
+final class HardeningValuesTests: CLIFolderTestCase {
 
     static let schema = """
         objects:
@@ -31,25 +30,14 @@ final class HardeningValuesTests: XCTestCase {
         """
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-values-\(UUID().uuidString)")
+        try super.setUpWithError()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
         try write(Self.schema, to: "Schemas/a.yaml")
         try remodel(["migration", "new", "initial"])
         try remodel(["init", "--store", "s.db", "--version", "1"])
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
     // MARK: - Helpers
-
-    @discardableResult
-    private func remodel(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
-        let output = try CLIRunner.run(arguments, in: folder)
-        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
-        return output
-    }
 
     @discardableResult
     private func write(_ text: String, to name: String) throws -> String {

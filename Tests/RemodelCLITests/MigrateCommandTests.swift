@@ -6,28 +6,12 @@ import XCTest
 /// `remodel import` from the example fixtures: every older version migrates to the golden v3
 /// export, directly and step by step; every data error exits 1, names type, property, keys and
 /// step, and leaves the store byte for byte as it was, with the backup intact.
-final class MigrateCommandTests: XCTestCase {
-    private var folder: URL!
+final class MigrateCommandTests: CLIFolderTestCase {
+    override var commandDirectory: URL { CLIRunner.packageRoot }
 
     static let fixtures = CLIRunner.packageRoot.appendingPathComponent("Tests/RemodelMigrateTests/Resources/fixtures")
 
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-migrate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
     // MARK: - Helpers
-
-    @discardableResult
-    private func remodel(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
-        let output = try CLIRunner.run(arguments)
-        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
-        return output
-    }
 
     /// A store at `version` holding the fixture `vN.json` of that version.
     private func makeStore(version: Int, name: String = "store.db", migrations: String = "Migrations", schemas: String = "Schemas") throws -> String {

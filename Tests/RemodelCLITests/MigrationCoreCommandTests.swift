@@ -7,24 +7,7 @@ import XCTest
 /// need; `migration amend` re-freezes an unreleased version; two migrations started together
 /// apply a version once; a migrated store is laid out as a fresh one. Each test here failed
 /// on the tool before the typed plan.
-final class MigrationCoreCommandTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-core-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    @discardableResult
-    private func remodel(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
-        let output = try CLIRunner.run(arguments, in: folder)
-        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
-        return output
-    }
+final class MigrationCoreCommandTests: CLIFolderTestCase {
 
     /// Writes `Schemas/People.yaml` in the project folder.
     private func schema(_ text: String) throws {

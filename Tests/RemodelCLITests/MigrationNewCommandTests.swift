@@ -3,17 +3,7 @@ import XCTest
 
 /// `remodel migration new` through the real binary: it re-creates the example history's
 /// snapshots byte for byte, drafts migration files, and refuses what it must.
-final class MigrationNewCommandTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-migration-new-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
+final class MigrationNewCommandTests: CLIFolderTestCase {
 
     static let historySources = "Tests/RemodelMigrateTests/Resources/history"
 

@@ -3,26 +3,8 @@ import XCTest
 
 /// `remodel init`, `import`, `export` and `status` through the real binary, on the example
 /// app's schema and migration history.
-final class StoreCommandsTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-store-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    @discardableResult
-    private func remodel(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
-        let output = try CLIRunner.run(arguments)
-        XCTAssertEqual(output.status, status, "remodel \(arguments.joined(separator: " "))\nstdout: \(output.stdout)\nstderr: \(output.stderr)", file: file, line: line)
-        return output
-    }
+final class StoreCommandsTests: CLIFolderTestCase {
+    override var commandDirectory: URL { CLIRunner.packageRoot }
 
     private func write(_ text: String, to name: String) throws -> String {
         let file = path(name)

@@ -2,16 +2,11 @@ import Foundation
 import XCTest
 
 /// `remodel validate`, `--help`, `--version` and usage errors, through the real binary.
-final class ValidateCommandTests: XCTestCase {
-    private var folder: URL!
+final class ValidateCommandTests: CLIFolderTestCase {
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-validate-\(UUID().uuidString)")
+        try super.setUpWithError()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
     }
 
     private func writeSchema(_ text: String, name: String = "Person.yaml") throws {
