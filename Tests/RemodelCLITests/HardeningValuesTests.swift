@@ -191,6 +191,21 @@ final class HardeningValuesTests: CLIFolderTestCase {
         try refuses(["migrate", "--store", "s.db", "--no-backup"], saying: ["step 2 (convert)", "cannot be converted to float", "3.4028235e+38"])
     }
 
+    /// `convert` to url reads text by the rule import uses: empty text is no URL in either.
+    func testConvertToURLAcceptsWhatImportAccepts() throws {
+        try write(#"{"T": [{"id": 1, "s": "https://example.com/a"}, {"id": 2, "s": ""}]}"#, to: "x.json")
+        try remodel(["import", "--store", "s.db", "x.json"])
+        try write(Self.schema.replacingOccurrences(of: "s: string?", with: "s: url?"), to: "Schemas/a.yaml")
+        try remodel(["migration", "new", "links"])
+        try write("steps:\n  - convert: { type: T, property: s, to: url, onError: fail }\n", to: "Migrations/0002-links.yaml")
+        try refuses(["migrate", "--store", "s.db", "--no-backup"], saying: ["step 1 (convert)", "Migrations/0002-links.yaml:2:5", "cannot be converted to url", "T.s: 2 (\"\")", "not empty text", "Nothing was changed"])
+        try write("steps:\n  - convert: { type: T, property: s, to: url, onError: null }\n", to: "Migrations/0002-links.yaml")
+        try remodel(["migrate", "--store", "s.db", "--no-backup"])
+        let exported = try remodel(["export", "--store", "s.db"]).stdout
+        XCTAssertTrue(exported.contains(#""s" : "https:\/\/example.com\/a""#) || exported.contains(#""s": "https://example.com/a""#), exported)
+        XCTAssertFalse(exported.contains(#""s": """#) || exported.contains(#""s" : """#), "empty text became a url: \(exported)")
+    }
+
     // MARK: - JSON text
 
     func testADuplicateKeyIsAnErrorAtItsPosition() throws {

@@ -20,6 +20,7 @@ enum MigrationFunctions {
     static let parseUUID = SQLiteRenderer.name(of: .parseUUID)
     static let parseObjectID = SQLiteRenderer.name(of: .parseObjectID)
     static let parseDate = SQLiteRenderer.name(of: .parseDate)
+    static let parseURL = SQLiteRenderer.name(of: .parseURL)
     static let formatUUID = SQLiteRenderer.name(of: .formatUUID)
     static let formatDate = SQLiteRenderer.name(of: .formatDate)
     static let isUTF8 = SQLiteRenderer.name(of: .isUTF8)
@@ -77,22 +78,13 @@ enum MigrationFunctions {
                   let limit = arguments?[1], abs(number) <= sqlite3_value_double(limit) else { return sqlite3_result_null(context) }
             sqlite3_result_double(context, number)
         }
-        try add(parseDecimal, 1, deterministic: true) { context, _, arguments in
-            guard let text = textArgument(arguments), case .success(let stored) = DecimalText.stored(text) else { return sqlite3_result_null(context) }
-            resultText(context, stored)
-        }
-        try add(parseUUID, 1, deterministic: true) { context, _, arguments in
-            guard let text = textArgument(arguments), let uuid = UUID(uuidString: text) else { return sqlite3_result_null(context) }
-            resultBlob(context, withUnsafeBytes(of: uuid.uuid) { Array($0) })
-        }
-        try add(parseObjectID, 1, deterministic: true) { context, _, arguments in
-            guard let text = textArgument(arguments), let id = ObjectID(text) else { return sqlite3_result_null(context) }
-            resultBlob(context, id.byteArray)
-        }
-        try add(parseDate, 1, deterministic: true) { context, _, arguments in
-            guard let text = textArgument(arguments), let micros = StoreDateFormat.microseconds(from: text) else { return sqlite3_result_null(context) }
-            sqlite3_result_int64(context, micros)
-        }
+        // remodel_parse_X(text): text in the stored form of X, by the rule import, defaults and
+        // step values use (StoredForm.text); NULL when the text is not one.
+        try add(parseDecimal, 1, deterministic: true) { context, _, arguments in parseStored(context, arguments, as: .decimal128) }
+        try add(parseUUID, 1, deterministic: true) { context, _, arguments in parseStored(context, arguments, as: .uuid) }
+        try add(parseObjectID, 1, deterministic: true) { context, _, arguments in parseStored(context, arguments, as: .objectId) }
+        try add(parseDate, 1, deterministic: true) { context, _, arguments in parseStored(context, arguments, as: .date) }
+        try add(parseURL, 1, deterministic: true) { context, _, arguments in parseStored(context, arguments, as: .url) }
         try add(formatUUID, 1, deterministic: true) { context, _, arguments in
             guard let bytes = blobArgument(arguments), bytes.count == 16 else { return sqlite3_result_null(context) }
             let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
@@ -311,6 +303,12 @@ private func splitPartFunction(_ context: OpaquePointer?, _ arguments: UnsafeMut
     let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
     let part = MigrationFunctions.splitPart(of: bytes, separator: separator, index: index, count: count)
     remodel_sqlite3_result_text_transient(context, UnsafeRawPointer(text + part.lowerBound).assumingMemoryBound(to: CChar.self), Int32(part.count))
+}
+
+/// The first argument, text, in the stored form of `scalar`; NULL when it is not one.
+private func parseStored(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?, as scalar: ScalarType) {
+    guard let text = textArgument(arguments), case .success(let stored) = StoredForm.text(text, as: scalar) else { return sqlite3_result_null(context) }
+    result(context, stored)
 }
 
 private func textArgument(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> String? {

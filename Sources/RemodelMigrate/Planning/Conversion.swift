@@ -37,6 +37,7 @@ struct Conversion {
         case .float?: "floats hold numbers within ±\(Float.greatestFiniteMagnitude), written in decimal"
         case .double?: "doubles convert from decimal text such as 1.5 or -2e10 (not NaN, which SQLite cannot store)"
         case .decimal128?: "decimals convert from decimal text with at most \(DecimalText.maximumDigits) significant digits"
+        case .url?: "URLs convert from text that is a URL, such as https://example.com (not empty text), as import accepts them"
         default: nil
         }
     }
@@ -116,8 +117,10 @@ struct Conversion {
             let truths: [SQLExpression] = Self.truthWords.map { .text($0) }
             let falsehoods: [SQLExpression] = Self.falsehoodWords.map { .text($0) }
             return Conversion(test: .inList(lowered, truths + falsehoods, negated: false), value: .inList(lowered, truths, negated: false))
-        case (.string, .url), (.url, .string), (.decimal128, .string):
+        case (.url, .string), (.decimal128, .string):
             return Conversion(test: nil, value: v)
+        case (.string, .url):
+            return .parsed(by: .call(.parseURL, trimmed))
         case (.string, .decimal128):
             return .parsed(by: .call(.parseDecimal, trimmed))
         case (.string, .uuid):

@@ -242,6 +242,8 @@ package enum SQLFunction: Hashable, Sendable {
     case parseUUID
     case parseObjectID
     case parseDate
+    /// `parseURL(text)`: the text when it is a URL (`StoredForm`'s rule); NULL otherwise.
+    case parseURL
     case formatUUID
     case formatDate
     case isUTF8

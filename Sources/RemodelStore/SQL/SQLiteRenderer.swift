@@ -28,6 +28,7 @@ package struct SQLiteRenderer: Sendable {
         case .parseUUID: "remodel_parse_uuid"
         case .parseObjectID: "remodel_parse_objectid"
         case .parseDate: "remodel_parse_date"
+        case .parseURL: "remodel_parse_url"
         case .formatUUID: "remodel_format_uuid"
         case .formatDate: "remodel_format_date"
         case .isUTF8: "remodel_is_utf8"
