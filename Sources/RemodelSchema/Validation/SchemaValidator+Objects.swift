@@ -53,6 +53,7 @@ extension SchemaValidator {
                 log.error("empty-declaration", "object '\(objectName)' has no properties", at: declaration.name.location, hint: "add at least one property under 'properties:'")
             }
             checkPrimaryKey(primaryKey, of: declaration, properties: properties)
+            if primaryKey == nil, !declaration.isEmbedded { checkCollectionsHaveAnOwnerKey(declaration, properties: properties) }
             let object = ObjectType(
                 name: objectName,
                 primaryKey: primaryKey?.value,
@@ -129,6 +130,20 @@ extension SchemaValidator {
             log.error(
                 "primary-key-optional", "primary key '\(objectName).\(primaryKey.value)' cannot be optional", at: node?.location ?? property.name.location,
                 hint: "every object needs a key: write '\(scalar.rawValue)' without '?'"
+            )
+        }
+    }
+
+    /// A collection's elements live in a side table keyed by the owner's primary key, so a
+    /// top-level object without one cannot hold a collection (the store layout refuses it too).
+    private func checkCollectionsHaveAnOwnerKey(_ declaration: ObjectDeclaration, properties: [Property]) {
+        let objectName = declaration.name.value
+        for property in properties where property.storedType?.collection != nil {
+            let location = typeNodes[objectName]?[property.name]?.location ?? declaration.properties.first { $0.name.value == property.name }?.name.location
+            log.error(
+                "collection-without-key",
+                "object type '\(objectName)' has no primary key, so its collection property '\(property.name)' has nothing to attach to", at: location,
+                hint: "give '\(objectName)' a primaryKey (e.g. 'primaryKey: id' with 'id: { type: uuid, default: $uuid }'), or make '\(property.name)' a single value"
             )
         }
     }
