@@ -75,6 +75,9 @@ final class HardeningStoresTests: CLIFolderTestCase {
             let output = try remodel(arguments, expect: 1)
             XCTAssertTrue(output.stderr.contains("the store 'store.db' is damaged: SQLite's quick_check found"), output.stderr)
             XCTAssertTrue(output.stderr.contains("it was not changed: restore it from a backup"), output.stderr)
+            if arguments.count == 3 {
+                XCTAssertTrue(output.stderr.contains("the backup made before the check was removed (it is damaged too)"), output.stderr)
+            }
             XCTAssertEqual(try snapshot(), before, "\(arguments): no file changed, no backup left behind")
         }
     }

@@ -82,9 +82,9 @@ struct MigrateCommand: Command {
 
         var backup: String?
         if !dryRun && !arguments.flag(Self.noBackup) {
-            // A backup of a damaged store would be damaged too; the migration checks again
-            // under the write lock.
-            try RemodelStore.checkIntegrity(path: store)
+            // The migration checks the store's integrity under the write lock, before any
+            // change; a backup of a store it finds damaged is removed below (it would be
+            // damaged too), so the check runs once.
             backup = try StoreBackup.make(ofStoreAt: store, version: state.version, date: now)
             Console.write("Backup: \(backup!)\n")
         }
@@ -101,7 +101,14 @@ struct MigrateCommand: Command {
         } catch {
             progress.finish()
             var message = "Error: \(error)\n"
-            if let backup { message += "The store is unchanged; the backup '\(backup)' is intact.\n" }
+            if let backup {
+                if case StoreError.damaged = error {
+                    try? FileManager.default.removeItem(atPath: backup)
+                    message += "The store is unchanged; the backup made before the check was removed (it is damaged too).\n"
+                } else {
+                    message += "The store is unchanged; the backup '\(backup)' is intact.\n"
+                }
+            }
             Console.writeError(message)
             return ExitStatus.failure
         }

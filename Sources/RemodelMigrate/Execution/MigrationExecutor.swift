@@ -97,10 +97,20 @@ package struct MigrationExecutor {
             return MigrationReport(fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
                                    duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
         }
-        // Under the write lock, before any change: a damaged store is refused, not migrated.
-        try StoreIntegrity.check(connection, path: connection.path, busyTimeout: Migrator.busyTimeout)
-        let before = try counts(connection, schema: plan.versions.first?.previousSchema)
-        var report = try runInTransaction(on: connection)
+        // Under the write lock: a damaged store is refused, not migrated. The check reads the
+        // state this transaction starts from, on another core while the plan runs, and
+        // nothing is committed before it passed.
+        let integrity = try ConcurrentIntegrityCheck(path: connection.path, busyTimeout: Migrator.busyTimeout)
+        let before: [String: Int]
+        var report: MigrationReport
+        do {
+            before = try counts(connection, schema: plan.versions.first?.previousSchema)
+            report = try runInTransaction(on: connection)
+        } catch {
+            // A damaged store can fail the plan first; the damage says more than the SQL error.
+            throw integrity.damage() ?? error
+        }
+        try integrity.wait()
         if let last = plan.versions.last {
             // Committing writes the journal: a full disk shows up here.
             try wrap(last) { try connection.execute(dryRun ? "ROLLBACK" : "COMMIT") }

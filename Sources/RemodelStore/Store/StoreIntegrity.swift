@@ -1,3 +1,4 @@
+import Foundation
 import CSQLite
 
 /// The checks a store passes before anything changes it in bulk: `PRAGMA quick_check` (every
@@ -28,6 +29,65 @@ package enum StoreIntegrity {
             return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("*** ") }
         }
         if problems != ["ok"] { throw StoreError.damaged(path: path, problems: problems) }
+    }
+}
+
+/// `StoreIntegrity.check` of a store's committed state, on a second connection and another
+/// thread, while its writer works: a migration starts it once it holds the write lock, runs
+/// beside it (on another core), and commits only after `wait()` found no damage. The check
+/// reads the state the migration started from (a WAL read snapshot taken when it is made), so
+/// it is the same check as before the migration, at no cost in time when a core is free.
+package final class ConcurrentIntegrityCheck: @unchecked Sendable {
+    /// What the checking thread owns: the connection (closed by that thread when it is done,
+    /// before the writer closes, so that the writer's close still removes the WAL files) and
+    /// the outcome, written before `done` is signalled and read after.
+    private final class Work: @unchecked Sendable {
+        var connection: Connection?
+        var outcome: Result<Void, any Error> = .success(())
+        let done = DispatchSemaphore(value: 0)
+        init(_ connection: Connection) { self.connection = connection }
+    }
+
+    private let work: Work
+    private var waited = false
+
+    /// Starts the check of the store at `path`, whose write lock the caller holds.
+    package init(path: String, busyTimeout: Double) throws {
+        let connection = try Connection(path: path, readOnly: true)
+        connection.setBusyTimeout(busyTimeout)
+        // The read snapshot starts at the first read, now: the state the writer starts from.
+        try connection.execute("BEGIN")
+        _ = try connection.query("SELECT count(*) FROM sqlite_master")
+        let work = Work(connection)
+        self.work = work
+        Thread.detachNewThread {
+            work.outcome = Result { try StoreIntegrity.check(work.connection!, path: path, busyTimeout: busyTimeout) }
+            try? work.connection?.execute("ROLLBACK")
+            work.connection = nil
+            work.done.signal()
+        }
+    }
+
+    /// Waits for the check; throws `StoreError.damaged` when it found damage.
+    package func wait() throws {
+        if !waited {
+            work.done.wait()
+            waited = true
+        }
+        try work.outcome.get()
+    }
+
+    /// The damage the check found, waiting for it: for a migration that failed, whose error
+    /// a damaged store explains better.
+    package func damage() -> StoreError? {
+        do { try wait() } catch let error as StoreError {
+            if case .damaged = error { return error }
+        } catch {}
+        return nil
+    }
+
+    deinit {
+        if !waited { work.done.wait() }
     }
 }
 
