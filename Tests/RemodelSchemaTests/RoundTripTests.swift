@@ -133,6 +133,16 @@ final class RoundTripTests: XCTestCase {
         ]
     )
 
+    /// Found by the schema fuzz target: text holding U+FFFE or U+FFFF (written `\uFFFE` in a
+    /// schema) was written out raw, and libyaml refuses such a snapshot.
+    func testNonCharactersRoundTripEscaped() throws {
+        let loaded = loadSchema(yaml: "objects:\n  Note:\n    properties:\n      text: { type: string, default: \"a\\uFFFEb\\uFFFFc\" }\n", file: "n.yaml")
+        let schema = try XCTUnwrap(loaded.schema, "\(loaded.diagnostics)")
+        XCTAssertEqual(schema.objects.first?.properties.first?.defaultValue, .string("a\u{FFFE}b\u{FFFF}c"))
+        XCTAssertTrue(CanonicalYAML.text(of: schema).contains(#""a\uFFFEb\uFFFFc""#))
+        assertRoundTrip(schema)
+    }
+
     func testSchemaUsingEveryFeatureRoundTrips() {
         assertRoundTrip(Self.everyFeature)
     }

@@ -128,7 +128,9 @@ public enum CanonicalYAML {
                 let v = scalar.value
                 if v < 0x20 || v == 0x7f || (0x80...0x9f).contains(v) {
                     out += "\\x" + hex(v, width: 2)
-                } else if v == 0x2028 || v == 0x2029 || v == 0xfeff || v == 0x85 {
+                } else if v == 0x2028 || v == 0x2029 || v == 0xfeff || v == 0x85 || v == 0xfffe || v == 0xffff {
+                    // Line separators and the byte-order mark read back as other text; U+FFFE and
+                    // U+FFFF are outside what YAML (and libyaml) accept written out.
                     out += "\\u" + hex(v, width: 4)
                 } else {
                     out.unicodeScalars.append(scalar)
