@@ -175,7 +175,9 @@ final class MigrateCommandTests: CLIFolderTestCase {
     func testSchemaEditedWithoutAMigrationIsRefused() throws {
         let store = try makeStore(version: 1)
         let hash = try fileHash(store)
-        let output = try remodel(["migrate", "--store", store, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v2"], expect: 1)
+        // The package's history with other schemas: --migrations names it (by default the
+        // Migrations folder beside --schemas is read).
+        let output = try remodel(["migrate", "--store", store, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v2", "--migrations", "Migrations"], expect: 1)
         XCTAssertTrue(output.stderr.contains("differs from the newest snapshot 'Migrations/snapshots/v3.yaml' (version 3)"), output.stderr)
         XCTAssertTrue(output.stderr.contains("[schema-not-snapshotted]"), output.stderr)
         XCTAssertTrue(output.stderr.contains("run 'remodel migration new NAME'"), output.stderr)

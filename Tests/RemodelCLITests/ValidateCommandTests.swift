@@ -24,6 +24,30 @@ final class ValidateCommandTests: CLIFolderTestCase {
 
         """
 
+    /// `--schemas other/Schemas` reads `other/Migrations`, never the working directory's
+    /// `Migrations/` (which here holds an unrelated, broken history).
+    func testTheMigrationsFolderDefaultsToTheOneBesideTheSchemas() throws {
+        let other = folder.appendingPathComponent("other/Schemas")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try "objects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n".write(to: other.appendingPathComponent("Note.yaml"), atomically: true, encoding: .utf8)
+        let unrelated = folder.appendingPathComponent("Migrations")
+        try FileManager.default.createDirectory(at: unrelated, withIntermediateDirectories: true)
+        try "steps: [".write(to: unrelated.appendingPathComponent("0001-initial.yaml"), atomically: true, encoding: .utf8)
+
+        try remodel(["migration", "new", "initial", "--schemas", "other/Schemas"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("other/Migrations/0001-initial.yaml")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("other/Migrations/snapshots/v1.yaml")))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: unrelated.path), ["0001-initial.yaml"], "the working directory's Migrations/ was written to")
+
+        let output = try remodel(["validate", "--schemas", "other/Schemas"])
+        XCTAssertTrue(output.stdout.contains("Migrations: valid (1 version"), output.stdout + output.stderr)
+        // The one beside the schemas in the working directory is still read by default, and
+        // --migrations still names any folder.
+        try remodel(["validate", "--schemas", "other/Schemas", "--migrations", "Migrations"], expect: 1)
+        try remodel(["validate", "--schemas", "other/Schemas/"])
+        try remodel(["validate", "--schemas", "other/Schemas/Note.yaml"])
+    }
+
     func testExampleSchemaIsValid() throws {
         let output = try CLIRunner.run(["validate"])
         XCTAssertEqual(output.status, 0, output.stderr)

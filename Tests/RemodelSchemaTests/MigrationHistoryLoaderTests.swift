@@ -325,3 +325,16 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertEqual(MigrationFolder.migrationFileName(version: 3, name: "dog-details"), "0003-dog-details.yaml")
     }
 }
+
+final class MigrationsBesideSchemasTests: XCTestCase {
+    func testTheMigrationsFolderIsBesideTheSchemas() {
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "Schemas"), "Migrations")
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "Schemas/"), "Migrations")
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "other/Schemas"), "other/Migrations")
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "other/Schemas/Note.yaml"), "other/Schemas/Migrations")
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "/app/Schemas"), "/app/Migrations")
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "/Schemas"), "/Migrations")
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+        XCTAssertEqual(MigrationFolder.path(besideSchemas: "."), cwd.deletingLastPathComponent().appendingPathComponent("Migrations").path)
+    }
+}

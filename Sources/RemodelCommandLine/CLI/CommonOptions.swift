@@ -10,10 +10,11 @@ enum CommonOptions {
         help: "The schema folder (every *.yaml below it) or a single schema file."
     )
 
-    /// `--migrations DIR`: the migration history folder, default `Migrations`.
+    /// `--migrations DIR`: the migration history folder, default the `Migrations` folder
+    /// beside the schemas folder (`MigrationFolder.path(besideSchemas:)`).
     static let migrations = OptionSpec.option(
-        "migrations", value: "DIR", default: "Migrations",
-        help: "The migrations folder (NNNN-name.yaml steps and snapshots/)."
+        "migrations", value: "DIR",
+        help: "The migrations folder (NNNN-name.yaml steps and snapshots/). Default: the Migrations folder beside the schemas folder (Migrations for Schemas, other/Migrations for other/Schemas)."
     )
 
     /// `--format text|json|github`: how diagnostics are printed.
@@ -29,8 +30,9 @@ extension ParsedArguments {
     /// diagnostics name files the way the user does).
     var schemasPath: String { value(CommonOptions.schemas) ?? "Schemas" }
 
-    /// The `--migrations` path as the user wrote it.
-    var migrationsPath: String { value(CommonOptions.migrations) ?? "Migrations" }
+    /// The `--migrations` path as the user wrote it, else the `Migrations` folder beside the
+    /// schemas folder.
+    var migrationsPath: String { value(CommonOptions.migrations) ?? MigrationFolder.path(besideSchemas: schemasPath) }
 
     /// `remodel WORDS` as a message suggests running it, with the `--schemas` and
     /// `--migrations` given on this command line, so that it reads the same folders.

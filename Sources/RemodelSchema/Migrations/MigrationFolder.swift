@@ -58,6 +58,25 @@ public enum MigrationFolder {
 
     /// Where the snapshot of `version` is in the migrations folder `migrations`:
     /// `Migrations/snapshots/v2.yaml`.
+    /// The migrations folder that goes with the schemas at `schemas` (a folder or one file):
+    /// `Migrations` beside it, so that `other/Schemas` reads `other/Migrations`, never the
+    /// working directory's. Relative paths stay relative, as the user wrote them.
+    public static func path(besideSchemas schemas: String) -> String {
+        var trimmed = schemas
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let last = (trimmed as NSString).lastPathComponent
+        if trimmed.isEmpty || last == "." || last == ".." {
+            // The schemas folder named by a path that ends in a dot: resolve it to find its parent.
+            let folder = URL(fileURLWithPath: trimmed.isEmpty ? "." : trimmed).standardizedFileURL
+            return folder.deletingLastPathComponent().appendingPathComponent(defaultName).path
+        }
+        let parent = (trimmed as NSString).deletingLastPathComponent
+        return parent.isEmpty ? defaultName : join(parent, defaultName)
+    }
+
+    /// The name of the migrations folder beside the schemas.
+    public static let defaultName = "Migrations"
+
     public static func snapshotPath(in migrations: String, version: Int) -> String {
         join(join(migrations, snapshotsFolder), snapshotFileName(version: version))
     }
