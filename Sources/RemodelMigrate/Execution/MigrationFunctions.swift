@@ -48,9 +48,6 @@ enum MigrationFunctions {
         try add(.embeddedJSON, -1) { context, count, arguments in
             embeddedJSONFunction(context, count, arguments)
         }
-        try add(.storedJSON, 2) { context, _, arguments in
-            storedJSONFunction(context, arguments)
-        }
     }
 
     /// Registers every function on `connection`.
@@ -244,19 +241,6 @@ private func embeddedJSONFunction(_ context: OpaquePointer?, _ count: Int32, _ a
         resultText(context, try EmbeddedCoders.from(context).new.jsonText(ofType: type, values: values))
     } catch {
         sqlite3_result_error(context, "cannot write an embedded \(type): \(error)", -1)
-    }
-}
-
-/// `remodel_stored_json(type, value)`: one old stored value as JSON text.
-private func storedJSONFunction(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-    let coders = EmbeddedCoders.from(context)
-    guard let arguments, let description = text(arguments[0]), let type = coders.old.type(described: description) else {
-        return sqlite3_result_error(context, "remodel_stored_json: unknown type", -1)
-    }
-    do {
-        resultText(context, try coders.old.jsonText(of: storeValue(arguments[1]), type: type))
-    } catch {
-        sqlite3_result_error(context, "cannot write a value as JSON: \(error)", -1)
     }
 }
 

@@ -101,11 +101,6 @@ package struct EmbeddedValueCoding: Sendable {
         return JSONValue.object(members).description
     }
 
-    /// One stored element as JSON text, for a collection's JSON array.
-    package func jsonText(of value: StoreValue, type: PropertyType) throws -> String {
-        try StoreValueConversion(schema: schema).json(value, type: type.element).canonicalEmbeddedText
-    }
-
     /// The type written as `description` (`PropertyType.description`: `list<int?>`, `Address`).
     package func type(described description: String) -> PropertyType? {
         if let type = describedTypes[description] { return type }

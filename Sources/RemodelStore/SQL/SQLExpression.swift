@@ -255,12 +255,6 @@ package enum SQLFunction: Hashable, Sendable {
     case embeddedGet
     /// `embeddedJSON(typeName, value…)`: the stored JSON text of an embedded object.
     case embeddedJSON
-    /// `collectionJSON(typeDescriptor, json array of stored values)`.
-    case jsonGroupArray
-    /// `jsonGroupObject(key, value)`.
-    case jsonGroupObject
-    /// `storedJSON(typeDescriptor, value)`: one stored value as JSON text (for collections).
-    case storedJSON
 }
 
 /// Column storage classes.

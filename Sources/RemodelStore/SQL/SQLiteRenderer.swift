@@ -36,9 +36,6 @@ package struct SQLiteRenderer: Sendable {
         case .parseInteger: "remodel_parse_integer"
         case .embeddedGet: "remodel_embedded_get"
         case .embeddedJSON: "remodel_embedded_json"
-        case .jsonGroupArray: "json_group_array"
-        case .jsonGroupObject: "json_group_object"
-        case .storedJSON: "remodel_stored_json"
         }
     }
 
