@@ -43,6 +43,30 @@ struct CLIRunner {
         try start(arguments, in: directory, environment: environment, fileSizeLimit: fileSizeLimit).wait()
     }
 
+    /// Runs `executable arguments…` (a wrapper around `remodel`: a shell setting a limit,
+    /// `setpriv`) in `directory`, its output read from files (no pipe to fill); standard
+    /// output goes to the file `stdout` when given. Fails the test when a signal ended it.
+    static func runProgram(_ executable: String, _ arguments: [String], in directory: URL, stdout: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Output {
+        let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-program-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outputs) }
+        let outURL = outputs.appendingPathComponent("stdout")
+        let errURL = outputs.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = try stdout.map { try XCTUnwrap(FileHandle(forWritingAtPath: $0)) } ?? FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, "\(executable) was killed by signal \(process.terminationStatus)", file: file, line: line)
+        return Output(status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
     /// A `remodel` process running while the test goes on; its output is read from files,
     /// so that a test can watch it before the process ends.
     final class Running {

@@ -12,30 +12,7 @@ final class HardeningFilesTests: CLIFolderTestCase {
     /// Runs `remodel` under `ulimit -f blocks` WITHOUT ignoring SIGXFSZ first (unlike
     /// `CLIRunner.run(fileSizeLimit:)`): remodel must survive an oversized write by itself.
     private func runUnderFileSizeLimit(_ blocks: Int, _ arguments: [String], in directory: URL = CLIRunner.packageRoot) throws -> CLIRunner.Output {
-        try runProcess("/bin/sh", ["-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\"", try CLIRunner.executable().path] + arguments, in: directory)
-    }
-
-    /// Runs a process with its standard output sent to `stdout` (a path), capturing stderr.
-    private func runProcess(_ executable: String, _ arguments: [String], in directory: URL, stdout: String? = nil) throws -> CLIRunner.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let outURL = folder.appendingPathComponent(".stdout-\(UUID().uuidString)")
-        let errURL = folder.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        process.standardOutput = try stdout.map { try XCTUnwrap(FileHandle(forWritingAtPath: $0)) } ?? FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .exit, "remodel was killed by signal \(process.terminationStatus)")
-        return CLIRunner.Output(status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
+        try CLIRunner.runProgram("/bin/sh", ["-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\"", try CLIRunner.executable().path] + arguments, in: directory)
     }
 
     /// SHA-256 of every file in `directory` (hidden ones too), by name; but for the `-wal`
@@ -126,7 +103,7 @@ final class HardeningFilesTests: CLIFolderTestCase {
 
     func testExportToAFullStandardOutputFailsWithAMessage() throws {
         let store = try makeStore()
-        let output = try runProcess(try CLIRunner.executable().path, ["export", "--store", store], in: folder, stdout: "/dev/full")
+        let output = try CLIRunner.runProgram(try CLIRunner.executable().path, ["export", "--store", store], in: folder, stdout: "/dev/full")
         XCTAssertEqual(output.status, 1, output.stderr)
         XCTAssertEqual(output.stderr, "Error: cannot write to standard output: the disk is full; the output written so far is incomplete; the store is unchanged; free some space and run again\n")
     }
@@ -252,9 +229,9 @@ final class HardeningFilesTests: CLIFolderTestCase {
     func testBackupOnAFullDiskLeavesNoPartialFiles() throws {
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mount = try runProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=160k", "tmpfs", disk.path], in: folder)
+        let mount = try CLIRunner.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=160k", "tmpfs", disk.path], in: folder)
         guard mount.status == 0 else { throw XCTSkip("a full disk needs a small tmpfs, and mount is not permitted here: \(mount.stderr)") }
-        defer { _ = try? runProcess("/bin/umount", [disk.path], in: folder) }
+        defer { _ = try? CLIRunner.runProgram("/bin/umount", [disk.path], in: folder) }
         let project = try makeProject()
         let store = disk.appendingPathComponent("s.db").path
         try remodel(["init", "--store", store, "--version", "1"], in: project)

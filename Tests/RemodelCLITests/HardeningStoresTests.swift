@@ -193,26 +193,9 @@ final class HardeningStoresTests: CLIFolderTestCase {
         }
     }
 
-    /// Runs `setpriv arguments…` in the test folder, its output read from files (no pipe to fill).
+    /// Runs `setpriv arguments…` in the test folder.
     private func runAsNobody(_ arguments: [String]) throws -> CLIRunner.Output {
-        let outURL = folder.appendingPathComponent("stdout.txt")
-        let errURL = folder.appendingPathComponent("stderr.txt")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return CLIRunner.Output(status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
+        try CLIRunner.runProgram("/usr/bin/setpriv", arguments, in: folder)
     }
 
     private func shell(_ tool: String, _ arguments: [String]) throws -> Int32 {

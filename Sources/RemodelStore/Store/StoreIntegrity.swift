@@ -94,7 +94,7 @@ package final class ConcurrentIntegrityCheck: @unchecked Sendable {
 extension RemodelStore {
     /// Checks the store file at `path` with `PRAGMA quick_check` without changing it; throws
     /// `StoreError.damaged` listing what SQLite found, or the errors of `inspect(path:)`.
-    /// `remodel migrate` runs it before it makes a backup; migrations run it themselves.
+    /// `remodel import` runs it before it adds to a store; migrations run the check themselves.
     public static func checkIntegrity(path: String, busyTimeout: Double = 5) throws {
         let options = OpenOptions(busyTimeout: busyTimeout, readOnly: true)
         let connection = try StoreOpener.openForInspection(path: path, options: options)
