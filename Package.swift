@@ -27,12 +27,14 @@ let package = Package(
         .target(name: "RemodelStore", dependencies: ["RemodelCore", "CSQLite"]),
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
+        // `remodel check`: the CI gate's rules over the schema, the history and generated code.
+        .target(name: "RemodelCheck", dependencies: ["RemodelCore", "RemodelSchema", "RemodelMigrate", "RemodelCodegen"]),
 
         // The command-line tool: parses arguments, calls the libraries. The executable only
         // starts it, so that apps can build their own with custom steps.
         .target(
             name: "RemodelCommandLine",
-            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen"]
+            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck"]
         ),
         .executableTarget(name: "remodel", dependencies: ["RemodelCommandLine"]),
 

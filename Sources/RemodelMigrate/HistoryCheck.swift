@@ -29,18 +29,23 @@ public enum HistoryCheck {
     /// Every problem planning `history` finds, at the step or schema line that causes it
     /// (with `sources`). Custom steps are closures an app registers; here they only need a name.
     public static func diagnostics(of history: MigrationHistory, sources: HistorySources = HistorySources()) -> [Diagnostic] {
+        planned(history, sources: sources).diagnostics
+    }
+
+    /// The plan of the whole history (from version 1) when every version can be planned,
+    /// else the problems; `remodel check` judges the newest versions' changes on that plan.
+    public static func planned(_ history: MigrationHistory, sources: HistorySources = HistorySources()) -> (plan: MigrationPlan?, diagnostics: [Diagnostic]) {
         let customNames = history.migrations.flatMap(\.steps).compactMap { step -> String? in
             if case .custom(let name, _, _) = step { name } else { nil }
         }
         let planner = MigrationPlanner(history: history, customSteps: Set(customNames), sources: sources)
         do {
             // A fixed clock: the check must not depend on when it runs.
-            _ = try planner.plan(from: 1, now: Date(timeIntervalSince1970: 0))
-            return []
+            return (try planner.plan(from: 1, now: Date(timeIntervalSince1970: 0)), [])
         } catch let error as MigrationPlanningError {
-            return error.diagnostics
+            return (nil, error.diagnostics)
         } catch {
-            return [.error("migration-invalid", "\(error)", at: nil)]
+            return (nil, [.error("migration-invalid", "\(error)", at: nil)])
         }
     }
 }

@@ -327,7 +327,7 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         XCTAssertTrue(drafted.stdout.contains("Migrations/0002-full-name.yaml: the steps from version 1; review them"), drafted.stdout)
         XCTAssertTrue(exists("Migrations/0002-full-name.yaml"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Migrations").path).sorted(),
-                       ["0001-initial.yaml", "0002-full-name.yaml", "snapshots"])
+                       ["0001-initial.yaml", "0002-full-name.yaml", "remodel.sum", "snapshots"])
     }
 
     /// A new version on top of one that cannot run was written, and its readiness line sent

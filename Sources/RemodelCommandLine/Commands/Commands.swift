@@ -3,6 +3,8 @@
 enum Commands {
     static let all: [any Command] = [
         ValidateCommand(),
+        CheckCommand(),
+        DiffCommand(),
         GenerateCommand(),
         MigrationCommand(),
         MigrateCommand(),

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelCheck
 import RemodelCodegen
 import RemodelCore
 import RemodelSchema
@@ -56,12 +57,7 @@ struct GenerateCommand: Command {
         DiagnosticsOutput.print(project.diagnostics)
         guard let loaded = project.schema, let schema = loaded.schema, !project.hasErrors else { return ExitStatus.failure }
         let migrations = project.loaded
-        let input = GeneratorInput(
-            schema: schema,
-            schemaFiles: SchemaFolder.displayNames(of: loaded.files, schemasPath: arguments.schemasPath),
-            version: migrations.currentVersion,
-            history: migrations.history
-        )
+        let input = GeneratedCodeCheck.input(schema: schema, result: loaded, schemasPath: arguments.schemasPath, migrations: migrations)
         let generator = CodeGenerator(options: GeneratorOptions(manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName))
         let files: [GeneratedFile]
         do {

@@ -7,7 +7,7 @@ import RemodelSchema
 struct MigrationCommand: Command {
     let name = "migration"
     let abstract = "Manage the migration history in the migrations folder."
-    let subcommands: [any Command] = [MigrationNewCommand(), MigrationAmendCommand()]
+    let subcommands: [any Command] = [MigrationNewCommand(), MigrationAmendCommand(), MigrationHashCommand()]
 }
 
 /// `remodel migration new NAME`: freezes the current schema as the next version.
@@ -44,7 +44,8 @@ struct MigrationNewCommand: Command {
             return ExitStatus.failure
         }
         let migrationName = try Self.name(givenName, forVersion: (input.loaded.history?.currentVersion ?? 0) + 1)
-        guard MigrationFiles.existingVersionsCanRun(input, arguments: arguments, retry: arguments.command("migration new \(migrationName)")) else {
+        guard MigrationFiles.existingVersionsCanRun(input, arguments: arguments, retry: arguments.command("migration new \(migrationName)")),
+              MigrationFiles.sumMatches(arguments, exceptVersion: nil, command: "migration new \(migrationName)") else {
             return ExitStatus.failure
         }
 
@@ -72,7 +73,7 @@ struct MigrationNewCommand: Command {
         try MigrationFiles.write([
             (OutputFile(path: snapshotPath, existing: .refuse, advice: leftover), CanonicalYAML.text(of: schema)),
             (OutputFile(path: migrationPath, existing: .refuse, advice: leftover), migrationText),
-        ])
+        ], hashingInto: migrationsPath)
         let what = version == 1 ? "the baseline (no steps)"
             : dataOnly ? "a data-only version (the schema did not change): write the steps it runs"
             : "the steps from version \(version - 1); review them"
@@ -123,6 +124,7 @@ struct MigrationAmendCommand: Command {
             return ExitStatus.failure
         }
         let version = history.currentVersion
+        guard MigrationFiles.sumMatches(arguments, exceptVersion: version, command: "migration amend") else { return ExitStatus.failure }
         let snapshotPath = input.loaded.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: migrationsPath, version: version)
         let snapshot = CanonicalYAML.text(of: schema)
         let existing = try String(contentsOfFile: file, encoding: .utf8)
@@ -137,7 +139,7 @@ struct MigrationAmendCommand: Command {
         try MigrationFiles.write([
             (OutputFile(path: snapshotPath, existing: .replace), snapshot),
             (OutputFile(path: file, existing: .replace), migration),
-        ])
+        ], hashingInto: migrationsPath)
         Console.write("\(snapshotPath): the schema of version \(version), frozen again from '\(arguments.schemasPath)'\n\(file): its list of changes renewed; its description and steps kept\n")
         Console.writeError("Note: amend only a version no store has applied yet: a store already at version \(version) keeps the old snapshot's schema and will be refused (schema mismatch)\n")
         MigrationFiles.reportReadiness(arguments, version: version, file: file)
@@ -147,10 +149,12 @@ struct MigrationAmendCommand: Command {
 
 /// What `migration new` and `migration amend` share.
 enum MigrationFiles {
-    /// Writes the snapshot and the migration file both or neither: both are written beside
-    /// their names and flushed first, then put in place (a failure, such as a full disk,
-    /// changes neither).
-    static func write(_ files: [(file: OutputFile, text: String)]) throws {
+    /// Writes the snapshot and the migration file both or neither, with the migrations
+    /// folder's remodel.sum updated to match: all are written beside their names and flushed
+    /// first, then put in place (a failure, such as a full disk, changes none).
+    static func write(_ files: [(file: OutputFile, text: String)], hashingInto migrations: String) throws {
+        let sum = MigrationSum.current(of: migrations, with: files.map { ($0.file.path, Data($0.text.utf8)) })
+        let files = files + [(OutputFile(path: MigrationSum.path(in: migrations), existing: .replace), sum.text)]
         var staged: [OutputFile.Staged] = []
         do {
             for entry in files { staged.append(try entry.file.stage(Data(entry.text.utf8))) }
@@ -173,6 +177,20 @@ enum MigrationFiles {
                 throw error
             }
         }
+    }
+
+    /// Whether remodel.sum (when there is one) matches every file of the versions other
+    /// than `exceptVersion` (the one the command rewrites); if not, prints the files and why
+    /// nothing is written: a new version must not record an unreviewed edit of a released one.
+    static func sumMatches(_ arguments: ParsedArguments, exceptVersion: Int?, command: String) -> Bool {
+        let problems = MigrationSum.verify(migrations: arguments.migrationsPath).filter { $0.severity == .error && ($0.version == nil || $0.version != exceptVersion) }
+        guard !problems.isEmpty else { return true }
+        DiagnosticsOutput.print(problems)
+        Console.writeError(
+            "Error: the files of '\(arguments.migrationsPath)' do not match its remodel.sum (the problems above), so nothing was written. "
+                + "Restore released versions from version control; if the edits are intended (no store has applied those versions), run '\(arguments.command("migration hash"))', then '\(arguments.command(command))' again\n"
+        )
+        return false
     }
 
     /// The history and the current schema (valid), loaded once and every version planned, for
@@ -264,5 +282,57 @@ enum MigrationFiles {
         var advice = "Version \(version) cannot run yet: fix the problems above in '\(file)'"
         if schemaFix { advice += " or in '\(arguments.schemasPath)' (then run '\(arguments.command("migration amend"))' to freeze the schema again)" }
         Console.writeError(advice + ", and check with 'remodel validate'\n")
+    }
+}
+
+/// `remodel migration hash`: writes remodel.sum from the files as they are.
+struct MigrationHashCommand: Command {
+    let name = "hash"
+    let abstract = "Write Migrations/remodel.sum from the migration files and snapshots as they are."
+    let discussion = """
+        remodel.sum holds a SHA-256 hash of every migration file and snapshot, and one over all; \
+        `remodel check` fails naming any file that differs from it. `migration new` and \
+        `migration amend` keep it up to date; run `migration hash` after an intended edit of a \
+        version no store has applied yet (a comment, an acceptance, a step of an unreleased \
+        version), and once for a history made before remodel.sum existed. It records only a \
+        history that loads and whose versions can all be planned. Never re-hash to silence an \
+        edit of a released version: restore that file and make the change in a new version. \
+        Exit status: 0 written (or already up to date), 1 refused, 64 usage error.
+        """
+    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let migrations = arguments.migrationsPath
+        guard MigrationFolder.isDirectory(migrations) else {
+            Console.writeError("Error: there is no migrations folder at '\(migrations)'; create the first version with '\(arguments.command("migration new initial"))'\n")
+            return ExitStatus.failure
+        }
+        let input = HistoryInput.read(arguments, schemaMayBeAhead: true)
+        guard !input.hasErrors, input.loaded.history != nil else {
+            DiagnosticsOutput.print(input.diagnostics)
+            Console.writeError("Error: remodel.sum records only a history that loads and whose versions can all be planned; fix the problems above (check with 'remodel validate'), then run it again. Nothing was written\n")
+            return ExitStatus.failure
+        }
+        let path = MigrationSum.path(in: migrations)
+        let sum = MigrationSum.current(of: migrations)
+        let previous = FileManager.default.fileExists(atPath: path) ? try? MigrationSum.read(path).get() : nil
+        if previous == sum {
+            Console.write("\(path): up to date (\(sum.entries.count) files)\n")
+            return ExitStatus.success
+        }
+        let before = Dictionary((previous?.entries ?? []).map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
+        let changed = sum.entries.filter { before[$0.path] != nil && before[$0.path] != $0.hash }.map(\.path)
+        let added = sum.entries.filter { before[$0.path] == nil }.map(\.path)
+        try OutputFile(path: path, existing: .replace).write(Data(sum.text.utf8))
+        var what = "\(sum.entries.count) files"
+        if previous != nil {
+            if !changed.isEmpty { what += "; re-hashed \(MessageText.list(changed))" }
+            if !added.isEmpty { what += "; added \(MessageText.list(added))" }
+        }
+        Console.write("\(path): written (\(what))\n")
+        if !changed.isEmpty {
+            Console.writeError("Note: re-hash only versions no store has applied yet: a store that applied an edited version keeps what it ran\n")
+        }
+        return ExitStatus.success
     }
 }

@@ -1,3 +1,4 @@
+import RemodelCheck
 import RemodelCore
 import RemodelMigrate
 import RemodelSchema
@@ -23,6 +24,14 @@ struct ValidateCommand: Command {
         var diagnostics = input.diagnostics
         if let history = input.history, !input.hasErrors {
             diagnostics += HistoryCheck.unregisteredCustomSteps(in: history, registered: arguments.tool.registeredStepNames, sources: input.sources)
+            // A draft's open question decides whether data is kept: say so (`check` fails on it).
+            if let file = input.files[history.currentVersion] {
+                diagnostics += ChangeRules.openQuestions(in: history, version: history.currentVersion, file: file).map { question in
+                    var warning = question
+                    warning.severity = .warning
+                    return warning
+                }
+            }
         }
         DiagnosticsOutput.print(diagnostics, format: format)
         guard let result = input.schema, let schema = result.schema, !input.hasErrors else { return ExitStatus.failure }

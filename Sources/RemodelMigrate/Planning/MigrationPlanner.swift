@@ -50,6 +50,7 @@ public struct MigrationPlanner: Sendable {
         let nowMicroseconds = Int64((now.timeIntervalSince1970 * 1_000_000).rounded(.down))
         var versions: [VersionPlan] = []
         var diagnostics: [Diagnostic] = []
+        var layout: StoreLayout?
         if target > version {
             for next in (version + 1)...target {
                 guard let old = history.schema(at: next - 1), let new = history.schema(at: next) else { continue }
@@ -59,7 +60,9 @@ public struct MigrationPlanner: Sendable {
                     customSteps: customSteps, tableRewrite: tableRewrite
                 )
                 planner.isNewest = next == history.currentVersion
+                planner.oldLayout = layout
                 if let plan = planner.plan() { versions.append(plan) }
+                layout = planner.newLayout
                 diagnostics += planner.diagnostics
             }
         }

@@ -49,7 +49,7 @@ extension VersionPlanner {
             case (false, false):
                 continue
             case (false, true):
-                guard let table = tables.first(where: { $0.value.role == .embedding && $0.value.oldObject.name == originName })?.key else { continue }
+                guard let table = embeddingTable(of: originName) else { continue }
                 embedded[newObject.name] = EmbeddedState(kind: .fromTable(table), scope: PropertyScope(oldObject: oldObject, newObject: newObject, properties: properties), changesJSON: true)
             case (true, _):
                 var scope = PropertyScope(oldObject: oldObject, newObject: newObject, properties: properties)

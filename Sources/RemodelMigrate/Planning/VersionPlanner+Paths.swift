@@ -37,8 +37,8 @@ extension VersionPlanner {
                 }
                 value = RowValue(expression: .function(.embeddedGet, [value.expression, .text(component), .text(type.description)]), type: type, isNew: value.isNew, isNonNull: false)
             } else {
-                let linked = tables.first { value.isNew ? ($0.value.role == .continued && $0.value.newObject?.name == objectName) : $0.value.oldObject.name == objectName }
-                guard let (linkedName, table) = linked, let key = table.keyColumn else {
+                let linkedName = value.isNew ? continuedTableOfNewType[objectName] : tableOfOldType[objectName]
+                guard let linkedName, let table = tables[linkedName], let key = table.keyColumn else {
                     error("migration-invalid-step", "'\(walked.joined(separator: "."))' links to '\(objectName)', which has no stored objects to read in this version", at: .step(step, field: field))
                     return nil
                 }

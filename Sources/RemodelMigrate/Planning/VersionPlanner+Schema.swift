@@ -263,7 +263,7 @@ extension VersionPlanner {
             return .some(unembed(value, into: to, container: container, target: target))
         case (false, false):
             // The same objects; their keys may change.
-            guard let tableName = tables.first(where: { $0.value.role == .continued && $0.value.oldObject.name == from })?.key,
+            guard let tableName = continuedTable(ofOldType: from),
                   let (key, keyValue) = changedKey(of: tableName) else {
                 return result
             }
@@ -289,7 +289,12 @@ extension VersionPlanner {
 
     /// The current name of the table whose type becomes embedded under a new name.
     func embeddingTable(of oldType: String) -> String? {
-        tables.first { $0.value.role == .embedding && $0.value.oldObject.name == oldType }?.key
+        tableOfOldType[oldType].flatMap { tables[$0]?.role == .embedding ? $0 : nil }
+    }
+
+    /// The current name of the continued table of old type `oldType`.
+    func continuedTable(ofOldType oldType: String) -> String? {
+        tableOfOldType[oldType].flatMap { tables[$0]?.role == .continued ? $0 : nil }
     }
 
     /// The key of the object each embedded value in `container` becomes (generated, or its

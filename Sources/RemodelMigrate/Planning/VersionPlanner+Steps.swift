@@ -50,10 +50,10 @@ extension VersionPlanner {
             if case .fromTable(let table) = state.kind { return .table(table) }
             return .embedded(newName)
         }
-        if let table = tables.first(where: { $0.value.newObject?.name == newName && $0.value.role == .continued })?.key {
+        if let table = continuedTableOfNewType[newName] {
             return .table(table)
         }
-        if tables.values.contains(where: { $0.role == .removed && $0.oldObject.name == newName }) {
+        if let table = tableOfOldType[newName], tables[table]?.role == .removed {
             error("migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: "type"),
                   hint: "remove the step, or keep '\(newName)' in the schema")
             return nil

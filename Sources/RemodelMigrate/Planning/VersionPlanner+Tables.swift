@@ -40,6 +40,8 @@ extension VersionPlanner {
             )
             tables[name] = table
             tableOrder.append(name)
+            tableOfOldType[oldObject.name] = name
+            if role == .continued, let newName { continuedTableOfNewType[newName] = name }
         }
         // Types first, then their columns and side tables: the order the plan reads in.
         planTypeRenames(continuedRenames)

@@ -41,6 +41,11 @@ struct VersionPlanner {
     var tables: [String: TableState] = [:]
     /// Current table names, in the old schema's order.
     var tableOrder: [String] = []
+    /// The current name of each old table, by its old type's name; role, old and new type
+    /// never change once a table is made, so lookups by type need no walk over every table.
+    var tableOfOldType: [String: String] = [:]
+    /// The current name of each continued table, by its new type's name.
+    var continuedTableOfNewType: [String: String] = [:]
     /// Embedded types of both versions, by new name.
     var embedded: [String: EmbeddedState] = [:]
     var renames = SchemaDiff.Renames()
@@ -216,8 +221,9 @@ struct VersionPlanner {
 
     mutating func plan() -> VersionPlan? {
         do {
-            oldLayout = try StoreLayout(schema: old)
-            newLayout = try StoreLayout(schema: new)
+            // The layouts of consecutive versions are shared: version N's new one is N+1's old.
+            if oldLayout == nil { oldLayout = try StoreLayout(schema: old) }
+            if newLayout == nil { newLayout = try StoreLayout(schema: new) }
         } catch {
             self.error("migration-unsupported-schema", "\(error)", at: .migration)
             return nil

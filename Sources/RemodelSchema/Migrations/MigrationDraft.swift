@@ -68,10 +68,28 @@ public enum MigrationDraft {
     /// The questions of a migration file that are still open: those whose commented step is
     /// still in `text` (the file) and that `steps` (the file's steps, between `old` and `new`)
     /// do not answer. An uncommented step answers its question; a deleted one leaves none.
-    public static func openQuestions(in text: String, steps: [MigrationStep], from old: Schema, to new: Schema) -> [String] {
-        let commented = Set(text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.map { Self.stepText($0) })
+    public static func openQuestions(in text: String, steps: [MigrationStep], from old: Schema, to new: Schema) -> [OpenQuestion] {
+        var commented: [String: Int] = [:]
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+            let step = Self.stepText(line)
+            if commented[step] == nil { commented[step] = index + 1 }
+        }
         let suggestions = Suggestions(old: old, new: new, answered: Answered(steps: steps, old: old, new: new))
-        return suggestions.questions.filter { commented.contains(Self.stepText(Self.stepLine(of: $0))) }
+        return suggestions.questions.compactMap { question in
+            guard let line = commented[Self.stepText(Self.stepLine(of: question))] else { return nil }
+            let first = question.split(separator: "\n").first.map { Self.stepText($0) } ?? ""
+            return OpenQuestion(question: first, step: Self.stepText(Self.stepLine(of: question)), line: line)
+        }
+    }
+
+    /// A question of a draft still open in its file.
+    public struct OpenQuestion: Hashable, Sendable {
+        /// `Question: was type Dog renamed to Pet? (…)`.
+        public var question: String
+        /// The commented step that answers it: `- renameType: { from: Dog, to: Pet }`.
+        public var step: String
+        /// The line of that step in the file.
+        public var line: Int
     }
 
     /// The line of a suggestion that holds its step (`- kind: { … }`, commented or not).

@@ -8,7 +8,7 @@ import RemodelCore
 /// YAML core schema: plain `null`, `true`/`false`, integers and decimals are those values;
 /// everything else, quoted scalars included, is text (the planner resolves text to enum cases).
 struct MigrationFileReader {
-    static let fileKeys = ["description", "steps"]
+    static let fileKeys = ["description", "steps", "accept"]
 
     /// Every step kind with its keys: required first, then optional ones.
     static let stepKeys: [String: (required: [String], optional: [String])] = [
@@ -34,6 +34,8 @@ struct MigrationFileReader {
         var sources: [StepSource] = []
         /// Where `steps:` is.
         var stepsLocation: SourceLocation?
+        /// The changes the file declares intended (`accept:`).
+        var acceptances: [ChangeAcceptance] = []
     }
 
     /// The locations of one step's values, gathered while it is read.
@@ -61,6 +63,7 @@ struct MigrationFileReader {
         guard let reader = YAMLMappingReader(root, what: "a migration file", knownKeys: Self.fileKeys, log: log) else { return contents }
         contents.description = reader.string("description")?.value
         contents.stepsLocation = reader.entry("steps")?.keyLocation
+        if let node = reader.node("accept") { contents.acceptances = readAcceptances(node) }
         guard let stepsNode = reader.node("steps"), !stepsNode.isNull else { return contents }
         guard let items = stepsNode.sequence else {
             log.error(
@@ -75,6 +78,39 @@ struct MigrationFileReader {
             contents.steps.append(step)
         }
         return contents
+    }
+
+    // MARK: - Acceptances
+
+    /// `accept: { destructive: { Person.name: why }, data-dependent: { … }, breaking: { … } }`.
+    private func readAcceptances(_ node: YAMLNode) -> [ChangeAcceptance] {
+        let example = "accept:\n  destructive:\n    Person.name: its values move into firstName and lastName"
+        guard !node.isNull else { return [] }
+        let kinds = ChangeAcceptance.Kind.allCases.map(\.rawValue)
+        guard let reader = YAMLMappingReader(node, what: "'accept'", knownKeys: kinds, log: log) else { return [] }
+        var acceptances: [ChangeAcceptance] = []
+        for entry in reader.mapping.entries {
+            guard let kind = ChangeAcceptance.Kind(rawValue: entry.key) else { continue }
+            guard let subjects = entry.value.mapping else {
+                log.error(
+                    "invalid-structure", "'\(entry.key)' under 'accept' must map each accepted change to the reason it is intended, found \(entry.value.kindDescription)",
+                    at: entry.value.location, hint: "write one 'Type.property: why' line per change, e.g.\n\(example)"
+                )
+                continue
+            }
+            YAMLMappingReader.reportDuplicates(in: subjects, what: "'accept: \(entry.key)'", rule: "duplicate-key", noun: "change", log: log)
+            for subject in subjects.entries {
+                guard let reason = subject.value.scalar, !reason.isNull, !reason.text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    log.error(
+                        "invalid-value", "the \(entry.key) change '\(subject.key)' is accepted without a reason",
+                        at: subject.keyLocation, hint: "say why it is intended after the colon, e.g. '\(subject.key): the split step above keeps every value'; reviewers read it"
+                    )
+                    continue
+                }
+                acceptances.append(ChangeAcceptance(kind: kind, subject: subject.key, reason: reason.text, location: subject.keyLocation))
+            }
+        }
+        return acceptances
     }
 
     // MARK: - Steps

@@ -6,6 +6,8 @@ import RemodelCore
 public enum MigrationFolder {
     /// The folder holding the snapshots, inside the migrations folder.
     public static let snapshotsFolder = "snapshots"
+    /// `remodel check`'s configuration, kept with the history (not a migration file).
+    public static let checkConfigurationFileName = "remodel-check.yaml"
 
     /// A migration file found in the folder.
     struct MigrationFile {
@@ -113,7 +115,7 @@ public enum MigrationFolder {
                 }
                 continue
             }
-            guard stem(entry) != nil, !isDirectory(full) else { continue }
+            guard stem(entry) != nil, entry != checkConfigurationFileName, !isDirectory(full) else { continue }
             if let (version, name) = parseMigrationFileName(entry) {
                 migrations.append(MigrationFile(version: version, name: name, path: full))
             } else {
@@ -129,7 +131,7 @@ public enum MigrationFolder {
         return (migrations, snapshots)
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }

@@ -16,11 +16,15 @@ public struct MigrationHistoryLoadResult: Sendable {
     public var snapshotFiles: [Int: String]
     /// Whether the migrations folder exists.
     public var folderExists: Bool
+    /// The changes each version's migration file accepts (`accept:`), for `remodel check`.
+    public var acceptances: [Int: [ChangeAcceptance]]
 
     public init(
         history: MigrationHistory?, diagnostics: [Diagnostic], sources: HistorySources = HistorySources(),
-        files: [Int: String] = [:], snapshotFiles: [Int: String] = [:], folderExists: Bool = true
+        files: [Int: String] = [:], snapshotFiles: [Int: String] = [:], folderExists: Bool = true,
+        acceptances: [Int: [ChangeAcceptance]] = [:]
     ) {
+        self.acceptances = acceptances
         self.history = history
         self.diagnostics = diagnostics
         self.sources = sources

@@ -103,6 +103,7 @@ public enum MigrationHistoryLoader {
 
         // Migration files.
         var migrations: [Migration] = []
+        var acceptances: [Int: [ChangeAcceptance]] = [:]
         var files: [Int: String] = [:]
         for version in versions {
             let file = byVersion[version]!
@@ -132,6 +133,7 @@ public enum MigrationHistoryLoader {
                 )
             }
             sources.migrations[version] = MigrationSource(file: file.path, steps: contents.sources, stepsLocation: contents.stepsLocation)
+            if !contents.acceptances.isEmpty { acceptances[version] = contents.acceptances }
             migrations.append(Migration(version: version, name: file.name, description: contents.description, steps: contents.steps, checksum: checksum))
         }
 
@@ -141,7 +143,7 @@ public enum MigrationHistoryLoader {
         }
         return MigrationHistoryLoadResult(
             history: history, diagnostics: log.diagnostics.sortedByLocation(), sources: sources,
-            files: files, snapshotFiles: snapshotPaths
+            files: files, snapshotFiles: snapshotPaths, acceptances: acceptances
         )
     }
 

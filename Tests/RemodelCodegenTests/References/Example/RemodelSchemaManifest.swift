@@ -221,14 +221,14 @@ public enum RemodelSchemaManifest: SchemaManifest {
                         otherwise: .string("engineering")
                     )
                 ],
-                checksum: "9a2f8ef0defd5b836bd38593faea21c61c7b328e6d65350f6c46c9e177548240"
+                checksum: "70d82569ff571ba29456c5615172ce79e9236459c3fb3a3c8221310409e62c31"
             ),
             RemodelCore.Migration(
                 version: 3,
                 name: "dog-details",
                 description: "Dogs get whole-number weights, a favourite toy, a profile image and a last-updated date",
                 steps: [.convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .`default`)],
-                checksum: "672de22a113062d263311094c2dc71bd976d167b16d7ee87ba0a187d27416b82"
+                checksum: "4a5110cfe9d7612d3fa78abc1bbcb778b92744633639ba0584855e2fc421a5ec"
             )
         ]
     )

@@ -1,0 +1,194 @@
+import Foundation
+import RemodelCore
+import RemodelMigrate
+import RemodelSchema
+
+/// The change rules of `remodel check`, judged on the versions a pull request adds: destructive
+/// and data-dependent changes (from the typed plan, as `migrate` would run them), changes that
+/// break the generated Swift API (from the schema diff), draft questions left open, and
+/// acceptances that accept nothing. A change its migration file accepts (`accept:`) passes.
+public struct ChangeRules {
+    /// A change a rule judges: what it is about, what it does, and where it is declared.
+    struct Change: Hashable {
+        var kind: ChangeAcceptance.Kind
+        /// `Type`, `Type.property` or `Enum.case`.
+        var subject: String
+        /// `property Person.name removed`, `convert Dog.weight from string to int (onError: default)`.
+        var summary: String
+        var declaration: SourceLocation?
+    }
+
+    public var history: MigrationHistory
+    /// The plan of every version (from version 1), as `HistoryCheck.planned` makes it.
+    public var plan: MigrationPlan
+    public var loaded: MigrationHistoryLoadResult
+
+    public init(history: MigrationHistory, plan: MigrationPlan, loaded: MigrationHistoryLoadResult) {
+        self.history = history
+        self.plan = plan
+        self.loaded = loaded
+    }
+
+    /// Every finding for the versions `judged` (version 1, the baseline, changes nothing).
+    public func findings(judging judged: [Int]) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for version in judged where version >= 2 {
+            guard let versionPlan = plan.versions.first(where: { $0.version == version }) else { continue }
+            let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: versionPlan.name)
+            let changes = Self.dataChanges(of: versionPlan) + Self.apiChanges(of: versionPlan, migration: history.migration(to: version))
+            let accepted = loaded.acceptances[version] ?? []
+            var used = Set<ChangeAcceptance>()
+            var seen = Set<String>()
+            for change in changes where seen.insert("\(change.kind.rawValue) \(change.subject) \(change.summary)").inserted {
+                if let acceptance = accepted.first(where: { $0.kind == change.kind && $0.subject == change.subject }) {
+                    used.insert(acceptance)
+                    continue
+                }
+                findings.append(Self.finding(for: change, version: version, file: file))
+            }
+            for acceptance in accepted where !used.contains(acceptance) {
+                let made = changes.filter { $0.kind == acceptance.kind }.map(\.subject)
+                let hint = Suggestion.closest(to: acceptance.subject, in: made).map { "did you mean '\($0)'? " } ?? ""
+                findings.append(.warning(
+                    CheckRules.unusedAcceptance.id,
+                    "version \(version) accepts the \(acceptance.kind.rawValue) change '\(acceptance.subject)', but makes no such change",
+                    at: acceptance.location,
+                    hint: hint + (made.isEmpty ? "it makes no \(acceptance.kind.rawValue) change: remove the line" : "its \(acceptance.kind.rawValue) changes are \(Set(made).sorted().joined(separator: ", ")); fix or remove the line"),
+                    version: version
+                ))
+            }
+            findings += Self.openQuestions(in: history, version: version, file: file)
+        }
+        return findings
+    }
+
+    // MARK: - Findings
+
+    static func finding(for change: Change, version: Int, file: String) -> Diagnostic {
+        let rule: CheckRule
+        let what: String
+        switch change.kind {
+        case .destructive:
+            rule = CheckRules.destructiveChange
+            what = "deletes stored data"
+        case .dataDependent:
+            rule = CheckRules.dataDependentChange
+            what = "keeps every value only if the data allows"
+        case .breaking:
+            rule = CheckRules.breakingAPIChange
+            what = "breaks the generated Swift API (code using it must change)"
+        }
+        let acceptance = "accept it in '\(file)' with the reason, where reviewers see it: 'accept: { \(change.kind.rawValue): { \(change.subject): \"why\" } }'"
+        let fix: String = switch change.kind {
+        case .destructive: "keep the data with a step (renameProperty, renameType, split, set …) or keep what was removed; if the data may go, \(acceptance)"
+        case .dataDependent: "try it on a copy of real data ('remodel migrate --store COPY --dry-run'), then \(acceptance)"
+        case .breaking: "update the code that uses it, then \(acceptance)"
+        }
+        return Diagnostic(
+            rule.defaultSeverity, rule: rule.id,
+            "version \(version): \(change.summary) — \(what), and '\(file)' does not accept it",
+            at: SourceLocation(file: file, line: 1, column: 1), hint: fix,
+            notes: change.declaration.map { [.init("declared here", at: $0)] } ?? [], version: version
+        )
+    }
+
+    /// The draft questions still open in version `version`'s migration file `file`, each an
+    /// error at the line of the commented step that answers it.
+    public static func openQuestions(in history: MigrationHistory, version: Int, file: String) -> [Diagnostic] {
+        guard let migration = history.migration(to: version), let old = history.schema(at: version - 1), let new = history.schema(at: version),
+              let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
+        return MigrationDraft.openQuestions(in: text, steps: migration.steps, from: old, to: new).map { open in
+            .error(
+                CheckRules.unansweredQuestion.id,
+                "version \(version) leaves a question of its draft open: \(open.question.replacingOccurrences(of: "Question: ", with: ""))",
+                at: SourceLocation(file: file, line: open.line, column: 1),
+                hint: "answer it: uncomment '\(open.step)' if so, or delete the commented step if not (then the change runs as drafted)",
+                version: version
+            )
+        }
+    }
+
+    // MARK: - Changes
+
+    /// The changes of a version's plan that delete data or depend on it. Steps the file
+    /// writes on purpose to delete (`deleteObjects`) are their own acceptance; the plan's own
+    /// work (rewrites, dropped tables, layout) is how the schema changes are made, not what.
+    static func dataChanges(of version: VersionPlan) -> [Change] {
+        version.changes.compactMap { change in
+            let kind: ChangeAcceptance.Kind
+            switch change.impact {
+            case .destructive: kind = .destructive
+            case .dataDependent: kind = .dataDependent
+            case .additive: return nil
+            }
+            switch change.subject {
+            case .schema(let schemaChange):
+                return Change(kind: kind, subject: subject(of: schemaChange.kind), summary: schemaChange.description, declaration: change.location)
+            case .step(_, let step):
+                if case .deleteObjects = step { return nil }
+                guard kind == .dataDependent, let type = step.typeName else { return nil }
+                let property = step.writtenProperties?.first
+                return Change(kind: kind, subject: property.map { "\(type).\($0)" } ?? type, summary: change.summary, declaration: change.location)
+            case .plan:
+                // How the plan carries out the changes above (rewrites, dropped tables), not what.
+                return nil
+            }
+        }
+    }
+
+    /// The changes between a version's schemas that break the generated Swift API.
+    static func apiChanges(of version: VersionPlan, migration: Migration?) -> [Change] {
+        let diff = SchemaDiff(from: version.previousSchema, to: version.schema, renames: renames(of: migration, old: version.previousSchema))
+        var changes: [Change] = diff.changes.filter { breaksAPI($0.kind) }.map { change in
+            Change(kind: .breaking, subject: subject(of: change.kind), summary: change.description, declaration: nil)
+        }
+        let kept = Set(version.schema.projections.map(\.name))
+        for projection in version.previousSchema.projections where !kept.contains(projection.name) {
+            changes.append(Change(kind: .breaking, subject: projection.name, summary: "projection \(projection.name) removed", declaration: nil))
+        }
+        return changes
+    }
+
+    /// Whether a change breaks code written against the generated Swift API: a type,
+    /// property, enum or case removed or renamed, a property's Swift type changed.
+    static func breaksAPI(_ kind: SchemaChange.Kind) -> Bool {
+        switch kind {
+        case .objectRemoved, .objectRenamed, .embeddedChanged, .primaryKeyChanged, .propertyRemoved, .propertyRenamed, .propertyRetyped,
+             .propertyMadeOptional, .propertyMadeRequired, .inverseChanged, .enumRemoved, .enumRenamed, .enumRawTypeChanged, .enumCaseRemoved:
+            true
+        case .objectAdded, .propertyAdded, .indexAdded, .indexRemoved, .defaultChanged, .enumAdded, .enumCaseAdded, .enumCaseRawValueChanged:
+            false
+        }
+    }
+
+    /// The renames a migration's steps declare, by the names the schema diff uses.
+    static func renames(of migration: Migration?, old: Schema) -> SchemaDiff.Renames {
+        var renames = SchemaDiff.Renames()
+        for step in migration?.steps ?? [] {
+            if case .renameType(let from, let to) = step { renames.types.insert(old: from, new: to) }
+        }
+        for step in migration?.steps ?? [] {
+            guard case .renameProperty(let type, let from, let to) = step else { continue }
+            let newType = old.objectType(named: type) != nil ? (renames.types.new(for: type) ?? type) : type
+            renames.properties[newType, default: RenameMap()].insert(old: from, new: to)
+        }
+        return renames
+    }
+
+    /// What a change is about, as findings and acceptances name it.
+    static func subject(of kind: SchemaChange.Kind) -> String {
+        switch kind {
+        case .objectAdded(let type), .objectRemoved(let type), .enumAdded(let type), .enumRemoved(let type): type
+        case .objectRenamed(let from, _), .enumRenamed(let from, _): from
+        case .embeddedChanged(let type, _), .primaryKeyChanged(let type, _, _): type
+        case .propertyAdded(let type, let property), .propertyRemoved(let type, let property), .propertyRetyped(let type, let property, _, _),
+             .propertyMadeOptional(let type, let property), .propertyMadeRequired(let type, let property), .inverseChanged(let type, let property),
+             .indexAdded(let type, let property), .indexRemoved(let type, let property), .defaultChanged(let type, let property):
+            "\(type).\(property)"
+        case .propertyRenamed(let type, let from, _): "\(type).\(from)"
+        case .enumRawTypeChanged(let name, _, _): name
+        case .enumCaseAdded(let name, let enumCase), .enumCaseRemoved(let name, let enumCase), .enumCaseRawValueChanged(let name, let enumCase, _, _):
+            "\(name).\(enumCase)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RemodelCodegen
+import RemodelCore
+import RemodelSchema
+
+/// `remodel check --generated DIR`: whether the generated Swift in a folder is what
+/// `remodel generate` writes now, so that a schema edited without regenerating (for code
+/// checked in rather than built by the plugin) fails before merge.
+public enum GeneratedCodeCheck {
+    /// What `remodel generate` generates for a loaded schema and history. One home for the
+    /// generator's input, shared by `generate` and `check`.
+    public static func input(schema: Schema, result: SchemaLoadResult, schemasPath: String, migrations: MigrationHistoryLoadResult) -> GeneratorInput {
+        GeneratorInput(
+            schema: schema,
+            schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: schemasPath),
+            version: migrations.currentVersion,
+            history: migrations.history
+        )
+    }
+
+    /// The findings for `folder`: none when it is up to date; one `generated-out-of-date`
+    /// naming each file that differs (one file per type, or the build plugin's two files,
+    /// whichever the folder holds).
+    public static func findings(folder path: String, input: GeneratorInput, manifestName: String) -> [Diagnostic] {
+        let rule = CheckRules.generatedOutOfDate
+        guard MigrationFolder.isDirectory(path) else {
+            return [Diagnostic(rule.defaultSeverity, rule: rule.id, "'\(path)' (--generated) is not a folder", at: nil, hint: "pass the folder 'remodel generate --output DIR' writes to")]
+        }
+        let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName))
+        let isBundle = CodeGenerator.bundleFileNames.allSatisfy { FileManager.default.fileExists(atPath: MigrationFolder.join(path, $0)) }
+        let changes: [OutputDirectory.Change]
+        do {
+            let files = isBundle ? try generator.bundle(for: input) : try generator.files(for: input)
+            changes = try OutputDirectory(path: path).changes(toMatch: files)
+        } catch let error as DiagnosticsError {
+            return error.diagnostics
+        } catch {
+            return [Diagnostic(rule.defaultSeverity, rule: rule.id, "cannot compare '\(path)' with the generated code: \(error)", at: nil, hint: "pass the folder 'remodel generate --output DIR' writes to")]
+        }
+        let regenerate = isBundle ? "remodel generate --bundle \(path)" : "remodel generate --output \(path)"
+        return changes.map { change in
+            let file = MigrationFolder.join(path, change.name)
+            let what: String = switch change {
+            case .create: "is missing"
+            case .update: "differs from what remodel generates now"
+            case .delete: "was generated for a type the schema no longer has"
+            }
+            return Diagnostic(
+                rule.defaultSeverity, rule: rule.id, "generated file '\(file)' \(what): the generated code is out of date",
+                at: SourceLocation(file: file, line: 1, column: 1),
+                hint: "run '\(regenerate)' and commit the result ('\(regenerate) --check' shows the diff)"
+            )
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import RemodelCodegen
+import RemodelCore
+import RemodelMigrate
+import RemodelSchema
+
+/// What `remodel check` works on: the schema and history as every command loads them (with
+/// the problems loading and planning found), and how to judge them.
+public struct CheckInput: Sendable {
+    public var schemasPath: String
+    public var migrationsPath: String
+    /// The schema folder's result, `nil` when it does not exist.
+    public var schema: SchemaLoadResult?
+    public var loaded: MigrationHistoryLoadResult
+    public var history: MigrationHistory?
+    /// The plan of the whole history, when every version could be planned.
+    public var plan: MigrationPlan?
+    /// What loading and planning found (validation, drift, completeness, plannability).
+    public var diagnostics: [Diagnostic]
+    /// `--base REF`: judge the versions added since REF, and check that REF's are unchanged.
+    public var base: String?
+    /// `--generated DIR`.
+    public var generated: String?
+    public var manifestName: String = GeneratorOptions.defaultManifestName
+    public var strict: Bool = false
+
+    public init(schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, plan: MigrationPlan?, diagnostics: [Diagnostic]) {
+        self.schemasPath = schemasPath
+        self.migrationsPath = migrationsPath
+        self.schema = schema
+        self.loaded = loaded
+        self.history = history
+        self.plan = plan
+        self.diagnostics = diagnostics
+    }
+}
+
+/// What `remodel check` found.
+public struct CheckReport: Sendable {
+    /// Every finding, configured and sorted by location.
+    public var findings: [Diagnostic]
+    /// The versions the change rules judged.
+    public var judged: [Int]
+    /// The history's newest version (1 without a history).
+    public var currentVersion: Int
+    public var passed: Bool { !findings.containsErrors }
+}
+
+/// `remodel check`: everything a pull request must pass, in one pass.
+public enum RepositoryCheck {
+    /// Runs every rule on `input`. Throws `GitBase.Failure` when `--base` cannot be read.
+    public static func run(_ input: CheckInput) throws -> CheckReport {
+        var findings = input.diagnostics
+        let (configuration, configProblems) = CheckConfiguration.load(migrations: input.migrationsPath)
+        findings += configProblems
+        let sum = MigrationSum.verify(migrations: input.migrationsPath)
+
+        let newest = input.history?.currentVersion ?? 1
+        var judged = newest >= 2 ? [newest] : []
+        if let ref = input.base {
+            let base = try GitBase.read(ref: ref, migrations: input.migrationsPath)
+            findings += try base.releasedEdits(migrations: input.migrationsPath)
+            let released = base.versions
+            judged = input.history.map { history in (1...history.currentVersion).filter { !released.contains($0) } } ?? []
+        }
+        // Released versions must match remodel.sum; the new ones are still being edited.
+        findings += sum.map { diagnostic in
+            guard let version = diagnostic.version, judged.contains(version), diagnostic.rule != CheckRules.sumMissing.id else { return diagnostic }
+            var outdated = diagnostic
+            outdated.rule = CheckRules.sumOutdated.id
+            outdated.severity = CheckRules.sumOutdated.defaultSeverity
+            outdated.message += " (version \(version) is new, so it may still change)"
+            outdated.hint = "run 'remodel migration hash' to record it once its review is done, before it is merged"
+            return outdated
+        }
+        if let history = input.history, let plan = input.plan {
+            findings += ChangeRules(history: history, plan: plan, loaded: input.loaded).findings(judging: judged)
+        }
+        if let folder = input.generated {
+            if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
+                let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
+                findings += GeneratedCodeCheck.findings(folder: folder, input: generatorInput, manifestName: input.manifestName)
+            } else {
+                findings.append(.warning(
+                    CheckRules.generatedOutOfDate.id, "'\(folder)' (--generated) was not compared: the schema or history has errors, so there is nothing to generate",
+                    at: nil, hint: "fix the errors above; then check again"
+                ))
+            }
+        }
+        let configured = configuration.apply(to: findings, strict: input.strict)
+        return CheckReport(findings: configured.sortedByLocation(), judged: judged, currentVersion: newest)
+    }
+}

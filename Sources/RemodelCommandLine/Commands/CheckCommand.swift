@@ -1,0 +1,71 @@
+import RemodelCheck
+import RemodelCore
+import RemodelMigrate
+import RemodelSchema
+
+/// `remodel check`: the CI gate.
+struct CheckCommand: Command {
+    let name = "check"
+    let abstract = "Run every check a pull request must pass: schema, history, remodel.sum, destructive and breaking changes, generated code."
+    var discussion: String {
+        """
+        In one pass: validation (as `remodel validate`); the schema equal to the newest snapshot \
+        (else: the schema changed without a new version, run `remodel migration new NAME`); the \
+        history complete; Migrations/remodel.sum matching every migration file and snapshot (an \
+        edited or deleted released file, two branches adding the same version); every version \
+        plannable as `remodel migrate` would plan it; then the change rules on the versions that \
+        are new (the newest version; with --base REF, every version REF does not have): \
+        destructive and data-dependent changes, changes that break the generated Swift API, draft \
+        questions left open, and acceptances that accept nothing. A migration file accepts an \
+        intended change under 'accept:' with the reason, where reviewers read it:
+
+          accept:
+            destructive:
+              Person.name: its values move into firstName and lastName (the split step)
+
+        Rules (severity unless Migrations/\(CheckConfiguration.fileName) sets 'rules: { ID: error|warning|off }'):
+        \(CheckRules.all.map { "  \($0.id) (\($0.defaultSeverity.rawValue)): \($0.summary)" }.joined(separator: "\n"))
+
+        Each finding gives its location, rule ID, severity, what is wrong and how to fix it. \
+        --strict makes every warning an error. Exit status: 0 passed (warnings allowed unless \
+        --strict), 1 errors found, 64 usage error (including a --base REF git cannot read).
+        """
+    }
+    static let generated = OptionSpec.option("generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
+    static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
+    static let base = OptionSpec.option("base", value: "GIT-REF", help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
+    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, GenerateCommand.manifestName, CommonOptions.format]
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let format = arguments.diagnosticFormat
+        let project = HistoryInput.read(arguments, requireSchema: true)
+        var diagnostics = project.diagnostics
+        if let history = project.history, !project.hasErrors {
+            diagnostics += HistoryCheck.unregisteredCustomSteps(in: history, registered: arguments.tool.registeredStepNames, sources: project.sources)
+        }
+        var input = CheckInput(
+            schemasPath: arguments.schemasPath, migrationsPath: arguments.migrationsPath, schema: project.schema, loaded: project.loaded,
+            history: project.history, plan: project.plan, diagnostics: diagnostics
+        )
+        input.base = arguments.value(Self.base)
+        input.generated = arguments.value(Self.generated)
+        input.strict = arguments.flag(Self.strict)
+        input.manifestName = arguments.value(GenerateCommand.manifestName) ?? input.manifestName
+        let report: CheckReport
+        do {
+            report = try RepositoryCheck.run(input)
+        } catch let failure as GitBase.Failure {
+            throw UsageError("--base: \(failure.description)")
+        }
+        DiagnosticsOutput.print(report.findings, format: format)
+        if format == .text {
+            let judged = report.judged.isEmpty ? "no new version to judge"
+                : report.judged.count == 1 ? "version \(report.judged[0]) judged as new"
+                : "versions \(report.judged.first!)–\(report.judged.last!) judged as new"
+            let outcome = report.passed ? "passed" : "failed"
+            let problems = report.findings.isEmpty ? "" : " (\(DiagnosticsOutput.summary(of: report.findings)))"
+            Console.write("remodel check: \(outcome)\(problems): \(ValidateCommand.plural(report.currentVersion, "version")), \(judged)\n")
+        }
+        return report.passed ? ExitStatus.success : ExitStatus.failure
+    }
+}
