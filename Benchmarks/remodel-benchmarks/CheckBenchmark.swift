@@ -2,12 +2,15 @@ import Foundation
 import RemodelCore
 import RemodelSchema
 
-/// `check [--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH]`: `remodel check`
-/// as a whole process (release build, beside this benchmark unless --remodel) on histories
-/// of the `schema` benchmark's 1,000-object × 20-property schema, each version adding one
-/// optional property to one type, with remodel.sum. Prints the median per history length
-/// and the time per version, so that growth with the history shows. Target: 200 versions
-/// under 2 s.
+/// `check [--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH]
+/// [--baseline-remodel PATH] [--baseline-max-versions N]`: `remodel check` as a whole process
+/// (release build, beside this benchmark unless --remodel) on histories of the `schema`
+/// benchmark's 1,000-object × 20-property schema, each version adding one optional property
+/// to one type, with remodel.sum. Prints the median per history length and the time per
+/// version, so that growth with the history shows. With --baseline-remodel, also times that
+/// build's `remodel validate` (the gate before `check`) on the same histories in the same
+/// run, once each, up to --baseline-max-versions (default 50: it grows with the history).
+/// Target: 200 versions under 2 s.
 func runCheckBenchmark(_ arguments: [String]) throws {
     func value(_ name: String) -> String? {
         arguments.firstIndex(of: "--\(name)").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
@@ -17,6 +20,8 @@ func runCheckBenchmark(_ arguments: [String]) throws {
     let runs = value("runs").flatMap(Int.init) ?? 3
     let remodel = value("remodel") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("remodel").path
     guard FileManager.default.isExecutableFile(atPath: remodel) else { throw CheckBenchmarkError.noRemodel(remodel) }
+    let baseline = value("baseline-remodel")
+    let baselineLimit = value("baseline-max-versions").flatMap(Int.init) ?? 50
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-check-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -52,7 +57,7 @@ func runCheckBenchmark(_ arguments: [String]) throws {
         var times: [Double] = []
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
-            let status = try runCheck(remodel, in: project)
+            let status = try run(remodel, "check", in: project)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000)
             guard status == 0 else { throw CheckBenchmarkError.failed(project.path, status) }
         }
@@ -60,14 +65,21 @@ func runCheckBenchmark(_ arguments: [String]) throws {
         let median = times[times.count / 2]
         print(String(format: "%4d versions (%d MB of snapshots): median %.2f s, min %.2f s, max %.2f s (%d runs), %.1f ms per version",
                      length, bytes / 1_000_000, median, times.first!, times.last!, runs, median * 1000 / Double(length)))
+        if let baseline, length <= baselineLimit {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let status = try run(baseline, "validate", in: project)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
+            guard status == 0 else { throw CheckBenchmarkError.failed(project.path, status) }
+            print(String(format: "     baseline %@ validate: %.2f s (1 run); check takes %.3f× its time", baseline, seconds, median / seconds))
+        }
         try? FileManager.default.removeItem(at: project)
     }
 }
 
-private func runCheck(_ remodel: String, in directory: URL) throws -> Int32 {
+private func run(_ remodel: String, _ command: String, in directory: URL) throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: remodel)
-    process.arguments = ["check"]
+    process.arguments = [command]
     process.currentDirectoryURL = directory
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -83,7 +95,7 @@ enum CheckBenchmarkError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noRemodel(let path): "no remodel executable at \(path): build it with 'swift build -c release --product remodel', or pass --remodel PATH"
-        case .failed(let path, let status): "remodel check exited \(status) in \(path)"
+        case .failed(let path, let status): "remodel exited \(status) in \(path)"
         }
     }
 }

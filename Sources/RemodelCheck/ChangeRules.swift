@@ -19,23 +19,26 @@ public struct ChangeRules {
     }
 
     public var history: MigrationHistory
-    /// The plan of every version (from version 1), as `HistoryCheck.planned` makes it.
-    public var plan: MigrationPlan
+    public var sources: HistorySources
     public var loaded: MigrationHistoryLoadResult
 
-    public init(history: MigrationHistory, plan: MigrationPlan, loaded: MigrationHistoryLoadResult) {
+    public init(history: MigrationHistory, sources: HistorySources, loaded: MigrationHistoryLoadResult) {
         self.history = history
-        self.plan = plan
+        self.sources = sources
         self.loaded = loaded
     }
 
-    /// Every finding for the versions `judged` (version 1, the baseline, changes nothing).
+    /// Every finding for the versions `judged` (version 1, the baseline, changes nothing), of
+    /// a history whose versions can all be planned.
     public func findings(judging judged: [Int]) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for version in judged where version >= 2 {
-            guard let versionPlan = plan.versions.first(where: { $0.version == version }) else { continue }
-            let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: versionPlan.name)
-            let changes = Self.dataChanges(of: versionPlan) + Self.apiChanges(of: versionPlan, migration: history.migration(to: version))
+            // The version's changes as its plan records them (the plan `migrate` runs).
+            guard let planned = HistoryCheck.plannedChanges(of: history, version: version, sources: sources),
+                  let old = history.schema(at: version - 1), let new = history.schema(at: version) else { continue }
+            let migration = history.migration(to: version)
+            let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: migration?.name ?? "v\(version)")
+            let changes = Self.dataChanges(of: planned) + Self.apiChanges(from: old, to: new, migration: migration)
             let accepted = loaded.acceptances[version] ?? []
             var used = Set<ChangeAcceptance>()
             var seen = Set<String>()
@@ -113,8 +116,8 @@ public struct ChangeRules {
     /// The changes of a version's plan that delete data or depend on it. Steps the file
     /// writes on purpose to delete (`deleteObjects`) are their own acceptance; the plan's own
     /// work (rewrites, dropped tables, layout) is how the schema changes are made, not what.
-    static func dataChanges(of version: VersionPlan) -> [Change] {
-        version.changes.compactMap { change in
+    static func dataChanges(of planned: [PlannedChange]) -> [Change] {
+        planned.compactMap { change in
             let kind: ChangeAcceptance.Kind
             switch change.impact {
             case .destructive: kind = .destructive
@@ -137,13 +140,13 @@ public struct ChangeRules {
     }
 
     /// The changes between a version's schemas that break the generated Swift API.
-    static func apiChanges(of version: VersionPlan, migration: Migration?) -> [Change] {
-        let diff = SchemaDiff(from: version.previousSchema, to: version.schema, renames: renames(of: migration, old: version.previousSchema))
+    static func apiChanges(from old: Schema, to new: Schema, migration: Migration?) -> [Change] {
+        let diff = SchemaDiff(from: old, to: new, renames: renames(of: migration, old: old))
         var changes: [Change] = diff.changes.filter { breaksAPI($0.kind) }.map { change in
             Change(kind: .breaking, subject: subject(of: change.kind), summary: change.description, declaration: nil)
         }
-        let kept = Set(version.schema.projections.map(\.name))
-        for projection in version.previousSchema.projections where !kept.contains(projection.name) {
+        let kept = Set(new.projections.map(\.name))
+        for projection in old.projections where !kept.contains(projection.name) {
             changes.append(Change(kind: .breaking, subject: projection.name, summary: "projection \(projection.name) removed", declaration: nil))
         }
         return changes

@@ -13,8 +13,9 @@ public struct CheckInput: Sendable {
     public var schema: SchemaLoadResult?
     public var loaded: MigrationHistoryLoadResult
     public var history: MigrationHistory?
-    /// The plan of the whole history, when every version could be planned.
-    public var plan: MigrationPlan?
+    /// Where the history is written (`MigrationHistoryLoadResult.sources`, with the schema
+    /// folder as the newest version's declarations).
+    public var sources: HistorySources
     /// What loading and planning found (validation, drift, completeness, plannability).
     public var diagnostics: [Diagnostic]
     /// `--base REF`: judge the versions added since REF, and check that REF's are unchanged.
@@ -24,13 +25,13 @@ public struct CheckInput: Sendable {
     public var manifestName: String = GeneratorOptions.defaultManifestName
     public var strict: Bool = false
 
-    public init(schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, plan: MigrationPlan?, diagnostics: [Diagnostic]) {
+    public init(schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, sources: HistorySources, diagnostics: [Diagnostic]) {
         self.schemasPath = schemasPath
         self.migrationsPath = migrationsPath
         self.schema = schema
         self.loaded = loaded
         self.history = history
-        self.plan = plan
+        self.sources = sources
         self.diagnostics = diagnostics
     }
 }
@@ -53,7 +54,7 @@ public enum RepositoryCheck {
         var findings = input.diagnostics
         let (configuration, configProblems) = CheckConfiguration.load(migrations: input.migrationsPath)
         findings += configProblems
-        let sum = MigrationSum.verify(migrations: input.migrationsPath)
+        let sum = MigrationSum.verify(migrations: input.migrationsPath, hashes: input.loaded.fileHashes)
 
         let newest = input.history?.currentVersion ?? 1
         var judged = newest >= 2 ? [newest] : []
@@ -73,8 +74,8 @@ public enum RepositoryCheck {
             outdated.hint = "run 'remodel migration hash' to record it once its review is done, before it is merged"
             return outdated
         }
-        if let history = input.history, let plan = input.plan {
-            findings += ChangeRules(history: history, plan: plan, loaded: input.loaded).findings(judging: judged)
+        if let history = input.history, !input.diagnostics.containsErrors {
+            findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded).findings(judging: judged)
         }
         if let folder = input.generated {
             if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {

@@ -28,24 +28,83 @@ public enum HistoryCheck {
 
     /// Every problem planning `history` finds, at the step or schema line that causes it
     /// (with `sources`). Custom steps are closures an app registers; here they only need a name.
+    ///
+    /// Each version is planned on its `PlanningScope` (what it changes, and what refers to
+    /// that); a version whose scope gives any diagnostic, or that has no smaller scope, is
+    /// planned whole, so every diagnostic is the whole plan's.
     public static func diagnostics(of history: MigrationHistory, sources: HistorySources = HistorySources()) -> [Diagnostic] {
-        planned(history, sources: sources).diagnostics
+        let customNames = history.customStepNames
+        var whole: [Int] = []
+        if history.currentVersion >= 2, let first = history.schema(at: 1) {
+            var references = ReferenceIndex(first)
+            for version in 2...history.currentVersion {
+                guard let old = history.schema(at: version - 1), let new = history.schema(at: version) else { continue }
+                let migration = history.migration(to: version) ?? Migration(version: version, name: "v\(version)", steps: [], checksum: "")
+                let changed = PlanningScope.changedTypes(from: old, to: new)
+                let before = references
+                references = references.moved(from: old, to: new, changed: changed)
+                let after = references
+                let scope = PlanningScope(old: old, new: new, migration: migration, changed: changed) { before[$0].union(after[$0]) }
+                if scopedPlan(scope, migration, history: history, sources: sources, customSteps: customNames) == nil { whole.append(version) }
+            }
+        }
+        let planner = MigrationPlanner(history: history, customSteps: customNames, sources: sources)
+        var diagnostics: [Diagnostic] = []
+        for version in whole {
+            do {
+                // A fixed clock: the check must not depend on when it runs.
+                _ = try planner.plan(from: version - 1, to: version, now: Date(timeIntervalSince1970: 0))
+            } catch let error as MigrationPlanningError {
+                diagnostics += error.diagnostics
+            } catch {
+                diagnostics.append(.error("migration-invalid", "\(error)", at: nil, version: version))
+            }
+        }
+        return diagnostics.sortedByLocation()
     }
 
-    /// The plan of the whole history (from version 1) when every version can be planned,
-    /// else the problems; `remodel check` judges the newest versions' changes on that plan.
-    public static func planned(_ history: MigrationHistory, sources: HistorySources = HistorySources()) -> (plan: MigrationPlan?, diagnostics: [Diagnostic]) {
-        let customNames = history.migrations.flatMap(\.steps).compactMap { step -> String? in
+    /// The changes of version `version` as its plan records them (each with its impact and
+    /// where it is declared), planned on the version's scope when that plans cleanly, else
+    /// whole; `nil` when the version cannot be planned. For `remodel check`'s change rules:
+    /// the schema's and the steps' changes are the whole plan's; the plan's own work
+    /// (`PlannedChange.Subject.plan`: rewrites, fresh table definitions) may name only the
+    /// scope's tables.
+    public static func plannedChanges(of history: MigrationHistory, version: Int, sources: HistorySources = HistorySources()) -> [PlannedChange]? {
+        guard version >= 2, let old = history.schema(at: version - 1), let new = history.schema(at: version) else { return nil }
+        let customNames = history.customStepNames
+        let migration = history.migration(to: version) ?? Migration(version: version, name: "v\(version)", steps: [], checksum: "")
+        let scope = PlanningScope(old: old, new: new, migration: migration)
+        if let plan = scopedPlan(scope, migration, history: history, sources: sources, customSteps: customNames) { return plan.changes }
+        let planner = MigrationPlanner(history: history, customSteps: customNames, sources: sources)
+        return (try? planner.plan(from: version - 1, to: version, now: Date(timeIntervalSince1970: 0)))?.versions.first?.changes
+    }
+
+    /// The plan of a version on its scope, when it has one smaller than the schema and it
+    /// plans with no diagnostic at all; else `nil` (plan it whole).
+    private static func scopedPlan(_ scope: PlanningScope, _ migration: Migration, history: MigrationHistory, sources: HistorySources, customSteps: Set<String>) -> VersionPlan? {
+        guard let (old, new) = scope.reduced else { return nil }
+        var planner = VersionPlanner(
+            old: old, new: new, migration: migration, sources: sources, nowMicroseconds: 0,
+            customSteps: customSteps, tableRewrite: .automatic
+        )
+        planner.isNewest = migration.version == history.currentVersion
+        guard let plan = planner.plan(), planner.diagnostics.isEmpty else { return nil }
+        return plan
+    }
+
+    /// The number of object types a version is checked on (its `PlanningScope`), `nil` when
+    /// it is checked whole; for tests.
+    package static func scopeSize(old: Schema, new: Schema, migration: Migration) -> Int? {
+        PlanningScope(old: old, new: new, migration: migration).reduced?.new.objects.count
+    }
+}
+
+extension MigrationHistory {
+    /// The names of every custom step of the history: the closures a program must register
+    /// to run it (a check plans them as registered).
+    public var customStepNames: Set<String> {
+        Set(migrations.flatMap(\.steps).compactMap { step -> String? in
             if case .custom(let name, _, _) = step { name } else { nil }
-        }
-        let planner = MigrationPlanner(history: history, customSteps: Set(customNames), sources: sources)
-        do {
-            // A fixed clock: the check must not depend on when it runs.
-            return (try planner.plan(from: 1, now: Date(timeIntervalSince1970: 0)), [])
-        } catch let error as MigrationPlanningError {
-            return (nil, error.diagnostics)
-        } catch {
-            return (nil, [.error("migration-invalid", "\(error)", at: nil)])
-        }
+        })
     }
 }

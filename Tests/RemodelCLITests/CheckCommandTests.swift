@@ -85,6 +85,18 @@ final class CheckCommandTests: CLIFolderTestCase {
         try check(expect: 0)
     }
 
+    /// A snapshot whose bytes remodel.sum records is read without validation; one edited
+    /// since is validated as any schema file, so an edit cannot slip through as unchecked.
+    func testAnEditedSnapshotIsValidatedAgain() throws {
+        try edit("Migrations/snapshots/v2.yaml") { $0.replacingOccurrences(of: "        type: \"list<Dog>\"", with: "        type: \"list<Dgo>\"") }
+        let output = try check(expect: 1)
+        XCTAssertTrue(output.stderr.contains("Migrations/snapshots/v2.yaml:1:1: error: 'Migrations/snapshots/v2.yaml' changed since remodel.sum recorded it"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("Migrations/snapshots/v2.yaml:"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("unknown type 'Dgo'"), output.stderr)
+        // Re-hashing does not make it pass: migration hash records only a history that loads.
+        XCTAssertTrue(try remodel(["migration", "hash"], expect: 1).stderr.contains("unknown type 'Dgo'"))
+    }
+
     func testDeletingASnapshotFailsNamingIt() throws {
         try FileManager.default.removeItem(atPath: path("Migrations/snapshots/v2.yaml"))
         let output = try check(["--format", "json"], expect: 1)
@@ -129,7 +141,12 @@ final class CheckCommandTests: CLIFolderTestCase {
     }
 
     func testAnInvalidSumFileIsNamed() throws {
-        try edit("Migrations/remodel.sum") { $0.replacingOccurrences(of: "0001-initial.yaml 8", with: "0001-initial.yaml 9") }
+        try edit("Migrations/remodel.sum") { text in
+            // One hex digit of the first file's hash changed, the total left as it was.
+            let range = try! XCTUnwrap(text.range(of: "0001-initial.yaml "))
+            let digit = text[range.upperBound]
+            return text.replacingCharacters(in: range.upperBound...range.upperBound, with: digit == "0" ? "1" : "0")
+        }
         let output = try check(expect: 1)
         XCTAssertTrue(output.stderr.contains("Migrations/remodel.sum:2:1: error: the total in 'Migrations/remodel.sum' does not match its lines"), output.stderr)
         try "remodel-sum 7\n".write(toFile: path("Migrations/remodel.sum"), atomically: true, encoding: .utf8)

@@ -45,7 +45,7 @@ struct CheckCommand: Command {
         }
         var input = CheckInput(
             schemasPath: arguments.schemasPath, migrationsPath: arguments.migrationsPath, schema: project.schema, loaded: project.loaded,
-            history: project.history, plan: project.plan, diagnostics: diagnostics
+            history: project.history, sources: project.sources, diagnostics: diagnostics
         )
         input.base = arguments.value(Self.base)
         input.generated = arguments.value(Self.generated)

@@ -47,7 +47,7 @@ struct DiffCommand: Command {
             let migrations = history.migrations.filter { $0.version > old && $0.version <= new }
             renames = SchemaComparison.renames(of: migrations, old: from.schema)
             do {
-                plan = try MigrationPlanner(history: history, customSteps: Set(history.migrations.flatMap(\.steps).compactMap { if case .custom(let name, _, _) = $0 { name } else { nil } }), sources: loaded.sources)
+                plan = try MigrationPlanner(history: history, customSteps: history.customStepNames, sources: loaded.sources)
                     .plan(from: old, to: new, now: Date(timeIntervalSince1970: 0))
             } catch let error as MigrationPlanningError {
                 DiagnosticsOutput.print(error.diagnostics)

@@ -23,8 +23,6 @@ struct HistoryInput {
     /// The problems planning every migration found (`HistoryCheck`), when the migrations
     /// folder loaded.
     var planned: [Diagnostic]
-    /// The whole history's plan (from version 1), when every version could be planned.
-    var plan: MigrationPlan?
 
     /// Every problem found, loading first.
     var diagnostics: [Diagnostic] { loading + planned }
@@ -65,11 +63,10 @@ struct HistoryInput {
             }
         }
         var planned: [Diagnostic] = []
-        var plan: MigrationPlan?
         if let history, !loaded.diagnostics.containsErrors {
-            (plan, planned) = HistoryCheck.planned(history, sources: sources)
+            planned = HistoryCheck.diagnostics(of: history, sources: sources)
         }
-        return HistoryInput(schema: schema, loaded: loaded, history: history, sources: sources, loading: loading, planned: planned, plan: plan)
+        return HistoryInput(schema: schema, loaded: loaded, history: history, sources: sources, loading: loading, planned: planned)
     }
 
     /// Loads, checks and prints every diagnostic; `nil` when there are errors (already

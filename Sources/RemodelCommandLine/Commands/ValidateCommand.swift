@@ -12,7 +12,10 @@ struct ValidateCommand: Command {
         or a single file. When the migrations folder exists, also checks the version history: a \
         complete chain of migration files and snapshots, every step valid against the versions \
         it goes between (each migration is planned, as `remodel migrate` would), and the schema \
-        equal to the newest snapshot. Each problem is printed once, as \
+        equal to the newest snapshot. A snapshot whose hash Migrations/remodel.sum records is \
+        what remodel wrote from a schema it validated: it is read, not validated again (an \
+        edited one is validated as any schema file). A draft's question left open in the newest \
+        migration file is a warning here (`remodel check` fails on it). Each problem is printed once, as \
         `file:line:column: error: message [rule-id]` followed by a note saying how to fix it. \
         Exit status: 0 valid (warnings allowed), 1 errors, 64 usage error.
         """

@@ -69,17 +69,45 @@ public struct SchemaSource: Hashable, Sendable {
     /// Where type `type` is declared, or its member (property or case) `member`.
     public func location(of type: String, member: String? = nil) -> SourceLocation? {
         guard let declaration = declarations[type] else { return nil }
-        return member.flatMap { declaration.members[$0] } ?? declaration.location
+        return member.flatMap { declaration.member($0) } ?? declaration.location
     }
 }
 
 /// Where one type is declared, and each of its properties (or cases).
 public struct DeclarationSource: Hashable, Sendable {
+    /// A member's place relative to its declaration's: lines below it, and its column.
+    public struct Offset: Hashable, Sendable {
+        public var lines: Int
+        public var column: Int
+
+        public init(lines: Int, column: Int) {
+            self.lines = lines
+            self.column = column
+        }
+    }
+
     public var location: SourceLocation
-    public var members: [String: SourceLocation]
+    /// Each member's place relative to `location`, so that a declaration that moves (lines
+    /// added above it in a later snapshot) shares its members' places as they are.
+    public var memberOffsets: [String: Offset]
 
     public init(location: SourceLocation, members: [String: SourceLocation] = [:]) {
         self.location = location
-        self.members = members
+        memberOffsets = members.mapValues { Offset(lines: $0.line - location.line, column: $0.column) }
+    }
+
+    public init(location: SourceLocation, memberOffsets: [String: Offset]) {
+        self.location = location
+        self.memberOffsets = memberOffsets
+    }
+
+    /// Where member `name` is declared.
+    public func member(_ name: String) -> SourceLocation? {
+        memberOffsets[name].map { SourceLocation(file: location.file, line: location.line + $0.lines, column: $0.column) }
+    }
+
+    /// Every member's place.
+    public var members: [String: SourceLocation] {
+        Dictionary(uniqueKeysWithValues: memberOffsets.keys.compactMap { name in member(name).map { (name, $0) } })
     }
 }

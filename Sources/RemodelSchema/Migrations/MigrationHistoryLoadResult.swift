@@ -18,13 +18,17 @@ public struct MigrationHistoryLoadResult: Sendable {
     public var folderExists: Bool
     /// The changes each version's migration file accepts (`accept:`), for `remodel check`.
     public var acceptances: [Int: [ChangeAcceptance]]
+    /// The SHA-256 of each migration file and snapshot as read (by path), so that checking
+    /// remodel.sum need not read them again.
+    public var fileHashes: [String: String]
 
     public init(
         history: MigrationHistory?, diagnostics: [Diagnostic], sources: HistorySources = HistorySources(),
         files: [Int: String] = [:], snapshotFiles: [Int: String] = [:], folderExists: Bool = true,
-        acceptances: [Int: [ChangeAcceptance]] = [:]
+        acceptances: [Int: [ChangeAcceptance]] = [:], fileHashes: [String: String] = [:]
     ) {
         self.acceptances = acceptances
+        self.fileHashes = fileHashes
         self.history = history
         self.diagnostics = diagnostics
         self.sources = sources

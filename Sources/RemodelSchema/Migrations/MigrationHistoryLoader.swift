@@ -78,6 +78,28 @@ public enum MigrationHistoryLoader {
         }
         var snapshots: [Int: Schema] = [:]
         var sources = HistorySources()
+        let attested = MigrationSum.recordedHashes(in: path)
+        let reader = SnapshotReader()
+        // Every file's hash (`FileDigest`), for remodel.sum.
+        var fileHashes: [String: String] = [:]
+        /// Reads and validates a snapshot as any schema file.
+        func loadFully(_ version: Int, _ snapshotPath: String, _ bytes: Data?) {
+            let loaded = SchemaLoader.load(path: snapshotPath)
+            log.add(contentsOf: loaded.diagnostics)
+            guard let schema = loaded.schema else {
+                snapshots[version] = nil
+                sources.schemas[version] = nil
+                return
+            }
+            snapshots[version] = schema
+            sources.schemas[version] = loaded.source
+            if let bytes, String(decoding: bytes, as: UTF8.self) != CanonicalYAML.text(of: schema) {
+                log.warning(
+                    "snapshot-not-canonical", "'\(snapshotPath)' is not in canonical form: it was edited after the tool wrote it",
+                    at: location(snapshotPath), hint: "snapshots record released schemas and are written only by 'remodel migration new'; restore it from version control"
+                )
+            }
+        }
         for version in versions {
             let file = byVersion[version]!
             guard let snapshotPath = snapshotPaths[version] else {
@@ -88,17 +110,22 @@ public enum MigrationHistoryLoader {
                 )
                 continue
             }
-            let loaded = SchemaLoader.load(path: snapshotPath)
-            log.add(contentsOf: loaded.diagnostics)
-            guard let schema = loaded.schema else { continue }
-            snapshots[version] = schema
-            sources.schemas[version] = loaded.source
-            if let bytes = FileManager.default.contents(atPath: snapshotPath), String(decoding: bytes, as: UTF8.self) != CanonicalYAML.text(of: schema) {
-                log.warning(
-                    "snapshot-not-canonical", "'\(snapshotPath)' is not in canonical form: it was edited after the tool wrote it",
-                    at: location(snapshotPath), hint: "snapshots record released schemas and are written only by 'remodel migration new'; restore it from version control"
-                )
+            // A snapshot remodel.sum records is what remodel wrote from a schema it validated:
+            // read it (sharing what the versions before declared alike), not validated again,
+            // once its hash confirms it (below).
+            let bytes = FileManager.default.contents(atPath: snapshotPath)
+            if let bytes, let recorded = attested[snapshotPath], let read = reader.read(String(decoding: bytes, as: UTF8.self), file: snapshotPath) {
+                fileHashes[snapshotPath] = read.digest
+                if read.digest == recorded {
+                    snapshots[version] = read.schema
+                    sources.schemas[version] = read.source
+                    continue
+                }
+            } else if let bytes {
+                fileHashes[snapshotPath] = FileDigest.hex(of: bytes)
             }
+            // Edited since the sum was written, or never recorded: read it as any schema file.
+            loadFully(version, snapshotPath, bytes)
         }
 
         // Migration files.
@@ -109,7 +136,9 @@ public enum MigrationHistoryLoader {
             let file = byVersion[version]!
             files[version] = file.path
             guard let bytes = read(file.path, log: log) else { continue }
+            // The store records the file's plain SHA-256; remodel.sum its `FileDigest`.
             let checksum = SHA256.hexDigest(of: bytes)
+            fileHashes[file.path] = FileDigest.hex(of: Data(bytes))
             let (root, problems) = YAMLParser(file: file.path, document: .migration).parse(bytes)
             log.add(contentsOf: problems)
             guard problems.isEmpty else { continue }
@@ -143,7 +172,7 @@ public enum MigrationHistoryLoader {
         }
         return MigrationHistoryLoadResult(
             history: history, diagnostics: log.diagnostics.sortedByLocation(), sources: sources,
-            files: files, snapshotFiles: snapshotPaths, acceptances: acceptances
+            files: files, snapshotFiles: snapshotPaths, acceptances: acceptances, fileHashes: fileHashes
         )
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import RemodelCore
 
-/// `Migrations/remodel.sum`: a SHA-256 hash of every migration file and snapshot, and one
-/// over all of them, so that an edited released migration, a deleted snapshot or two
+/// `Migrations/remodel.sum`: a hash of every migration file and snapshot (`FileDigest`:
+/// SHA-256 over its chunks' SHA-256), and one over all of them, so that an edited released migration, a deleted snapshot or two
 /// branches adding the same version fail `remodel check` with the file named (in the
 /// spirit of `atlas.sum`: the hash over all makes two such branches conflict in Git).
 ///
@@ -56,15 +56,16 @@ public struct MigrationSum: Hashable, Sendable {
 
     /// The sum of the files in the migrations folder `migrations` as they are now: every
     /// migration file and snapshot whose name follows the rules, in version order.
-    public static func current(of migrations: String) -> MigrationSum {
+    /// `hashes`: hashes already computed, by path (`MigrationHistoryLoadResult.fileHashes`).
+    public static func current(of migrations: String, hashes: [String: String] = [:]) -> MigrationSum {
         let (files, snapshots) = MigrationFolder.list(migrations, log: DiagnosticLog())
         var paths: [(version: Int, order: Int, path: String)] = files.map { ($0.version, 0, $0.path) }
         paths += snapshots.map { ($0.version, 1, $0.path) }
         paths.sort { ($0.version, $0.order, $0.path) < ($1.version, $1.order, $1.path) }
         let prefix = migrations.hasSuffix("/") ? migrations : migrations + "/"
         let entries = paths.concurrentMap { file in
-            let bytes = FileManager.default.contents(atPath: file.path) ?? Data()
-            return Entry(path: String(file.path.dropFirst(prefix.count)), hash: SHA256.hexDigest(of: bytes))
+            let hash = hashes[file.path] ?? FileDigest.hex(ofFile: file.path) ?? FileDigest.hex(of: Data())
+            return Entry(path: String(file.path.dropFirst(prefix.count)), hash: hash)
         }
         return MigrationSum(entries: entries)
     }
@@ -75,7 +76,7 @@ public struct MigrationSum: Hashable, Sendable {
         var sum = current(of: migrations)
         let prefix = migrations.hasSuffix("/") ? migrations : migrations + "/"
         for file in pending where file.path.hasPrefix(prefix) {
-            let entry = Entry(path: String(file.path.dropFirst(prefix.count)), hash: SHA256.hexDigest(of: file.contents))
+            let entry = Entry(path: String(file.path.dropFirst(prefix.count)), hash: FileDigest.hex(of: file.contents))
             guard version(ofPath: entry.path) != nil else { continue }
             if let index = sum.entries.firstIndex(where: { $0.path == entry.path }) {
                 sum.entries[index] = entry
@@ -125,13 +126,20 @@ public struct MigrationSum: Hashable, Sendable {
         return .success(sum)
     }
 
+    /// The hash remodel.sum records for each file of `migrations`, by its path as
+    /// `MigrationFolder` lists it; empty without a readable sum.
+    static func recordedHashes(in migrations: String) -> [String: String] {
+        guard case .success(let sum) = read(path(in: migrations)) else { return [:] }
+        return Dictionary(sum.entries.map { (MigrationFolder.join(migrations, $0.path), $0.hash) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Compares the files of `migrations` with its remodel.sum: every file changed, deleted
     /// or added since the sum was written is an error naming it. No sum is a warning (a
     /// history from before remodel.sum); `nil` folder means there is nothing to check.
-    public static func verify(migrations: String) -> [Diagnostic] {
+    public static func verify(migrations: String, hashes: [String: String] = [:]) -> [Diagnostic] {
         guard MigrationFolder.isDirectory(migrations) else { return [] }
         let sumPath = path(in: migrations)
-        let current = current(of: migrations)
+        let current = current(of: migrations, hashes: hashes)
         guard FileManager.default.fileExists(atPath: sumPath) else {
             guard !current.entries.isEmpty else { return [] }
             return [.warning(
