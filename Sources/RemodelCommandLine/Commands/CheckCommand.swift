@@ -17,11 +17,10 @@ struct CheckCommand: Command {
         are new (the newest version; with --base REF, every version REF does not have): \
         destructive and data-dependent changes, changes that break the generated Swift API, draft \
         questions left open, and acceptances that accept nothing. A migration file accepts an \
-        intended change under 'accept:' with the reason, where reviewers read it:
-
-          accept:
-            destructive:
-              Person.name: its values move into firstName and lastName (the split step)
+        intended change under 'accept:' with the reason, where reviewers read it, e.g. \
+        'accept: { destructive: { Person.name: "the split step moves it into firstName and lastName" } }' \
+        (keys destructive, data-dependent, breaking; subjects Type, Type.property or Enum.case, as \
+        each finding names them).
 
         Rules (severity unless Migrations/\(CheckConfiguration.fileName) sets 'rules: { ID: error|warning|off }'):
         \(CheckRules.all.map { "  \($0.id) (\($0.defaultSeverity.rawValue)): \($0.summary)" }.joined(separator: "\n"))
