@@ -56,7 +56,7 @@ public struct ChangeRules {
                     CheckRules.unusedAcceptance.id,
                     "version \(version) accepts the \(acceptance.kind.rawValue) change '\(acceptance.subject)', but makes no such change",
                     at: acceptance.location,
-                    hint: hint + (made.isEmpty ? "it makes no \(acceptance.kind.rawValue) change: remove the line" : "its \(acceptance.kind.rawValue) changes are \(Set(made).sorted().joined(separator: ", ")); fix or remove the line"),
+                    hint: hint + (made.isEmpty ? "it makes no \(acceptance.kind.rawValue) change: remove the line" : "the \(acceptance.kind.rawValue) changes it makes are to \(Set(made).sorted().joined(separator: ", ")); fix or remove the line"),
                     version: version
                 ))
             }

@@ -25,7 +25,7 @@ public enum CheckRules {
     )
     public static let dataDependentChange = CheckRule(
         "data-dependent-change", .warning,
-        "whether a new version keeps every value depends on the data: a narrowing conversion, optional → required, a new required property filled by a step, a new primary key, mapped or split values"
+        "whether a new version keeps every value depends on the data: a narrowing convert, optional → required, a new primary key, split, mapValues, set"
     )
     public static let breakingAPIChange = CheckRule(
         "breaking-api-change", .warning,

@@ -44,6 +44,9 @@ public struct CheckReport: Sendable {
     public var judged: [Int]
     /// The history's newest version (1 without a history).
     public var currentVersion: Int
+    /// The rules `Migrations/remodel-check.yaml` sets, by ID: a run's log says which
+    /// protections a repository turned down or off.
+    public var levels: [String: CheckConfiguration.Level] = [:]
     public var passed: Bool { !findings.containsErrors }
 }
 
@@ -56,13 +59,15 @@ public enum RepositoryCheck {
         findings += configProblems
         let sum = MigrationSum.verify(migrations: input.migrationsPath, hashes: input.loaded.fileHashes)
 
-        let newest = input.history?.currentVersion ?? 1
+        // The newest version as the folder has it, also when the history does not load (then
+        // its problems are reported; the newest version is still the one under review).
+        let newest = input.history?.currentVersion ?? input.loaded.files.keys.max() ?? 1
         var judged = newest >= 2 ? [newest] : []
         if let ref = input.base {
             let base = try GitBase.read(ref: ref, migrations: input.migrationsPath)
             findings += try base.releasedEdits(migrations: input.migrationsPath)
             let released = base.versions
-            judged = input.history.map { history in (1...history.currentVersion).filter { !released.contains($0) } } ?? []
+            judged = (1...max(newest, 1)).filter { !released.contains($0) }
         }
         // Released versions must match remodel.sum; the new ones are still being edited.
         findings += sum.map { diagnostic in
@@ -89,6 +94,6 @@ public enum RepositoryCheck {
             }
         }
         let configured = configuration.apply(to: findings, strict: input.strict)
-        return CheckReport(findings: configured.sortedByLocation(), judged: judged, currentVersion: newest)
+        return CheckReport(findings: configured.sortedByLocation(), judged: judged, currentVersion: newest, levels: configuration.levels)
     }
 }

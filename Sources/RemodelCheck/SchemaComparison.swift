@@ -23,6 +23,8 @@ public struct SchemaComparison: Sendable {
     public var entries: [Entry]
     /// The plan, when both sides are versions of a history.
     public var plan: MigrationPlan?
+    /// What the comparison could not see, for people (shown under the heading).
+    public var note: String?
 
     /// Compares two schemas; `renames` are those the migration steps between them declare.
     public init(from: String, old: Schema, to: String, new: Schema, renames: SchemaDiff.Renames = SchemaDiff.Renames(), plan: MigrationPlan? = nil) {
@@ -35,17 +37,45 @@ public struct SchemaComparison: Sendable {
         }
     }
 
-    /// The renames declared by the steps of `migrations` (in order), for comparing the
-    /// schema before the first with the one after the last.
-    public static func renames(of migrations: [Migration], old: Schema) -> SchemaDiff.Renames {
-        // Across several versions only a single version's renames are exact; beyond that
-        // the names are matched as the schemas have them (and renamedFrom).
-        migrations.count == 1 ? ChangeRules.renames(of: migrations[0], old: old) : SchemaDiff.Renames()
+    /// The renames between versions `from` and `to` of `history`: each version's renames
+    /// (its steps' and `renamedFrom`), followed through every version between, so that a
+    /// type renamed on the way compares as renamed, not removed and added.
+    public static func renames(in history: MigrationHistory, from: Int, to: Int) -> SchemaDiff.Renames {
+        guard let start = history.schema(at: from), to > from else { return SchemaDiff.Renames() }
+        // Each original type's current name, and each original property's current name by original type.
+        var types = Dictionary(uniqueKeysWithValues: (start.objects.map(\.name) + start.enums.map(\.name)).map { ($0, $0) })
+        var properties = Dictionary(uniqueKeysWithValues: start.objects.map { object in
+            (object.name, Dictionary(uniqueKeysWithValues: object.properties.map { ($0.name, $0.name) }))
+        })
+        for version in (from + 1)...to {
+            guard let old = history.schema(at: version - 1), let new = history.schema(at: version) else { break }
+            let diff = SchemaDiff(from: old, to: new, renames: ChangeRules.renames(of: history.migration(to: version), old: old))
+            for (original, current) in types {
+                guard let next = diff.types.new(for: current) ?? diff.enums.new(for: current) else {
+                    types[original] = nil
+                    properties[original] = nil
+                    continue
+                }
+                types[original] = next
+                guard let names = properties[original] else { continue }
+                let map = diff.properties[next] ?? RenameMap()
+                properties[original] = names.compactMapValues { map.new(for: $0) }
+            }
+        }
+        var renames = SchemaDiff.Renames()
+        for (original, current) in types.sorted(by: { $0.key < $1.key }) {
+            renames.types.insert(old: original, new: current)
+            for (property, now) in (properties[original] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                renames.properties[current, default: RenameMap()].insert(old: property, new: now)
+            }
+        }
+        return renames
     }
 
     /// For people: a heading, each change with its class, then the plan.
     public var text: String {
         var out = "Changes from \(from) to \(to):\n"
+        if let note { out += "  (\(note))\n" }
         if entries.isEmpty { out += "  none: both store the same data and give the same Swift API\n" }
         let width = entries.map { $0.impact.count + 2 }.max() ?? 0
         for entry in entries {

@@ -57,6 +57,12 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertTrue(output.stderr.contains("error: the schema in 'Schemas' differs from the newest snapshot 'Migrations/snapshots/v3.yaml' (version 3) (property Dog.nickname added): the schema changed without a new migration [schema-not-snapshotted]"), output.stderr)
         XCTAssertTrue(output.stderr.contains("run 'remodel migration new NAME' to freeze it as version 4"), output.stderr)
         XCTAssertTrue(output.stdout.hasPrefix("remodel check: failed (1 error)"), output.stdout)
+        // It points at the edited declaration, so that a pull request's annotation lands there.
+        let json = try check(["--format", "json"], expect: 1)
+        let found = try findings(json, rule: "schema-not-snapshotted")
+        XCTAssertEqual(found.map(\.file), ["Schemas/DoggoDB.yaml"])
+        let text = try String(contentsOfFile: path("Schemas/DoggoDB.yaml"), encoding: .utf8)
+        XCTAssertEqual(found.first?.line, (text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("nickname: string?") } ?? -1) + 1)
     }
 
     func testAMigrationThatCannotBePlanned() throws {
@@ -82,6 +88,7 @@ final class CheckCommandTests: CLIFolderTestCase {
         // An intended edit of an unreleased version is recorded with `migration hash`.
         let hashed = try remodel(["migration", "hash"])
         XCTAssertEqual(hashed.stdout, "Migrations/remodel.sum: written (6 files; re-hashed 0002-split-person-name.yaml)\n")
+        XCTAssertTrue(hashed.stderr.contains("Warning: version 2 is older than the newest (3): if any store has applied it, the edit never reaches that store"), hashed.stderr)
         try check(expect: 0)
     }
 
@@ -138,6 +145,12 @@ final class CheckCommandTests: CLIFolderTestCase {
         let output = try remodel(["migration", "new", "nickname"], expect: 1)
         XCTAssertTrue(output.stderr.contains("do not match its remodel.sum (the problems above), so nothing was written"), output.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: migrations).sorted(), before)
+    }
+
+    func testASumWithConflictMarkersSaysSo() throws {
+        try edit("Migrations/remodel.sum") { "<<<<<<< HEAD\n" + $0 + "=======\n>>>>>>> other\n" }
+        let output = try check(expect: 1)
+        XCTAssertTrue(output.stderr.contains("Migrations/remodel.sum:1:1: error: 'Migrations/remodel.sum' has Git conflict markers: two branches each changed the history (most likely each added a version) [sum-conflict]"), output.stderr)
     }
 
     func testAnInvalidSumFileIsNamed() throws {
@@ -232,6 +245,18 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(found.first?.line, text.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
     }
 
+    /// A mistake that stops the history from loading leaves the newest version new: its
+    /// edited files are still only out of date in remodel.sum, and the summary counts every version.
+    func testAHistoryThatDoesNotLoadStillJudgesItsNewestVersionAsNew() throws {
+        try newVersion("nickname") { $0.replacingOccurrences(of: "      favoriteToy:", with: "      nickname: string?\n      favoriteToy:") }
+        try edit("Migrations/0004-nickname.yaml") { $0 + "accept:\n  braking:\n    Dog: typo\n" }
+        let output = try check(["--format", "json"], expect: 1)
+        XCTAssertEqual(try findings(output, rule: "unknown-key").map(\.file), ["Migrations/0004-nickname.yaml"], output.stdout)
+        XCTAssertEqual(try findings(output, rule: "sum-unreleased-outdated").map(\.file), ["Migrations/0004-nickname.yaml"])
+        XCTAssertTrue(try findings(output, rule: "sum-file-changed").isEmpty)
+        XCTAssertTrue(try check(expect: 1).stdout.contains(": 4 versions, version 4 judged as new"))
+    }
+
     func testAnAcceptanceWithoutAReasonIsAnError() throws {
         try edit("Migrations/0003-dog-details.yaml") { $0.replacingOccurrences(of: "    Dog.weight: the app reads whole-number weights as Int", with: "    Dog.weight:") }
         let output = try check(expect: 1)
@@ -274,6 +299,8 @@ final class CheckCommandTests: CLIFolderTestCase {
         try "rules:\n  destructive-change: warning\n  breaking-api-change: off\n".write(toFile: path("Migrations/remodel-check.yaml"), atomically: true, encoding: .utf8)
         let output = try check(["--format", "json"], expect: 0)
         XCTAssertEqual(try findings(output, rule: "destructive-change").map(\.severity), ["warning"])
+        // The log says which rules the repository set.
+        XCTAssertTrue(try check(expect: 0).stdout.contains("rules set by Migrations/remodel-check.yaml: breaking-api-change off, destructive-change warning\n"))
         XCTAssertTrue(try findings(output, rule: "breaking-api-change").isEmpty)
         try "rules:\n  destructive-changes: off\n".write(toFile: path("Migrations/remodel-check.yaml"), atomically: true, encoding: .utf8)
         let typo = try check(expect: 1)
@@ -345,6 +372,12 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertTrue(output.stdout.contains("  [data-dependent] property Dog.weight changed type from string to int  (breaks the generated Swift API)\n"), output.stdout)
         XCTAssertTrue(output.stdout.contains("The plan (as 'remodel migrate' runs it):"), output.stdout)
         XCTAssertTrue(output.stdout.contains("convert Dog.weight from string to int (onError: default)"), output.stdout)
+        // `$now` is the time of a run, as `migrate --dry-run` shows it, not the epoch.
+        XCTAssertFalse(output.stdout.contains("1970-01-01"), output.stdout)
+        // Across several versions, renames made by steps are followed, not shown as removals.
+        let across = try remodel(["diff", "1", "3"]).stdout
+        XCTAssertTrue(across.contains("property Person.employeeId renamed to personId"), across)
+        XCTAssertFalse(across.contains("property Person.employeeId removed"), across)
         let json = try remodel(["diff", "2", "3", "--format", "json"])
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let changes = try XCTUnwrap(document["changes"] as? [[String: Any]])
@@ -355,7 +388,9 @@ final class CheckCommandTests: CLIFolderTestCase {
         try remodel(["diff", "--exit-code"])
         try edit("Schemas/DoggoDB.yaml") { $0.replacingOccurrences(of: "      favoriteToy:", with: "      nickname: string?\n      favoriteToy:") }
         XCTAssertTrue(try remodel(["diff", "--exit-code"], expect: 1).stdout.contains("  [additive] property Dog.nickname added\n"))
-        XCTAssertTrue(try remodel(["diff", "Migrations/snapshots/v1.yaml", "Schemas"]).stdout.contains("  [destructive]    property Person.name removed  (breaks the generated Swift API)\n"))
+        let files = try remodel(["diff", "Migrations/snapshots/v1.yaml", "Schemas"]).stdout
+        XCTAssertTrue(files.contains("  [destructive]    property Person.name removed  (breaks the generated Swift API)\n"), files)
+        XCTAssertTrue(files.contains("(renames are matched by name and renamedFrom only"), files)
         XCTAssertTrue(try remodel(["diff", "9"], expect: 64).stderr.contains("version 9 does not exist: the history in 'Migrations' has versions 1 to 3"))
         XCTAssertTrue(try remodel(["diff", "nowhere"], expect: 64).stderr.contains("'nowhere' is neither a version number nor a schema file or folder"))
     }

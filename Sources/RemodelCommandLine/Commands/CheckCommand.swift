@@ -64,6 +64,10 @@ struct CheckCommand: Command {
             let outcome = report.passed ? "passed" : "failed"
             let problems = report.findings.isEmpty ? "" : " (\(DiagnosticsOutput.summary(of: report.findings)))"
             Console.write("remodel check: \(outcome)\(problems): \(ValidateCommand.plural(report.currentVersion, "version")), \(judged)\n")
+            if !report.levels.isEmpty {
+                let set = report.levels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rawValue)" }.joined(separator: ", ")
+                Console.write("rules set by \(MigrationFolder.join(arguments.migrationsPath, CheckConfiguration.fileName)): \(set)\n")
+            }
         }
         return report.passed ? ExitStatus.success : ExitStatus.failure
     }

@@ -44,17 +44,20 @@ struct DiffCommand: Command {
         var plan: MigrationPlan?
         var renames = SchemaDiff.Renames()
         if let history = loaded.history, let old = from.version, let new = to.version, old < new {
-            let migrations = history.migrations.filter { $0.version > old && $0.version <= new }
-            renames = SchemaComparison.renames(of: migrations, old: from.schema)
+            renames = SchemaComparison.renames(in: history, from: old, to: new)
             do {
+                // `$now` as a migration run now would give it, as `migrate --dry-run` shows it.
                 plan = try MigrationPlanner(history: history, customSteps: history.customStepNames, sources: loaded.sources)
-                    .plan(from: old, to: new, now: Date(timeIntervalSince1970: 0))
+                    .plan(from: old, to: new, now: Date())
             } catch let error as MigrationPlanningError {
                 DiagnosticsOutput.print(error.diagnostics)
                 Console.writeError("Error: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan\n")
             }
         }
-        let comparison = SchemaComparison(from: from.label, old: from.schema, to: to.label, new: to.schema, renames: renames, plan: plan)
+        var comparison = SchemaComparison(from: from.label, old: from.schema, to: to.label, new: to.schema, renames: renames, plan: plan)
+        if from.version == nil || to.version == nil {
+            comparison.note = "renames are matched by name and renamedFrom only: a schema file or folder has no migration steps to follow"
+        }
         Console.write(arguments.value(Self.format) == "json" ? comparison.json : comparison.text)
         return arguments.flag(Self.exitCode) && !comparison.entries.isEmpty ? ExitStatus.failure : ExitStatus.success
     }

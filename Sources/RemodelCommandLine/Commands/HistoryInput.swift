@@ -50,7 +50,7 @@ struct HistoryInput {
         var sources = loaded.sources
         if let schema, let current = schema.schema {
             if let existing = history {
-                if var problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: existing, migrationsPath: migrationsPath) {
+                if var problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: existing, migrationsPath: migrationsPath, source: schema.source) {
                     if !schemaMayBeAhead {
                         problem.hint = (problem.hint ?? "") + "; or, if '\(migrationsPath)' belongs to another schema, pass that schema with --schemas DIR"
                         loading.append(problem)

@@ -265,7 +265,8 @@ enum MigrationFiles {
         }
         let open = questions == 0 ? "" : "; it asks \(questions) question\(questions == 1 ? "" : "s"): answer each by uncommenting its step, or delete it (left as they are, the changes they ask about run as the draft lists them)"
         guard !problems.isEmpty else {
-            Console.write("Version \(version) can run as written\(open); check it with 'remodel migrate --store FILE --dry-run'\n")
+            let review = version >= 2 ? ", and run 'remodel check' for the changes a reviewer must accept" : ""
+            Console.write("Version \(version) can run as written\(open); check it with 'remodel migrate --store FILE --dry-run'\(review)\n")
             return
         }
         DiagnosticsOutput.print(input.diagnostics)
@@ -330,7 +331,12 @@ struct MigrationHashCommand: Command {
             if !added.isEmpty { what += "; added \(MessageText.list(added))" }
         }
         Console.write("\(path): written (\(what))\n")
-        if !changed.isEmpty {
+        let newest = sum.entries.compactMap { MigrationSum.version(ofPath: $0.path) }.max() ?? 0
+        let older = Set(changed.compactMap(MigrationSum.version(ofPath:))).filter { $0 < newest }.sorted()
+        if !older.isEmpty {
+            let which = older.count == 1 ? "version \(older[0]) is" : "versions \(MessageText.list(older.map(String.init))) are"
+            Console.writeError("Warning: \(which) older than the newest (\(newest)): if any store has applied \(older.count == 1 ? "it" : "them"), the edit never reaches that store; restore the files from version control ('git checkout -- \(arguments.migrationsPath)') and make the change in a new version instead\n")
+        } else if !changed.isEmpty {
             Console.writeError("Note: re-hash only versions no store has applied yet: a store that applied an edited version keeps what it ran\n")
         }
         return ExitStatus.success

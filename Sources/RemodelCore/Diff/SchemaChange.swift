@@ -85,3 +85,22 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension SchemaChange.Kind {
+    /// The type (object or enum, by its new name or the removed one) and member the change is
+    /// about, for pointing at its declaration.
+    public var declaration: (type: String, member: String?) {
+        switch self {
+        case .objectAdded(let type), .objectRemoved(let type), .enumAdded(let type), .enumRemoved(let type): (type, nil)
+        case .objectRenamed(_, let to), .enumRenamed(_, let to): (to, nil)
+        case .embeddedChanged(let type, _), .primaryKeyChanged(let type, _, _), .enumRawTypeChanged(let type, _, _): (type, nil)
+        case .propertyAdded(let type, let property), .propertyRemoved(let type, let property), .propertyRetyped(let type, let property, _, _),
+             .propertyMadeOptional(let type, let property), .propertyMadeRequired(let type, let property), .inverseChanged(let type, let property),
+             .indexAdded(let type, let property), .indexRemoved(let type, let property), .defaultChanged(let type, let property):
+            (type, property)
+        case .propertyRenamed(let type, _, let to): (type, to)
+        case .enumCaseAdded(let name, let enumCase), .enumCaseRemoved(let name, let enumCase), .enumCaseRawValueChanged(let name, let enumCase, _, _):
+            (name, enumCase)
+        }
+    }
+}

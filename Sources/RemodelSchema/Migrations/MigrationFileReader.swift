@@ -103,7 +103,7 @@ struct MigrationFileReader {
                 guard let reason = subject.value.scalar, !reason.isNull, !reason.text.trimmingCharacters(in: .whitespaces).isEmpty else {
                     log.error(
                         "invalid-value", "the \(entry.key) change '\(subject.key)' is accepted without a reason",
-                        at: subject.keyLocation, hint: "say why it is intended after the colon, e.g. '\(subject.key): the split step above keeps every value'; reviewers read it"
+                        at: subject.keyLocation, hint: "say why it is intended after the colon ('\(subject.key): <why>'); reviewers read it"
                     )
                     continue
                 }

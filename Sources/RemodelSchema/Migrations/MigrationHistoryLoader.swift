@@ -182,15 +182,24 @@ public enum MigrationHistoryLoader {
     /// Checks that `schema` (the current `Schemas/`) is the newest snapshot of `history`, as
     /// far as stored data goes: a schema edited without a new migration gets
     /// `schema-not-snapshotted`. `nil` when they agree or there is no history.
-    public static func checkSnapshotted(schema: Schema, schemasPath: String, history: MigrationHistory?, migrationsPath: String) -> Diagnostic? {
+    /// `source`: where the schema's declarations are, so that the error points at the first
+    /// changed one (a pull request's annotation lands on the edited line).
+    public static func checkSnapshotted(schema: Schema, schemasPath: String, history: MigrationHistory?, migrationsPath: String, source: SchemaSource? = nil) -> Diagnostic? {
         guard let history, let newest = history.snapshots.last, newest.storageHash != schema.storageHash else { return nil }
         let snapshot = MigrationFolder.snapshotPath(in: migrationsPath, version: history.currentVersion)
-        let changes = SchemaDiff(from: newest, to: schema).changes.prefix(3).map(\.description)
-        let summary = changes.isEmpty ? "" : " (\(changes.joined(separator: "; "))\(SchemaDiff(from: newest, to: schema).changes.count > 3 ? "; …" : ""))"
+        let diff = SchemaDiff(from: newest, to: schema)
+        let changes = diff.changes.prefix(3).map(\.description)
+        let summary = changes.isEmpty ? "" : " (\(changes.joined(separator: "; "))\(diff.changes.count > 3 ? "; …" : ""))"
+        let location = source.flatMap { source in
+            diff.changes.lazy.compactMap { change -> SourceLocation? in
+                let (type, member) = change.kind.declaration
+                return schema.objectType(named: type) != nil || schema.enumType(named: type) != nil ? source.location(of: type, member: member) : nil
+            }.first
+        }
         return .error(
             schemaNotSnapshottedRule,
             "the schema in '\(schemasPath)' differs from the newest snapshot '\(snapshot)' (version \(history.currentVersion))\(summary): the schema changed without a new migration",
-            at: nil, hint: "run 'remodel migration new NAME' to freeze it as version \(history.currentVersion + 1)"
+            at: location, hint: "run 'remodel migration new NAME' to freeze it as version \(history.currentVersion + 1)"
         )
     }
 

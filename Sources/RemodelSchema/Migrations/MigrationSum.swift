@@ -98,6 +98,13 @@ public struct MigrationSum: Hashable, Sendable {
         func problem(_ message: String, line: Int) -> Result<MigrationSum, Diagnostic> {
             .failure(.error("sum-invalid", message, at: SourceLocation(file: path, line: line, column: 1), hint: hint))
         }
+        if let conflict = lines.firstIndex(where: { $0.hasPrefix("<<<<<<<") || $0.hasPrefix(">>>>>>>") }) {
+            return .failure(.error(
+                "sum-conflict", "'\(path)' has Git conflict markers: two branches each changed the history (most likely each added a version)",
+                at: SourceLocation(file: path, line: conflict + 1, column: 1),
+                hint: "keep one branch's versions: take the other branch's migration files and snapshots out, resolve remodel.sum to its side ('git checkout --theirs' or '--ours'), then make those changes again as a new version with 'remodel migration new NAME'"
+            ))
+        }
         let header = lines.first.map { $0.split(separator: " ") } ?? []
         guard header.count == 2, header[0] == magic, let format = Int(header[1]) else {
             return problem("'\(path)' is not a remodel.sum file: its first line is not '\(magic) \(formatVersion)'", line: 1)
@@ -197,7 +204,9 @@ public struct MigrationSum: Hashable, Sendable {
                 hint: rival != nil
                     ? "renumber one branch's migration after the other's: remove its files, merge, and run 'remodel migration new NAME' again"
                     : "create versions with 'remodel migration new NAME'; if this file is intended, run 'remodel migration hash' to record it",
-                notes: [], version: version
+                // Two files of one version belong to neither branch's version alone: no
+                // version, so that it is never taken for the newest version's draft edits.
+                notes: [], version: rival == nil ? version : nil
             ))
         }
         return diagnostics
