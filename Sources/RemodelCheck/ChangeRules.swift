@@ -47,7 +47,9 @@ public struct ChangeRules {
                     used.insert(acceptance)
                     continue
                 }
-                findings.append(Self.finding(for: change, version: version, file: file))
+                // At the file's `steps:` (its start without): the version a reviewer accepts it in.
+                let place = sources.migrations[version]?.start ?? SourceLocation(file: file, line: 1, column: 1)
+                findings.append(Self.finding(for: change, version: version, file: file, at: place))
             }
             for acceptance in accepted where !used.contains(acceptance) {
                 let made = changes.filter { $0.kind == acceptance.kind }.map(\.subject)
@@ -67,7 +69,7 @@ public struct ChangeRules {
 
     // MARK: - Findings
 
-    static func finding(for change: Change, version: Int, file: String) -> Diagnostic {
+    static func finding(for change: Change, version: Int, file: String, at place: SourceLocation) -> Diagnostic {
         let rule: CheckRule
         let what: String
         switch change.kind {
@@ -90,7 +92,7 @@ public struct ChangeRules {
         return Diagnostic(
             rule.defaultSeverity, rule: rule.id,
             "version \(version): \(change.summary) — \(what), and '\(file)' does not accept it",
-            at: SourceLocation(file: file, line: 1, column: 1), hint: fix,
+            at: place, hint: fix,
             notes: change.declaration.map { [.init("declared here", at: $0)] } ?? [], version: version
         )
     }

@@ -311,7 +311,10 @@ final class CheckCommandTests: CLIFolderTestCase {
     func testGitHubFormat() throws {
         try newVersion("drop-toy") { $0.replacingOccurrences(of: "      favoriteToy: { type: string, default: \"\" }\n", with: "") }
         let output = try check(["--format", "github"], expect: 1)
-        XCTAssertTrue(output.stdout.contains("::error file=Migrations/0004-drop-toy.yaml,line=1,col=1,title=destructive-change::"), output.stdout)
+        // At the migration file's `steps:`, where the reviewer reads the version.
+        let text = try String(contentsOfFile: path("Migrations/0004-drop-toy.yaml"), encoding: .utf8)
+        let steps = try XCTUnwrap(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("steps:") }) + 1
+        XCTAssertTrue(output.stdout.contains("::error file=Migrations/0004-drop-toy.yaml,line=\(steps),col=1,title=destructive-change::"), output.stdout)
     }
 
     func testGeneratedCodeOutOfDate() throws {
