@@ -34,11 +34,12 @@ public struct ChangeRules {
         var findings: [Diagnostic] = []
         for version in judged where version >= 2 {
             // The version's changes as its plan records them (the plan `migrate` runs).
-            guard let planned = HistoryCheck.plannedChanges(of: history, version: version, sources: sources),
+            guard let planned = HistoryCheck.plannedVersion(of: history, version: version, sources: sources),
                   let old = history.schema(at: version - 1), let new = history.schema(at: version) else { continue }
-            let migration = history.migration(to: version)
-            let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: migration?.name ?? "v\(version)")
-            let changes = Self.dataChanges(of: planned) + Self.apiChanges(from: old, to: new, migration: migration)
+            let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: planned.name)
+            // At the file's `steps:` (its start without): the version a reviewer accepts it in.
+            let place = sources.migrations[version]?.start ?? SourceLocation(file: file, line: 1, column: 1)
+            let changes = Self.dataChanges(of: planned.changes) + Self.apiChanges(from: old, to: new, renames: planned.renames)
             let accepted = loaded.acceptances[version] ?? []
             var used = Set<ChangeAcceptance>()
             var seen = Set<String>()
@@ -47,8 +48,6 @@ public struct ChangeRules {
                     used.insert(acceptance)
                     continue
                 }
-                // At the file's `steps:` (its start without): the version a reviewer accepts it in.
-                let place = sources.migrations[version]?.start ?? SourceLocation(file: file, line: 1, column: 1)
                 findings.append(Self.finding(for: change, version: version, file: file, at: place))
             }
             for acceptance in accepted where !used.contains(acceptance) {
@@ -142,8 +141,8 @@ public struct ChangeRules {
     }
 
     /// The changes between a version's schemas that break the generated Swift API.
-    static func apiChanges(from old: Schema, to new: Schema, migration: Migration?) -> [Change] {
-        let diff = SchemaDiff(from: old, to: new, renames: renames(of: migration, old: old))
+    static func apiChanges(from old: Schema, to new: Schema, renames: SchemaDiff.Renames) -> [Change] {
+        let diff = SchemaDiff(from: old, to: new, renames: renames)
         var changes: [Change] = diff.changes.filter { breaksAPI($0.kind) }.map { change in
             Change(kind: .breaking, subject: subject(of: change.kind), summary: change.description, declaration: nil)
         }
@@ -166,34 +165,15 @@ public struct ChangeRules {
         }
     }
 
-    /// The renames a migration's steps declare, by the names the schema diff uses.
-    static func renames(of migration: Migration?, old: Schema) -> SchemaDiff.Renames {
-        var renames = SchemaDiff.Renames()
-        for step in migration?.steps ?? [] {
-            if case .renameType(let from, let to) = step { renames.types.insert(old: from, new: to) }
-        }
-        for step in migration?.steps ?? [] {
-            guard case .renameProperty(let type, let from, let to) = step else { continue }
-            let newType = old.objectType(named: type) != nil ? (renames.types.new(for: type) ?? type) : type
-            renames.properties[newType, default: RenameMap()].insert(old: from, new: to)
-        }
-        return renames
-    }
-
-    /// What a change is about, as findings and acceptances name it.
+    /// What a change is about, as findings and acceptances name it: its declaration, except
+    /// that a rename is named by what it renames.
     static func subject(of kind: SchemaChange.Kind) -> String {
         switch kind {
-        case .objectAdded(let type), .objectRemoved(let type), .enumAdded(let type), .enumRemoved(let type): type
-        case .objectRenamed(let from, _), .enumRenamed(let from, _): from
-        case .embeddedChanged(let type, _), .primaryKeyChanged(let type, _, _): type
-        case .propertyAdded(let type, let property), .propertyRemoved(let type, let property), .propertyRetyped(let type, let property, _, _),
-             .propertyMadeOptional(let type, let property), .propertyMadeRequired(let type, let property), .inverseChanged(let type, let property),
-             .indexAdded(let type, let property), .indexRemoved(let type, let property), .defaultChanged(let type, let property):
-            "\(type).\(property)"
-        case .propertyRenamed(let type, let from, _): "\(type).\(from)"
-        case .enumRawTypeChanged(let name, _, _): name
-        case .enumCaseAdded(let name, let enumCase), .enumCaseRemoved(let name, let enumCase), .enumCaseRawValueChanged(let name, let enumCase, _, _):
-            "\(name).\(enumCase)"
+        case .objectRenamed(let from, _), .enumRenamed(let from, _): return from
+        case .propertyRenamed(let type, let from, _): return "\(type).\(from)"
+        default:
+            let (type, member) = kind.declaration
+            return member.map { "\(type).\($0)" } ?? type
         }
     }
 }

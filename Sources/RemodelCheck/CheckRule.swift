@@ -1,4 +1,5 @@
 import RemodelCore
+import RemodelSchema
 
 /// One rule of `remodel check` that a team may tune: its stable ID (what configuration,
 /// acceptances and CI logs name), its severity unless configured, and what it guards
@@ -44,23 +45,23 @@ public enum CheckRules {
         "with --generated DIR: the generated Swift in DIR differs from what `remodel generate` writes now"
     )
     public static let sumMissing = CheckRule(
-        "sum-missing", .warning,
+        MigrationSum.Rule.missing, .warning,
         "the migrations folder has no remodel.sum (run `remodel migration hash`)"
     )
     public static let sumFileChanged = CheckRule(
-        "sum-file-changed", .error,
+        MigrationSum.Rule.fileChanged, .error,
         "a migration file or snapshot differs from its hash in remodel.sum: a version was edited after it was recorded"
     )
     public static let sumFileDeleted = CheckRule(
-        "sum-file-deleted", .error,
+        MigrationSum.Rule.fileDeleted, .error,
         "a file remodel.sum records is missing (a snapshot or migration deleted)"
     )
     public static let sumFileUnrecorded = CheckRule(
-        "sum-file-unrecorded", .error,
+        MigrationSum.Rule.fileUnrecorded, .error,
         "a migration file or snapshot is not in remodel.sum: added by hand, or two branches added the same version"
     )
     public static let sumOutdated = CheckRule(
-        "sum-unreleased-outdated", .warning,
+        MigrationSum.Rule.unreleasedOutdated, .warning,
         "a new (not yet released) version's files differ from remodel.sum, as while its draft is edited: run `remodel migration hash` before merging"
     )
     public static let releasedVersionEdited = CheckRule(

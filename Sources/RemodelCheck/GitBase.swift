@@ -24,7 +24,7 @@ public struct GitBase: Sendable {
     public static func read(ref: String, migrations: String) throws -> GitBase {
         let folder = URL(fileURLWithPath: migrations, isDirectory: true)
         let repository = MigrationFolder.isDirectory(migrations) ? migrations : folder.deletingLastPathComponent().path
-        let commit = try git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: repository, failure: "'\(ref)' is not a commit, branch or tag of the Git repository at '\(repository)' (fetch it first: CI checkouts are often shallow; 'git fetch origin \(ref)' or 'fetch-depth: 0')")
+        let commit = try git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: repository, failure: "'\(ref)' is not a commit, branch or tag that the Git repository holding '\(migrations)' has: pass one it has (e.g. origin/main), or fetch it first (CI checkouts are often shallow: 'git fetch origin \(ref)', or 'fetch-depth: 0' in actions/checkout)")
         guard MigrationFolder.isDirectory(migrations) else { return GitBase(ref: ref, blobs: [:]) }
         let listing = try git(["ls-tree", "-r", "-z", commit.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines), "--", "."], in: migrations, failure: "cannot list '\(migrations)' at '\(ref)'")
         var blobs: [String: String] = [:]

@@ -57,7 +57,6 @@ public enum RepositoryCheck {
         var findings = input.diagnostics
         let (configuration, configProblems) = CheckConfiguration.load(migrations: input.migrationsPath)
         findings += configProblems
-        let sum = MigrationSum.verify(migrations: input.migrationsPath, hashes: input.loaded.fileHashes)
 
         // The newest version as the folder has it, also when the history does not load (then
         // its problems are reported; the newest version is still the one under review).
@@ -70,15 +69,7 @@ public enum RepositoryCheck {
             judged = (1...max(newest, 1)).filter { !released.contains($0) }
         }
         // Released versions must match remodel.sum; the new ones are still being edited.
-        findings += sum.map { diagnostic in
-            guard let version = diagnostic.version, judged.contains(version), diagnostic.rule != CheckRules.sumMissing.id else { return diagnostic }
-            var outdated = diagnostic
-            outdated.rule = CheckRules.sumOutdated.id
-            outdated.severity = CheckRules.sumOutdated.defaultSeverity
-            outdated.message += " (version \(version) is new, so it may still change)"
-            outdated.hint = "run 'remodel migration hash' to record it once its review is done, before it is merged"
-            return outdated
-        }
+        findings += MigrationSum.verify(migrations: input.migrationsPath, hashes: input.loaded.fileHashes, unreleased: Set(judged))
         if let history = input.history, !input.diagnostics.containsErrors {
             findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded).findings(judging: judged)
         }

@@ -37,19 +37,18 @@ public struct SchemaComparison: Sendable {
         }
     }
 
-    /// The renames between versions `from` and `to` of `history`: each version's renames
-    /// (its steps' and `renamedFrom`), followed through every version between, so that a
-    /// type renamed on the way compares as renamed, not removed and added.
-    public static func renames(in history: MigrationHistory, from: Int, to: Int) -> SchemaDiff.Renames {
-        guard let start = history.schema(at: from), to > from else { return SchemaDiff.Renames() }
+    /// The renames across the versions of `plan`: each version's renames (its steps' and
+    /// `renamedFrom`), followed through every version, so that a type renamed on the way
+    /// compares as renamed, not removed and added.
+    public static func renames(through plan: MigrationPlan) -> SchemaDiff.Renames {
+        guard let start = plan.versions.first?.previousSchema else { return SchemaDiff.Renames() }
         // Each original type's current name, and each original property's current name by original type.
         var types = Dictionary(uniqueKeysWithValues: (start.objects.map(\.name) + start.enums.map(\.name)).map { ($0, $0) })
         var properties = Dictionary(uniqueKeysWithValues: start.objects.map { object in
             (object.name, Dictionary(uniqueKeysWithValues: object.properties.map { ($0.name, $0.name) }))
         })
-        for version in (from + 1)...to {
-            guard let old = history.schema(at: version - 1), let new = history.schema(at: version) else { break }
-            let diff = SchemaDiff(from: old, to: new, renames: ChangeRules.renames(of: history.migration(to: version), old: old))
+        for version in plan.versions {
+            let diff = SchemaDiff(from: version.previousSchema, to: version.schema, renames: version.renames)
             for (original, current) in types {
                 guard let next = diff.types.new(for: current) ?? diff.enums.new(for: current) else {
                     types[original] = nil

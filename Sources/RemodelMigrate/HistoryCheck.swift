@@ -63,20 +63,19 @@ public enum HistoryCheck {
         return diagnostics.sortedByLocation()
     }
 
-    /// The changes of version `version` as its plan records them (each with its impact and
-    /// where it is declared), planned on the version's scope when that plans cleanly, else
+    /// The plan of version `version`, on the version's scope when that plans cleanly, else
     /// whole; `nil` when the version cannot be planned. For `remodel check`'s change rules:
-    /// the schema's and the steps' changes are the whole plan's; the plan's own work
-    /// (`PlannedChange.Subject.plan`: rewrites, fresh table definitions) may name only the
-    /// scope's tables.
-    public static func plannedChanges(of history: MigrationHistory, version: Int, sources: HistorySources = HistorySources()) -> [PlannedChange]? {
+    /// its schema's and steps' changes and its renames are the whole plan's; the plan's own
+    /// work (`PlannedChange.Subject.plan`: rewrites, fresh table definitions) may name only
+    /// the scope's tables, and its schemas may be the scope's (read the history's instead).
+    public static func plannedVersion(of history: MigrationHistory, version: Int, sources: HistorySources = HistorySources()) -> VersionPlan? {
         guard version >= 2, let old = history.schema(at: version - 1), let new = history.schema(at: version) else { return nil }
         let customNames = history.customStepNames
         let migration = history.migration(to: version) ?? Migration(version: version, name: "v\(version)", steps: [], checksum: "")
         let scope = PlanningScope(old: old, new: new, migration: migration)
-        if let plan = scopedPlan(scope, migration, history: history, sources: sources, customSteps: customNames) { return plan.changes }
+        if let plan = scopedPlan(scope, migration, history: history, sources: sources, customSteps: customNames) { return plan }
         let planner = MigrationPlanner(history: history, customSteps: customNames, sources: sources)
-        return (try? planner.plan(from: version - 1, to: version, now: Date(timeIntervalSince1970: 0)))?.versions.first?.changes
+        return (try? planner.plan(from: version - 1, to: version, now: Date(timeIntervalSince1970: 0)))?.versions.first
     }
 
     /// The plan of a version on its scope, when it has one smaller than the schema and it

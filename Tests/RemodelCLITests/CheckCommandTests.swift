@@ -284,7 +284,7 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(try findings(output, rule: "released-version-edited").map(\.file), ["Migrations/0003-dog-details.yaml"])
         // An unknown ref is a usage error.
         let unknown = try check(["--base", "no-such-branch"], expect: 64)
-        XCTAssertTrue(unknown.stderr.contains("'no-such-branch' is not a commit, branch or tag"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("'no-such-branch' is not a commit, branch or tag that the Git repository holding 'Migrations' has: pass one it has (e.g. origin/main), or fetch it first"), unknown.stderr)
     }
 
     private func git(_ arguments: [String]) throws {

@@ -94,7 +94,9 @@ import Testing
                 func declared(_ changes: [PlannedChange]?) -> [PlannedChange]? {
                     changes?.filter { if case .plan = $0.subject { false } else { true } }
                 }
-                #expect(declared(HistoryCheck.plannedChanges(of: history, version: version)) == declared(plan?.versions.first?.changes), "\(name) version \(version)")
+                let scoped = HistoryCheck.plannedVersion(of: history, version: version)
+                #expect(declared(scoped?.changes) == declared(plan?.versions.first?.changes), "\(name) version \(version)")
+                #expect(scoped?.renames == plan?.versions.first?.renames, "\(name) version \(version) renames")
             }
         }
     }

@@ -44,14 +44,14 @@ struct DiffCommand: Command {
         var plan: MigrationPlan?
         var renames = SchemaDiff.Renames()
         if let history = loaded.history, let old = from.version, let new = to.version, old < new {
-            renames = SchemaComparison.renames(in: history, from: old, to: new)
             do {
                 // `$now` as a migration run now would give it, as `migrate --dry-run` shows it.
                 plan = try MigrationPlanner(history: history, customSteps: history.customStepNames, sources: loaded.sources)
                     .plan(from: old, to: new, now: Date())
+                renames = SchemaComparison.renames(through: plan!)
             } catch let error as MigrationPlanningError {
                 DiagnosticsOutput.print(error.diagnostics)
-                Console.writeError("Error: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan\n")
+                Console.writeError("Error: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan, renames matched by name and renamedFrom only\n")
             }
         }
         var comparison = SchemaComparison(from: from.label, old: from.schema, to: to.label, new: to.schema, renames: renames, plan: plan)

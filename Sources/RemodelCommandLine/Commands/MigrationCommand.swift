@@ -45,7 +45,7 @@ struct MigrationNewCommand: Command {
         }
         let migrationName = try Self.name(givenName, forVersion: (input.loaded.history?.currentVersion ?? 0) + 1)
         guard MigrationFiles.existingVersionsCanRun(input, arguments: arguments, retry: arguments.command("migration new \(migrationName)")),
-              MigrationFiles.sumMatches(arguments, exceptVersion: nil, command: "migration new \(migrationName)") else {
+              MigrationFiles.sumMatches(arguments, input: input, exceptVersion: nil, command: "migration new \(migrationName)") else {
             return ExitStatus.failure
         }
 
@@ -73,7 +73,7 @@ struct MigrationNewCommand: Command {
         try MigrationFiles.write([
             (OutputFile(path: snapshotPath, existing: .refuse, advice: leftover), CanonicalYAML.text(of: schema)),
             (OutputFile(path: migrationPath, existing: .refuse, advice: leftover), migrationText),
-        ], hashingInto: migrationsPath)
+        ], hashingInto: migrationsPath, hashes: input.loaded.fileHashes)
         let what = version == 1 ? "the baseline (no steps)"
             : dataOnly ? "a data-only version (the schema did not change): write the steps it runs"
             : "the steps from version \(version - 1); review them"
@@ -124,7 +124,7 @@ struct MigrationAmendCommand: Command {
             return ExitStatus.failure
         }
         let version = history.currentVersion
-        guard MigrationFiles.sumMatches(arguments, exceptVersion: version, command: "migration amend") else { return ExitStatus.failure }
+        guard MigrationFiles.sumMatches(arguments, input: input, exceptVersion: version, command: "migration amend") else { return ExitStatus.failure }
         let snapshotPath = input.loaded.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: migrationsPath, version: version)
         let snapshot = CanonicalYAML.text(of: schema)
         let existing = try String(contentsOfFile: file, encoding: .utf8)
@@ -139,7 +139,7 @@ struct MigrationAmendCommand: Command {
         try MigrationFiles.write([
             (OutputFile(path: snapshotPath, existing: .replace), snapshot),
             (OutputFile(path: file, existing: .replace), migration),
-        ], hashingInto: migrationsPath)
+        ], hashingInto: migrationsPath, hashes: input.loaded.fileHashes)
         Console.write("\(snapshotPath): the schema of version \(version), frozen again from '\(arguments.schemasPath)'\n\(file): its list of changes renewed; its description and steps kept\n")
         Console.writeError("Note: amend only a version no store has applied yet: a store already at version \(version) keeps the old snapshot's schema and will be refused (schema mismatch)\n")
         MigrationFiles.reportReadiness(arguments, version: version, file: file)
@@ -151,9 +151,10 @@ struct MigrationAmendCommand: Command {
 enum MigrationFiles {
     /// Writes the snapshot and the migration file both or neither, with the migrations
     /// folder's remodel.sum updated to match: all are written beside their names and flushed
-    /// first, then put in place (a failure, such as a full disk, changes none).
-    static func write(_ files: [(file: OutputFile, text: String)], hashingInto migrations: String) throws {
-        let sum = MigrationSum.current(of: migrations, with: files.map { ($0.file.path, Data($0.text.utf8)) })
+    /// first, then put in place (a failure, such as a full disk, changes none). `hashes`: the
+    /// digests of the folder's files as the history was loaded.
+    static func write(_ files: [(file: OutputFile, text: String)], hashingInto migrations: String, hashes: [String: String]) throws {
+        let sum = MigrationSum.current(of: migrations, hashes: hashes, pending: files.map { ($0.file.path, Data($0.text.utf8)) })
         let files = files + [(OutputFile(path: MigrationSum.path(in: migrations), existing: .replace), sum.text)]
         var staged: [OutputFile.Staged] = []
         do {
@@ -182,8 +183,9 @@ enum MigrationFiles {
     /// Whether remodel.sum (when there is one) matches every file of the versions other
     /// than `exceptVersion` (the one the command rewrites); if not, prints the files and why
     /// nothing is written: a new version must not record an unreviewed edit of a released one.
-    static func sumMatches(_ arguments: ParsedArguments, exceptVersion: Int?, command: String) -> Bool {
-        let problems = MigrationSum.verify(migrations: arguments.migrationsPath).filter { $0.severity == .error && ($0.version == nil || $0.version != exceptVersion) }
+    static func sumMatches(_ arguments: ParsedArguments, input: HistoryInput, exceptVersion: Int?, command: String) -> Bool {
+        let unreleased = exceptVersion.map { Set([$0]) } ?? []
+        let problems = MigrationSum.verify(migrations: arguments.migrationsPath, hashes: input.loaded.fileHashes, unreleased: unreleased).filter { $0.severity == .error }
         guard !problems.isEmpty else { return true }
         DiagnosticsOutput.print(problems)
         Console.writeError(
@@ -291,7 +293,8 @@ struct MigrationHashCommand: Command {
     let name = "hash"
     let abstract = "Write Migrations/remodel.sum from the migration files and snapshots as they are."
     let discussion = """
-        remodel.sum holds a SHA-256 hash of every migration file and snapshot, and one over all; \
+        remodel.sum holds a hash of every migration file and snapshot (SHA-256 over the SHA-256 \
+        of each declaration), and one over all; \
         `remodel check` fails naming any file that differs from it. `migration new` and \
         `migration amend` keep it up to date; run `migration hash` after an intended edit of a \
         version no store has applied yet (a comment, an acceptance, a step of an unreleased \
@@ -315,7 +318,7 @@ struct MigrationHashCommand: Command {
             return ExitStatus.failure
         }
         let path = MigrationSum.path(in: migrations)
-        let sum = MigrationSum.current(of: migrations)
+        let sum = MigrationSum.current(of: migrations, hashes: input.loaded.fileHashes)
         let previous = FileManager.default.fileExists(atPath: path) ? try? MigrationSum.read(path).get() : nil
         if previous == sum {
             Console.write("\(path): up to date (\(sum.entries.count) files)\n")

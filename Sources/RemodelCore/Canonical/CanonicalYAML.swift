@@ -7,20 +7,28 @@ public enum CanonicalYAML {
     /// The first line of every canonical document.
     public static let header = "# Remodel schema snapshot, canonical form. Written by the remodel tool: do not edit."
 
+    /// The document's sections, in the order they are written (each only when not empty).
+    public enum Section: String, CaseIterable, Sendable {
+        case enums, objects, projections
+
+        /// The section's line: `objects:`.
+        public var line: String { rawValue + ":" }
+    }
+
     /// The canonical YAML text of `schema`.
     public static func text(of schema: Schema) -> String {
         var out = Writer()
         out.line(0, header)
         if !schema.enums.isEmpty {
-            out.line(0, "enums:")
+            out.line(0, Section.enums.line)
             for enumType in schema.enums { write(enumType, to: &out) }
         }
         if !schema.objects.isEmpty {
-            out.line(0, "objects:")
+            out.line(0, Section.objects.line)
             for object in schema.objects { write(object, to: &out) }
         }
         if !schema.projections.isEmpty {
-            out.line(0, "projections:")
+            out.line(0, Section.projections.line)
             for projection in schema.projections { write(projection, to: &out) }
         }
         return out.text

@@ -105,9 +105,4 @@ public struct DeclarationSource: Hashable, Sendable {
     public func member(_ name: String) -> SourceLocation? {
         memberOffsets[name].map { SourceLocation(file: location.file, line: location.line + $0.lines, column: $0.column) }
     }
-
-    /// Every member's place.
-    public var members: [String: SourceLocation] {
-        Dictionary(uniqueKeysWithValues: memberOffsets.keys.compactMap { name in member(name).map { (name, $0) } })
-    }
 }

@@ -48,6 +48,9 @@ public struct VersionPlan: Sendable {
     package var operations: [ScheduledOperation]
     /// Object types (continuing objects) this version renames.
     public var typeRenames: RenameMap
+    /// The renames the version declares (its steps' and `renamedFrom`), as its schema diff
+    /// uses them: what a diff of its two schemas needs to see renames, not removals.
+    public var renames: SchemaDiff.Renames
 
     /// The most severe impact of this version's changes.
     public var impact: SchemaChange.Impact? { changes.map(\.impact).max() }

@@ -243,7 +243,8 @@ struct VersionPlanner {
             version: version, name: migration.name, description: migration.description, checksum: migration.checksum,
             schema: new, previousSchema: old, changes: changes, operations: operations, typeRenames: RenameMap(diff.types.renamed.filter { pair in
                 old.objectType(named: pair.old).map { !$0.isEmbedded } ?? false
-            })
+            }),
+            renames: renames
         )
     }
 }

@@ -9,7 +9,7 @@ import RemodelCore
 /// verifying a long history of a large schema does not hash every snapshot's megabytes.
 enum FileDigest {
     /// The digest of `bytes`.
-    static func hex(of bytes: Data) -> String {
+    static func hex(of bytes: some ContiguousBytes) -> String {
         bytes.withUnsafeBytes { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             var digests: [UInt8] = []
@@ -52,9 +52,8 @@ enum FileDigest {
                 ranges.append(start..<line)
                 start = line
             }
-            var next = line
-            while next < bytes.count && bytes[next] != newline { next += 1 }
-            line = next + 1
+            guard let found = memchr(bytes.baseAddress! + line, Int32(newline), bytes.count - line) else { break }
+            line = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
         }
         if start < bytes.count || ranges.isEmpty { ranges.append(start..<bytes.count) }
         return ranges

@@ -86,11 +86,7 @@ public enum MigrationHistoryLoader {
         func loadFully(_ version: Int, _ snapshotPath: String, _ bytes: Data?) {
             let loaded = SchemaLoader.load(path: snapshotPath)
             log.add(contentsOf: loaded.diagnostics)
-            guard let schema = loaded.schema else {
-                snapshots[version] = nil
-                sources.schemas[version] = nil
-                return
-            }
+            guard let schema = loaded.schema else { return }
             snapshots[version] = schema
             sources.schemas[version] = loaded.source
             if let bytes, String(decoding: bytes, as: UTF8.self) != CanonicalYAML.text(of: schema) {
@@ -138,7 +134,7 @@ public enum MigrationHistoryLoader {
             guard let bytes = read(file.path, log: log) else { continue }
             // The store records the file's plain SHA-256; remodel.sum its `FileDigest`.
             let checksum = SHA256.hexDigest(of: bytes)
-            fileHashes[file.path] = FileDigest.hex(of: Data(bytes))
+            fileHashes[file.path] = FileDigest.hex(of: bytes)
             let (root, problems) = YAMLParser(file: file.path, document: .migration).parse(bytes)
             log.add(contentsOf: problems)
             guard problems.isEmpty else { continue }

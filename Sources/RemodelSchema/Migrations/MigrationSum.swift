@@ -21,6 +21,16 @@ public struct MigrationSum: Hashable, Sendable {
     public static let formatVersion = 1
     static let magic = "remodel-sum"
 
+    /// The rule IDs of what `verify` finds (`remodel check` tunes them by these IDs).
+    public enum Rule {
+        public static let missing = "sum-missing"
+        public static let fileChanged = "sum-file-changed"
+        public static let fileDeleted = "sum-file-deleted"
+        public static let fileUnrecorded = "sum-file-unrecorded"
+        /// A file of a version still under review differs from the sum (a warning).
+        public static let unreleasedOutdated = "sum-unreleased-outdated"
+    }
+
     /// One hashed file: its path inside the migrations folder and its SHA-256.
     public struct Entry: Hashable, Sendable {
         public var path: String
@@ -54,38 +64,27 @@ public struct MigrationSum: Hashable, Sendable {
         MigrationFolder.join(migrations, fileName)
     }
 
-    /// The sum of the files in the migrations folder `migrations` as they are now: every
-    /// migration file and snapshot whose name follows the rules, in version order.
-    /// `hashes`: hashes already computed, by path (`MigrationHistoryLoadResult.fileHashes`).
-    public static func current(of migrations: String, hashes: [String: String] = [:]) -> MigrationSum {
+    /// The sum of the files in the migrations folder `migrations`: every migration file and
+    /// snapshot whose name follows the rules, in version order, as they are now, or as they
+    /// will be once `pending` (full paths as written to, and their new contents) is written,
+    /// for writing remodel.sum together with them. `hashes`: digests already computed, by
+    /// path (`MigrationHistoryLoadResult.fileHashes`).
+    public static func current(of migrations: String, hashes: [String: String] = [:], pending: [(path: String, contents: Data)] = []) -> MigrationSum {
         let (files, snapshots) = MigrationFolder.list(migrations, log: DiagnosticLog())
-        var paths: [(version: Int, order: Int, path: String)] = files.map { ($0.version, 0, $0.path) }
-        paths += snapshots.map { ($0.version, 1, $0.path) }
-        paths.sort { ($0.version, $0.order, $0.path) < ($1.version, $1.order, $1.path) }
+        var known = hashes
+        var paths = files.map(\.path) + snapshots.map(\.path)
         let prefix = migrations.hasSuffix("/") ? migrations : migrations + "/"
-        let entries = paths.concurrentMap { file in
-            let hash = hashes[file.path] ?? FileDigest.hex(ofFile: file.path) ?? FileDigest.hex(of: Data())
-            return Entry(path: String(file.path.dropFirst(prefix.count)), hash: hash)
+        for file in pending where file.path.hasPrefix(prefix) && version(ofPath: String(file.path.dropFirst(prefix.count))) != nil {
+            known[file.path] = FileDigest.hex(of: file.contents)
+            if !paths.contains(file.path) { paths.append(file.path) }
         }
-        return MigrationSum(entries: entries)
-    }
-
-    /// The sum the folder will have once `pending` (full paths as written to, and their new
-    /// contents) are written: for writing remodel.sum together with them.
-    public static func current(of migrations: String, with pending: [(path: String, contents: Data)]) -> MigrationSum {
-        var sum = current(of: migrations)
-        let prefix = migrations.hasSuffix("/") ? migrations : migrations + "/"
-        for file in pending where file.path.hasPrefix(prefix) {
-            let entry = Entry(path: String(file.path.dropFirst(prefix.count)), hash: FileDigest.hex(of: file.contents))
-            guard version(ofPath: entry.path) != nil else { continue }
-            if let index = sum.entries.firstIndex(where: { $0.path == entry.path }) {
-                sum.entries[index] = entry
-            } else {
-                sum.entries.append(entry)
+        let entries = paths.map { String($0.dropFirst(prefix.count)) }
+            .sorted { (version(ofPath: $0) ?? 0, isSnapshot($0) ? 1 : 0, $0) < (version(ofPath: $1) ?? 0, isSnapshot($1) ? 1 : 0, $1) }
+            .concurrentMap { path in
+                let file = prefix + path
+                return Entry(path: path, hash: known[file] ?? FileDigest.hex(ofFile: file) ?? FileDigest.hex(of: Data()))
             }
-        }
-        sum.entries.sort { (version(ofPath: $0.path) ?? 0, $0.path.hasPrefix(MigrationFolder.snapshotsFolder) ? 1 : 0, $0.path) < (version(ofPath: $1.path) ?? 0, $1.path.hasPrefix(MigrationFolder.snapshotsFolder) ? 1 : 0, $1.path) }
-        return sum
+        return MigrationSum(entries: entries)
     }
 
     /// Reads the sum file at `path`: the sum, or the problem with the file (located).
@@ -141,16 +140,17 @@ public struct MigrationSum: Hashable, Sendable {
     }
 
     /// Compares the files of `migrations` with its remodel.sum: every file changed, deleted
-    /// or added since the sum was written is an error naming it. No sum is a warning (a
-    /// history from before remodel.sum); `nil` folder means there is nothing to check.
-    public static func verify(migrations: String, hashes: [String: String] = [:]) -> [Diagnostic] {
+    /// or added since the sum was written is an error naming it, except in the versions
+    /// `unreleased` (still under review, so still edited: a warning to re-hash before the
+    /// merge). No sum is a warning (a history from before remodel.sum); no folder, nothing.
+    public static func verify(migrations: String, hashes: [String: String] = [:], unreleased: Set<Int> = []) -> [Diagnostic] {
         guard MigrationFolder.isDirectory(migrations) else { return [] }
         let sumPath = path(in: migrations)
         let current = current(of: migrations, hashes: hashes)
         guard FileManager.default.fileExists(atPath: sumPath) else {
             guard !current.entries.isEmpty else { return [] }
             return [.warning(
-                "sum-missing", "'\(migrations)' has no remodel.sum, so an edited released migration or a deleted snapshot would go unnoticed",
+                Rule.missing, "'\(migrations)' has no remodel.sum, so an edited released migration or a deleted snapshot would go unnoticed",
                 at: nil, hint: "run 'remodel migration hash' to write '\(sumPath)' from the files as they are, and commit it"
             )]
         }
@@ -159,7 +159,15 @@ public struct MigrationSum: Hashable, Sendable {
         case .success(let sum): recorded = sum
         case .failure(let problem): return [problem]
         }
-        return differences(recorded: recorded, current: current, migrations: migrations, sumPath: sumPath)
+        return differences(recorded: recorded, current: current, migrations: migrations, sumPath: sumPath).map { diagnostic in
+            guard let version = diagnostic.version, unreleased.contains(version) else { return diagnostic }
+            var outdated = diagnostic
+            outdated.rule = Rule.unreleasedOutdated
+            outdated.severity = .warning
+            outdated.message += " (version \(version) is new, so it may still change)"
+            outdated.hint = "run 'remodel migration hash' to record it once its review is done, before it is merged"
+            return outdated
+        }
     }
 
     /// The files that differ between the sum as recorded and as it is now.
@@ -173,10 +181,9 @@ public struct MigrationSum: Hashable, Sendable {
             let line = SourceLocation(file: sumPath, line: index + 3, column: 1)
             let version = version(ofPath: entry.path)
             guard let hash = now[entry.path] else {
-                let snapshot = entry.path.hasPrefix(MigrationFolder.snapshotsFolder + "/")
                 diagnostics.append(.error(
-                    "sum-file-deleted",
-                    "'\(file)' is recorded in remodel.sum but is missing: \(snapshot ? "a snapshot" : "a migration file") of a version was deleted",
+                    Rule.fileDeleted,
+                    "'\(file)' is recorded in remodel.sum but is missing: \(isSnapshot(entry.path) ? "a snapshot" : "a migration file") of a version was deleted",
                     at: line,
                     hint: "restore it from version control (stores and generated code rely on every version); if the version was never released, remove it completely and run 'remodel migration hash'",
                     notes: [], version: version
@@ -185,7 +192,7 @@ public struct MigrationSum: Hashable, Sendable {
             }
             if hash != entry.hash {
                 diagnostics.append(.error(
-                    "sum-file-changed", "'\(file)' changed since remodel.sum recorded it: a migration or snapshot of version \(version.map(String.init) ?? "?") was edited",
+                    Rule.fileChanged, "'\(file)' changed since remodel.sum recorded it: a migration or snapshot of version \(version.map(String.init) ?? "?") was edited",
                     at: SourceLocation(file: file, line: 1, column: 1),
                     hint: "a released version must not change (stores that applied it would disagree with it): restore it from version control and put the change in a new migration ('remodel migration new NAME'); \(rehash)",
                     notes: [.init("recorded here", at: line)], version: version
@@ -195,9 +202,9 @@ public struct MigrationSum: Hashable, Sendable {
         for entry in current.entries where then[entry.path] == nil {
             let file = MigrationFolder.join(migrations, entry.path)
             let version = version(ofPath: entry.path)
-            let rival = recorded.entries.first { other in self.version(ofPath: other.path) == version && !other.path.hasPrefix(MigrationFolder.snapshotsFolder) && !entry.path.hasPrefix(MigrationFolder.snapshotsFolder) }
+            let rival = isSnapshot(entry.path) ? nil : recorded.entries.first { other in self.version(ofPath: other.path) == version && !isSnapshot(other.path) }
             diagnostics.append(.error(
-                "sum-file-unrecorded",
+                Rule.fileUnrecorded,
                 rival.map { "'\(file)' is not recorded in remodel.sum, which has '\(MigrationFolder.join(migrations, $0.path))' as version \(version ?? 0): two branches added the same version" }
                     ?? "'\(file)' is not recorded in remodel.sum: it was added without 'remodel migration new' (or by a branch merged without its remodel.sum)",
                 at: SourceLocation(file: file, line: 1, column: 1),
@@ -212,9 +219,14 @@ public struct MigrationSum: Hashable, Sendable {
         return diagnostics
     }
 
+    /// Whether a sum path is a snapshot's (`snapshots/v2.yaml`).
+    static func isSnapshot(_ path: String) -> Bool {
+        path.hasPrefix(MigrationFolder.snapshotsFolder + "/")
+    }
+
     /// The version a sum path belongs to: `0002-x.yaml` → 2, `snapshots/v2.yaml` → 2.
     public static func version(ofPath path: String) -> Int? {
-        if path.hasPrefix(MigrationFolder.snapshotsFolder + "/") {
+        if isSnapshot(path) {
             return MigrationFolder.parseSnapshotFileName(String(path.dropFirst(MigrationFolder.snapshotsFolder.count + 1)))
         }
         return MigrationFolder.parseMigrationFileName(path)?.version

@@ -42,7 +42,8 @@ final class SnapshotReader {
     /// The schema and declaration places of canonical `text` (the file `file`), and its
     /// `FileDigest`; `nil` when `text` is not canonical as `CanonicalYAML` writes it.
     func read(_ text: String, file: String) -> (schema: Schema, source: SchemaSource, digest: String)? {
-        guard let sections = Self.sections(of: text) else { return nil }
+        guard let layout = Self.sections(of: text) else { return nil }
+        let sections = (enums: layout[.enums] ?? [], objects: layout[.objects] ?? [], projections: layout[.projections] ?? [])
         var digests = FileDigest.chunk(Substring(CanonicalYAML.header + "\n"))
         let enumNames = Set(sections.enums.map(\.name))
         var enumTypes: [EnumType] = []
@@ -55,7 +56,7 @@ final class SnapshotReader {
             let declaration = DeclarationSource(location: SourceLocation(file: file, line: block.line, column: 3), memberOffsets: members)
             if source.declarations[block.name] == nil { source.declarations[block.name] = declaration }
         }
-        if !sections.enums.isEmpty { digests += FileDigest.chunk("enums:\n") }
+        if !sections.enums.isEmpty { digests += FileDigest.chunk(Substring(CanonicalYAML.Section.enums.line + "\n")) }
         for block in sections.enums {
             let key = String(block.text)
             guard let entry = enums[key] ?? Self.readEnum(block) else { return nil }
@@ -64,7 +65,7 @@ final class SnapshotReader {
             digests += entry.digest
             place(block, members: entry.members)
         }
-        if !sections.objects.isEmpty { digests += FileDigest.chunk("objects:\n") }
+        if !sections.objects.isEmpty { digests += FileDigest.chunk(Substring(CanonicalYAML.Section.objects.line + "\n")) }
         var current: [String: Entry<ObjectType>] = [:]
         current.reserveCapacity(sections.objects.count)
         for block in sections.objects {
@@ -87,7 +88,7 @@ final class SnapshotReader {
             place(block, members: entry.members)
         }
         previous = current
-        if !sections.projections.isEmpty { digests += FileDigest.chunk("projections:\n") }
+        if !sections.projections.isEmpty { digests += FileDigest.chunk(Substring(CanonicalYAML.Section.projections.line + "\n")) }
         for block in sections.projections {
             let key = String(block.text)
             guard let entry = projections[key] ?? Self.readProjection(block) else { return nil }
@@ -101,72 +102,55 @@ final class SnapshotReader {
     // MARK: - Layout
 
     /// The declarations of each section, in order; `nil` when the layout is not canonical.
-    /// Works on the UTF-8 bytes: a snapshot of a large schema is megabytes of lines.
-    private static func sections(of text: String) -> (enums: [Block], objects: [Block], projections: [Block])? {
+    /// The declarations are `FileDigest`'s chunks (so that their digests are the file's), and
+    /// the work is on the UTF-8 bytes: a snapshot of a large schema is megabytes of lines.
+    private static func sections(of text: String) -> [CanonicalYAML.Section: [Block]]? {
         var text = text
         text.makeContiguousUTF8()
-        let utf8 = text.utf8
-        return utf8.withContiguousStorageIfAvailable { bytes in scan(text, bytes) } ?? nil
+        return text.utf8.withContiguousStorageIfAvailable { bytes in scan(text, bytes) } ?? nil
     }
 
-    private static func scan(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> (enums: [Block], objects: [Block], projections: [Block])? {
-        let utf8 = text.utf8
+    private static func scan(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> [CanonicalYAML.Section: [Block]]? {
         let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n")
         guard bytes.last == newline else { return nil }
-        let header = Array(CanonicalYAML.header.utf8)
-        guard bytes.count > header.count, bytes[header.count] == newline, bytes[..<header.count].elementsEqual(header) else { return nil }
-        let names: [(bytes: [UInt8], rank: Int)] = [(Array("enums:".utf8), 1), (Array("objects:".utf8), 2), (Array("projections:".utf8), 3)]
-        var result: (enums: [Block], objects: [Block], projections: [Block]) = ([], [], [])
-        var section = 0
-        var position = header.count + 1
-        var lineNumber = 2
-        /// The end of the line starting at `start` (the index of its newline).
-        func lineEnd(_ start: Int) -> Int {
-            // The text ends with a newline (checked above), so there is one to find.
-            let found = memchr(bytes.baseAddress! + start, Int32(newline), bytes.count - start)!
-            return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
+        let utf8 = text.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        while position < bytes.count {
-            let end = lineEnd(position)
-            if bytes[position] != space {
-                guard let found = names.first(where: { bytes[position..<end].elementsEqual($0.bytes) }), found.rank > section,
-                      sectionHasDeclarations(section, result) else { return nil }
-                section = found.rank
-                position = end + 1
-                lineNumber += 1
+        /// Where each line of `range` starts.
+        func lineStarts(_ range: Range<Int>) -> [Int] {
+            var starts = [range.lowerBound]
+            var position = range.lowerBound
+            while let found = memchr(bytes.baseAddress! + position, Int32(newline), range.upperBound - position) {
+                position = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                if position < range.upperBound { starts.append(position) }
+            }
+            return starts
+        }
+        let chunks = FileDigest.chunks(of: bytes)
+        guard let first = chunks.first, text[index(first.lowerBound)..<index(first.upperBound)] == CanonicalYAML.header + "\n" else { return nil }
+        var result: [CanonicalYAML.Section: [Block]] = [:]
+        var section: CanonicalYAML.Section?
+        var line = 2
+        for chunk in chunks.dropFirst() {
+            let starts = lineStarts(chunk)
+            defer { line += starts.count }
+            if bytes[chunk.lowerBound] != space {
+                // A section line: after the one before, which has a declaration.
+                let name = text[index(chunk.lowerBound)..<index(chunk.upperBound - 1)]
+                guard starts.count == 1, let next = CanonicalYAML.Section.allCases.first(where: { $0.line == name }),
+                      section.map({ result[$0] != nil && CanonicalYAML.Section.allCases.firstIndex(of: $0)! < CanonicalYAML.Section.allCases.firstIndex(of: next)! }) ?? true
+                else { return nil }
+                section = next
                 continue
             }
-            // A declaration: `  Name:`, then every line indented deeper.
-            guard section > 0, end - position > 3, bytes[position + 1] == space, bytes[position + 2] != space, bytes[end - 1] == UInt8(ascii: ":") else { return nil }
-            let keyLine = lineNumber
-            var next = end + 1
-            lineNumber += 1
-            while next + 4 <= bytes.count, bytes[next] == space, bytes[next + 1] == space, bytes[next + 2] == space, bytes[next + 3] == space {
-                next = lineEnd(next) + 1
-                lineNumber += 1
-            }
-            guard let name = unscalar(text[index(position + 2)..<index(end - 1)]) else { return nil }
-            let block = Block(text: text[index(position)..<index(next)], line: keyLine, name: name)
-            switch section {
-            case 1: result.enums.append(block)
-            case 2: result.objects.append(block)
-            default: result.projections.append(block)
-            }
-            position = next
+            // A declaration: `  Name:` (the chunk rule: two spaces, then a name), every line
+            // below it indented by four or more.
+            let keyEnd = (starts.count > 1 ? starts[1] : chunk.upperBound) - 1
+            guard let section, bytes[keyEnd - 1] == UInt8(ascii: ":"),
+                  starts.dropFirst().allSatisfy({ $0 + 4 <= chunk.upperBound && bytes[$0..<($0 + 4)].allSatisfy { $0 == space } }),
+                  let name = unscalar(text[index(chunk.lowerBound + 2)..<index(keyEnd - 1)]) else { return nil }
+            result[section, default: []].append(Block(text: text[index(chunk.lowerBound)..<index(chunk.upperBound)], line: line, name: name))
         }
-        return sectionHasDeclarations(section, result) ? result : nil
-    }
-
-    /// Whether section `rank` (0: none yet) has a declaration: the canonical writer writes
-    /// no empty section.
-    private static func sectionHasDeclarations(_ rank: Int, _ result: (enums: [Block], objects: [Block], projections: [Block])) -> Bool {
-        switch rank {
-        case 0: true
-        case 1: !result.enums.isEmpty
-        case 2: !result.objects.isEmpty
-        default: !result.projections.isEmpty
-        }
+        return section == nil || result[section!] != nil ? result : nil
     }
 
     /// The `key: value` lines of a block below its key line, with their depth (2 for the
@@ -263,7 +247,7 @@ final class SnapshotReader {
             }
         }
         // The declaration must be exactly what the canonical writer gives for it.
-        guard Self.text(of: Schema(objects: [object]), section: "objects:") == block.text else { return nil }
+        guard Self.text(of: Schema(objects: [object]), section: .objects) == block.text else { return nil }
         return Entry(text: String(block.text), value: object, references: references, members: members, digest: FileDigest.chunk(block.text))
     }
 
@@ -293,7 +277,7 @@ final class SnapshotReader {
             default: return nil
             }
         }
-        guard Self.text(of: Schema(enums: [enumType]), section: "enums:") == block.text else { return nil }
+        guard Self.text(of: Schema(enums: [enumType]), section: .enums) == block.text else { return nil }
         return Entry(text: String(block.text), value: enumType, references: [:], members: members, digest: FileDigest.chunk(block.text))
     }
 
@@ -315,14 +299,14 @@ final class SnapshotReader {
             default: return nil
             }
         }
-        guard Self.text(of: Schema(projections: [projection]), section: "projections:") == block.text else { return nil }
+        guard Self.text(of: Schema(projections: [projection]), section: .projections) == block.text else { return nil }
         return Entry(text: String(block.text), value: projection, references: [:], members: [:], digest: FileDigest.chunk(block.text))
     }
 
     /// The canonical text of the one declaration of `schema`, without the header and section line.
-    private static func text(of schema: Schema, section: String) -> Substring {
+    private static func text(of schema: Schema, section: CanonicalYAML.Section) -> Substring {
         let whole = CanonicalYAML.text(of: schema)
-        let prefix = CanonicalYAML.header + "\n" + section + "\n"
+        let prefix = CanonicalYAML.header + "\n" + section.line + "\n"
         return whole.hasPrefix(prefix) ? whole.dropFirst(prefix.count) : ""
     }
 
