@@ -5,7 +5,7 @@ import RemodelSchema
 import RemodelStore
 
 // `remodel-benchmarks migrate [--objects N] [--rss-objects N] [--runs N] [--remodel PATH]
-//   [--baseline-remodel PATH] [--keep-store PATH]`
+//   [--baseline-remodel PATH] [--baseline-history DIR] [--keep-store PATH]`
 //
 // Builds a v1 store of the example history (Migrations/) with N Person, N Dog and N Note
 // (default 1,000,000 each) with set-based SQL, then migrates fresh copies of it to v3, in
@@ -36,6 +36,9 @@ import RemodelStore
 // is fsynced before it is migrated, so neither side pays for writing back the copy.
 // `--baseline-remodel PATH` also times another `remodel` binary (an older build, say) on the
 // same copies in the same run, alternating with this one, and prints new / baseline ratios.
+// `--baseline-history DIR`: the folder with the Migrations/ and Schemas/ the baseline runs
+// (default: the package's), for a build that cannot read today's migration files (the same
+// steps, from `git archive OLD Migrations Schemas`).
 // `--keep-store PATH` only writes the generated v1 store to PATH (for profiling) and exits.
 
 func runMigrateBenchmark(_ arguments: [String]) throws {
@@ -47,7 +50,7 @@ func runMigrateBenchmark(_ arguments: [String]) throws {
     }
     let benchmark = try MigrateBenchmark(
         objects: option("--objects", 1_000_000), rssObjects: option("--rss-objects", 100_000), runs: option("--runs", 3), remodel: text("--remodel"),
-        baseline: text("--baseline-remodel")
+        baseline: text("--baseline-remodel"), baselineHistory: text("--baseline-history")
     )
     if let path = text("--keep-store") {
         let seconds = try benchmark.timed { try benchmark.generate(path, count: benchmark.objects) }
@@ -75,6 +78,8 @@ struct MigrateBenchmark {
     let remodel: String
     /// Another remodel binary timed in the same run, for new / old ratios.
     let baseline: String?
+    /// The folder holding the baseline's Migrations/ and Schemas/ (`nil`: the package's).
+    let baselineHistory: String?
     let sqlite3: String
     let folder: String
     let v1: Schema
@@ -86,8 +91,9 @@ struct MigrateBenchmark {
     /// The name of the run of Remodel on just the change the yardstick makes.
     static let comparable = "comparable"
 
-    init(objects: Int, rssObjects: Int, runs: Int, remodel: String?, baseline: String? = nil) throws {
+    init(objects: Int, rssObjects: Int, runs: Int, remodel: String?, baseline: String? = nil, baselineHistory: String? = nil) throws {
         self.baseline = baseline
+        self.baselineHistory = baselineHistory
         if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
             throw MigrateBenchmarkError(description: "no remodel executable at \(baseline) (--baseline-remodel)")
         }
@@ -156,7 +162,7 @@ struct MigrateBenchmark {
                     result = try runRemodel(on: copy, history: root + "/Benchmarks/comparable")
                     sqlTimes[variant, default: []].append(result.seconds)
                 } else if variant == Self.baselineRun || variant == Self.baselineComparable {
-                    result = try runRemodel(on: copy, history: variant == Self.baselineRun ? nil : root + "/Benchmarks/comparable", executable: baseline!)
+                    result = try runRemodel(on: copy, history: variant == Self.baselineRun ? baselineHistory : root + "/Benchmarks/comparable", executable: baseline!)
                     sqlTimes[variant, default: []].append(result.seconds)
                 } else {
                     let script = scripts.first { $0.name == variant }!.path

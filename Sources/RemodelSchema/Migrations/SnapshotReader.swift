@@ -115,38 +115,45 @@ final class SnapshotReader {
         guard bytes.last == newline else { return nil }
         let utf8 = text.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        /// Where each line of `range` starts.
-        func lineStarts(_ range: Range<Int>) -> [Int] {
-            var starts = [range.lowerBound]
+        /// The end of each line of `range` (its newline), in order, with whether every line
+        /// after the first is indented by four spaces or more.
+        func lines(_ range: Range<Int>) -> (firstEnd: Int, count: Int, indented: Bool) {
+            var firstEnd = -1, count = 0, indented = true
             var position = range.lowerBound
-            while let found = memchr(bytes.baseAddress! + position, Int32(newline), range.upperBound - position) {
-                position = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-                if position < range.upperBound { starts.append(position) }
+            while position < range.upperBound, let found = memchr(bytes.baseAddress! + position, Int32(newline), range.upperBound - position) {
+                let end = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if count == 0 {
+                    firstEnd = end
+                } else if end - position < 4 || bytes[position] != space || bytes[position + 1] != space || bytes[position + 2] != space || bytes[position + 3] != space {
+                    indented = false
+                }
+                count += 1
+                position = end + 1
             }
-            return starts
+            return (firstEnd, count, indented)
         }
         let chunks = FileDigest.chunks(of: bytes)
         guard let first = chunks.first, text[index(first.lowerBound)..<index(first.upperBound)] == CanonicalYAML.header + "\n" else { return nil }
+        let sectionLines = CanonicalYAML.Section.allCases.map { (section: $0, line: $0.line) }
         var result: [CanonicalYAML.Section: [Block]] = [:]
         var section: CanonicalYAML.Section?
         var line = 2
         for chunk in chunks.dropFirst() {
-            let starts = lineStarts(chunk)
-            defer { line += starts.count }
+            let shape = lines(chunk)
+            defer { line += shape.count }
             if bytes[chunk.lowerBound] != space {
                 // A section line: after the one before, which has a declaration.
                 let name = text[index(chunk.lowerBound)..<index(chunk.upperBound - 1)]
-                guard starts.count == 1, let next = CanonicalYAML.Section.allCases.first(where: { $0.line == name }),
-                      section.map({ result[$0] != nil && CanonicalYAML.Section.allCases.firstIndex(of: $0)! < CanonicalYAML.Section.allCases.firstIndex(of: next)! }) ?? true
+                guard shape.count == 1, let next = sectionLines.firstIndex(where: { $0.line == name }),
+                      section.map({ result[$0] != nil && CanonicalYAML.Section.allCases.firstIndex(of: $0)! < next }) ?? true
                 else { return nil }
-                section = next
+                section = sectionLines[next].section
                 continue
             }
             // A declaration: `  Name:` (the chunk rule: two spaces, then a name), every line
             // below it indented by four or more.
-            let keyEnd = (starts.count > 1 ? starts[1] : chunk.upperBound) - 1
-            guard let section, bytes[keyEnd - 1] == UInt8(ascii: ":"),
-                  starts.dropFirst().allSatisfy({ $0 + 4 <= chunk.upperBound && bytes[$0..<($0 + 4)].allSatisfy { $0 == space } }),
+            let keyEnd = shape.firstEnd
+            guard let section, shape.indented, keyEnd > chunk.lowerBound + 2, bytes[keyEnd - 1] == UInt8(ascii: ":"),
                   let name = unscalar(text[index(chunk.lowerBound + 2)..<index(keyEnd - 1)]) else { return nil }
             result[section, default: []].append(Block(text: text[index(chunk.lowerBound)..<index(chunk.upperBound)], line: line, name: name))
         }
