@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "RemodelStore", targets: ["RemodelStore"]),
         .library(name: "RemodelMigrate", targets: ["RemodelMigrate"]),
         .library(name: "RemodelCore", targets: ["RemodelCore"]),
+        // What the Realm output of `remodel generate --realm` links: the migration block's value rules, the copy's report.
+        .library(name: "RemodelRealm", targets: ["RemodelRealm"]),
         // The tool as a library: an app's own `remodel` with its custom migration steps.
         .library(name: "RemodelCommandLine", targets: ["RemodelCommandLine"]),
         .executable(name: "remodel", targets: ["remodel"]),
@@ -27,6 +29,7 @@ let package = Package(
         .target(name: "RemodelStore", dependencies: ["RemodelCore", "CSQLite"]),
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
+        .target(name: "RemodelRealm", dependencies: ["RemodelCore"]),
         // `remodel check`: the CI gate's rules over the schema, the history and generated code.
         .target(name: "RemodelCheck", dependencies: ["RemodelCore", "RemodelSchema", "RemodelMigrate", "RemodelCodegen"]),
 
@@ -88,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "RemodelCodegenTests",
             dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
-            exclude: ["Schemas", "Histories", "References"]
+            exclude: ["Schemas", "Histories", "References", "RealmReferences"]
         ),
         // Compiles and runs the code generator's reference output (References is a symlink to
         // Tests/RemodelCodegenTests/References).
@@ -102,5 +105,16 @@ let package = Package(
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelCore"]),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore"]),
         .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),
+
+        // A test-only mirror of realm-swift 10.54.6's API (module `RealmSwift`, not a product)
+        // with an in-memory runtime, to type-check and run the code `remodel generate --realm` writes.
+        // Outside the package's `package` access, as realm-swift is: clients' `@retroactive` conformances apply.
+        .target(name: "RealmSwift", path: "Tests/RealmSwiftMirror", packageAccess: false),
+        .testTarget(name: "RealmSwiftMirrorTests", dependencies: ["RealmSwift"]),
+        // The Realm output of `remodel generate --realm` (Tests/RemodelCodegenTests/RealmReferences,
+        // symlinked as Generated/), compiled against that mirror and run; one target per case,
+        // since each declares its module's URL conformance.
+        .testTarget(name: "RemodelRealmTests", dependencies: ["RealmSwift", "RemodelRealm", "RemodelStore", "RemodelCore"]),
+        .testTarget(name: "RemodelRealmEverythingTests", dependencies: ["RealmSwift", "RemodelRealm", "RemodelStore", "RemodelCore"]),
     ]
 )

@@ -9,7 +9,9 @@
 #   4. a schema error fails the build with the YAML file, line and column;
 #   5. the generate-models command plugin writes per-type files, and --check agrees;
 #   6. a history that cannot migrate fails the build at the schema line, as `validate` does;
-#   7. the app's own remodel (RemodelTool) runs a custom step the plain tool refuses.
+#   7. the app's own remodel (RemodelTool) runs a custom step the plain tool refuses;
+#   8. remodel-plugin.yaml with `realm: true` makes the plugin write the Realm file too (compiled
+#      out without RealmSwift), and a wrong option fails the build naming the file and line.
 #
 # Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds)
 set -euo pipefail
@@ -105,5 +107,20 @@ grep -q "migration-custom-step-unavailable" "$work/plain.log" || { cat "$work/pl
 (cd "$project" && "$remodel" migrate --store zoo.sqlite --no-backup >"$work/custom.log" 2>&1) || { cat "$work/custom.log"; fail "zoo-remodel could not migrate"; }
 (cd "$project" && "$remodel" export --store zoo.sqlite) | grep -q '"name": "Pingu"' || fail "the custom step did not run"
 echo "zoo-remodel ran titleCaseNames; the plain remodel refused it"
+
+step "8. remodel-plugin.yaml: realm: true"
+printf '# Remodel build plugin options\nrealm: true\n' >"$pkg/remodel-plugin.yaml"
+build 2>&1 | tail -n 2
+realmfile=$(find "$scratch/plugins/outputs" -path '*Zoo*' -name RemodelRealmBridges.swift | head -n 1)
+[ -n "$realmfile" ] || fail "no RemodelRealmBridges.swift with realm: true"
+head -n 8 "$realmfile" | grep -q '^#if canImport(RealmSwift)$' || fail "the Realm file is not behind #if canImport(RealmSwift)"
+grep -q 'public final class RealmAnimal: Object' "$realmfile" || fail "no Realm class in $realmfile"
+swift run --package-path "$pkg" --scratch-path "$scratch" --skip-build Zoo | grep -q '^zoo: ok' || fail "Zoo fails with realm: true"
+printf 'realm: yes\n' >"$pkg/remodel-plugin.yaml"
+if build >"$work/options.log" 2>&1; then cat "$work/options.log"; fail "the build succeeded with a wrong option"; fi
+grep -q "remodel-plugin.yaml:1:1: error: 'realm' is true or false" "$work/options.log" || { cat "$work/options.log"; fail "no located error for the wrong option"; }
+rm "$pkg/remodel-plugin.yaml"
+build >/dev/null 2>&1 || fail "the build does not recover once the options file is removed"
+echo "realm: true generated the Realm side; a wrong option failed the build at its line"
 
 printf '\nintegration: all checks passed\n'

@@ -8,13 +8,31 @@ struct RemodelPluginInputs {
     /// The file names `remodel generate --bundle` writes; they must match
     /// `CodeGenerator.bundleFileNames` (a test in RemodelCodegenTests checks it).
     static let bundleFileNames = ["RemodelModels.swift", "RemodelStoreBridges.swift"]
+    /// The third file with `realm: true`; must match `CodeGenerator.realmBundleFileName`.
+    static let realmBundleFileName = "RemodelRealmBridges.swift"
+    /// The options file, beside the schema folder (`Sources/App/remodel-plugin.yaml` or the
+    /// package's): `realm: true` also generates the Realm side (`remodel generate --realm`).
+    static let optionsFileName = "remodel-plugin.yaml"
 
     /// The schema folder: the target's own `Schemas/` if it has one, else the package's.
     let schemas: URL
     /// The migrations folder, chosen the same way (it need not exist).
     let migrations: URL
-    /// Every schema and migration file, sorted: the build command's inputs.
+    /// Every schema and migration file, sorted, and the options file if there is one: the
+    /// build command's inputs.
     let files: [URL]
+    /// `realm: true` in the options file.
+    let realm: Bool
+
+    /// The file names `remodel generate --bundle` writes with these options.
+    var outputFileNames: [String] {
+        Self.bundleFileNames + (realm ? [Self.realmBundleFileName] : [])
+    }
+
+    /// The arguments of `remodel generate` for these options (after the folders).
+    var generateOptions: [String] {
+        realm ? ["--realm"] : []
+    }
 
 
     /// PackagePlugin API of tools 6.0 gives a target's folder only as a deprecated `Path`).
@@ -36,7 +54,35 @@ struct RemodelPluginInputs {
                 "target '\(target.name)' uses Remodel but has no schema: add a Schemas/ folder with *.yaml files to the target's folder (for this target) or to \(packageDirectory.path) (for the whole package)"
             )
         }
-        files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations)
+        let options = schemas.deletingLastPathComponent().appendingPathComponent(Self.optionsFileName)
+        if FileManager.default.fileExists(atPath: options.path) {
+            realm = try Self.readOptions(options)
+            files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations) + [options]
+        } else {
+            realm = false
+            files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations)
+        }
+    }
+
+    /// The options file's `realm:` (false when absent). Its form is a few `key: value` lines
+    /// and comments; plugins cannot link a YAML parser.
+    static func readOptions(_ file: URL) throws -> Bool {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var realm = false
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard !line.isEmpty else { continue }
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let location = "\(file.path):\(index + 1):1"
+            guard parts.count == 2, parts[0] == "realm" else {
+                throw RemodelPluginError("\(location): error: unknown option '\(parts[0])'; the options file knows 'realm: true' (also generate the Realm side) and 'realm: false'")
+            }
+            guard parts[1] == "true" || parts[1] == "false" else {
+                throw RemodelPluginError("\(location): error: 'realm' is true or false, not '\(parts[1])'")
+            }
+            realm = parts[1] == "true"
+        }
+        return realm
     }
 
     /// The `Schemas` folder that holds `file`, if any folder of its path is called so.

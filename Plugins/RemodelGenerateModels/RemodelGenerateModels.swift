@@ -34,7 +34,7 @@ struct RemodelGenerateModels: CommandPlugin {
             }
             let inputs = try RemodelPluginInputs(target: target, packageDirectory: context.package.directoryURL)
             let output = try outputs.first.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) } ?? defaultOutput(for: target, in: context.package)
-            var arguments = ["generate", "--schemas", inputs.schemas.path, "--migrations", inputs.migrations.path, "--output", output.path]
+            var arguments = ["generate", "--schemas", inputs.schemas.path, "--migrations", inputs.migrations.path, "--output", output.path] + inputs.generateOptions
             if check { arguments.append("--check") }
             let process = Process()
             process.executableURL = tool.url

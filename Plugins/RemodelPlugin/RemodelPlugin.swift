@@ -5,7 +5,8 @@ import PackagePlugin
 ///
 /// Reads the target's own `Schemas/` folder if it has one, else the package's (and
 /// `Migrations/` likewise), and runs `remodel generate --bundle` into the plugin's work
-/// folder. The outputs are two files with fixed names, declared up front as SwiftPM
+/// folder (with `realm: true` in `remodel-plugin.yaml` beside the schema folder, also the Realm
+/// side, as `--realm`). The outputs are files with fixed names, declared up front as SwiftPM
 /// requires; the inputs are every schema and migration file plus the tool itself, so the
 /// command runs again exactly when one of them changes. Schema errors are printed as
 /// `file:line:column: error: …` and fail the build.
@@ -20,9 +21,9 @@ struct RemodelPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Generating Remodel models for \(target.name) from \(inputs.schemas.lastPathComponent)/",
                 executable: tool.url,
-                arguments: ["generate", "--schemas", inputs.schemas.path, "--migrations", inputs.migrations.path, "--bundle", output.path],
+                arguments: ["generate", "--schemas", inputs.schemas.path, "--migrations", inputs.migrations.path, "--bundle", output.path] + inputs.generateOptions,
                 inputFiles: inputs.files + [tool.url],
-                outputFiles: RemodelPluginInputs.bundleFileNames.map { output.appendingPathComponent($0) }
+                outputFiles: inputs.outputFileNames.map { output.appendingPathComponent($0) }
             ),
         ]
     }

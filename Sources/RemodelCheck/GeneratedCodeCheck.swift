@@ -10,11 +10,15 @@ public enum GeneratedCodeCheck {
     /// What `remodel generate` generates for a loaded schema and history. One home for the
     /// generator's input, shared by `generate` and `check`.
     public static func input(schema: Schema, result: SchemaLoadResult, schemasPath: String, migrations: MigrationHistoryLoadResult) -> GeneratorInput {
-        GeneratorInput(
+        // The newest version is the schema files people edit: its problems point there.
+        var sources = migrations.sources
+        sources.schemas[migrations.currentVersion] = result.source
+        return GeneratorInput(
             schema: schema,
             schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: schemasPath),
             version: migrations.currentVersion,
-            history: migrations.history
+            history: migrations.history,
+            sources: sources
         )
     }
 
@@ -26,8 +30,11 @@ public enum GeneratedCodeCheck {
         guard MigrationFolder.isDirectory(path) else {
             return [Diagnostic(rule.defaultSeverity, rule: rule.id, "'\(path)' (--generated) is not a folder", at: nil, hint: "pass the folder 'remodel generate --output DIR' writes to")]
         }
-        let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName))
         let isBundle = CodeGenerator.bundleFileNames.allSatisfy { FileManager.default.fileExists(atPath: MigrationFolder.join(path, $0)) }
+        // A folder generated with --realm holds its Realm support file: compare it with --realm.
+        let realmFile = isBundle ? CodeGenerator.realmBundleFileName : manifestName + "+Realm.swift"
+        let realm = FileManager.default.fileExists(atPath: MigrationFolder.join(path, realmFile))
+        let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName, realm: realm))
         let changes: [OutputDirectory.Change]
         do {
             let files = isBundle ? try generator.bundle(for: input) : try generator.files(for: input)
@@ -37,7 +44,7 @@ public enum GeneratedCodeCheck {
         } catch {
             return [Diagnostic(rule.defaultSeverity, rule: rule.id, "cannot compare '\(path)' with the generated code: \(error)", at: nil, hint: "pass the folder 'remodel generate --output DIR' writes to")]
         }
-        let regenerate = isBundle ? "remodel generate --bundle \(path)" : "remodel generate --output \(path)"
+        let regenerate = (isBundle ? "remodel generate --bundle \(path)" : "remodel generate --output \(path)") + (realm ? " --realm" : "")
         return changes.map { change in
             let file = MigrationFolder.join(path, change.name)
             let what: String = switch change {

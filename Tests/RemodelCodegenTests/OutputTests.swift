@@ -100,6 +100,14 @@ final class OutputTests: XCTestCase {
         let text = try String(contentsOf: pluginSource, encoding: .utf8)
         let declared = "static let bundleFileNames = [" + CodeGenerator.bundleFileNames.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         XCTAssertTrue(text.contains(declared), "the plugin must declare exactly \(CodeGenerator.bundleFileNames)")
+
+        // With --realm (the plugin's `realm: true`), a third file, under the Realm condition.
+        let realm = try CodeGenerator(options: GeneratorOptions(realm: true)).bundle(for: GeneratorInput(schema: ExampleHistory.v3WithProjection))
+        XCTAssertEqual(realm.map(\.name), CodeGenerator.bundleFileNames + [CodeGenerator.realmBundleFileName])
+        XCTAssertTrue(realm[2].contents.contains("#if canImport(RealmSwift)\nimport Foundation\nimport RealmSwift\n"))
+        XCTAssertTrue(realm[2].contents.hasSuffix("\n#endif\n"))
+        XCTAssertEqual(realm[0], bundle[0], "the models do not change with --realm")
+        XCTAssertTrue(text.contains("static let realmBundleFileName = \"\(CodeGenerator.realmBundleFileName)\""), "the plugin must declare \(CodeGenerator.realmBundleFileName)")
     }
 
     func testSchemaFolderFacts() throws {

@@ -15,6 +15,9 @@ enum ReferenceCases {
     struct Case: Sendable {
         var name: String
         var manifestName: String
+        /// Generated with `--realm`, into `RealmReferences/<Case>/` (compiled against the
+        /// RealmSwift mirror by RemodelRealmTests, one target per case).
+        var realm = false
     }
 
     /// Cases read from YAML, by folder name. Each gets its own manifest type so that all of
@@ -26,12 +29,20 @@ enum ReferenceCases {
 
     /// Cases with a migration history, under `Histories/<Case>/` (`Schemas/` and
     /// `Migrations/`): the manifest embeds every step.
-    static let historyCases = ["StepKinds"]
+    static let historyCases = ["StepKinds", "RealmEverything"]
+
+    /// Cases generated with `--realm`: the example (its schema and history) and a history with
+    /// every type, collection, embedded object, inverse, projection and step kind.
+    static let realmCases = [
+        Case(name: "RealmExample", manifestName: "RealmExampleManifest", realm: true),
+        Case(name: "RealmEverything", manifestName: "RealmEverythingManifest", realm: true),
+    ]
 
     static let all: [Case] = [Case(name: "Example", manifestName: GeneratorOptions.defaultManifestName)]
         + yamlCases.map { Case(name: $0, manifestName: $0 + "Manifest") }
-        + historyCases.map { Case(name: $0, manifestName: $0 + "Manifest") }
+        + historyCases.filter { name in !realmCases.contains { $0.name == name } }.map { Case(name: $0, manifestName: $0 + "Manifest") }
         + [Case(name: "MemberKeywords", manifestName: "MemberKeywordsManifest")]
+        + realmCases
 
     /// The command that re-records every reference.
     static let recordCommand = "swift run remodel-record-references"
@@ -42,7 +53,8 @@ enum ReferenceCases {
     }
 
     static func referencesFolder(_ name: String) -> String {
-        testsFolder().appendingPathComponent("References").appendingPathComponent(name).path
+        let root = realmCases.contains { $0.name == name } ? "RealmReferences" : "References"
+        return testsFolder().appendingPathComponent(root).appendingPathComponent(name).path
     }
 
     /// The generator input of a case, or the loader's diagnostics as an error.
@@ -50,7 +62,7 @@ enum ReferenceCases {
         if name == "MemberKeywords" {
             return GeneratorInput(schema: MemberKeywordsSchema.schema, schemaFiles: ["MemberKeywordsSchema.swift"])
         }
-        let folder = name == "Example"
+        let folder = name == "Example" || name == "RealmExample"
             ? testsFolder().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Schemas")
             : historyCases.contains(name)
             ? testsFolder().appendingPathComponent("Histories").appendingPathComponent(name).appendingPathComponent("Schemas")
@@ -60,7 +72,7 @@ enum ReferenceCases {
             throw CaseError(description: "\(folder.path) does not load:\n" + result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" }.joined(separator: "\n"))
         }
         var input = GeneratorInput(schema: schema, schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: folder.path))
-        if name == "Example" || historyCases.contains(name) {
+        if name == "Example" || name == "RealmExample" || historyCases.contains(name) {
             // These have a migration history: the manifest embeds it.
             let migrations = MigrationHistoryLoader.load(migrations: folder.deletingLastPathComponent().appendingPathComponent("Migrations").path)
             guard !migrations.diagnostics.containsErrors else {
@@ -74,7 +86,7 @@ enum ReferenceCases {
 
     /// The changes that would make `References/<name>/` hold exactly the generated files.
     static func changes(for testCase: Case) throws -> (OutputDirectory, [OutputDirectory.Change]) {
-        let files = try CodeGenerator(options: GeneratorOptions(manifestName: testCase.manifestName)).files(for: input(for: testCase.name))
+        let files = try CodeGenerator(options: GeneratorOptions(manifestName: testCase.manifestName, realm: testCase.realm)).files(for: input(for: testCase.name))
         let folder = OutputDirectory(path: referencesFolder(testCase.name))
         var changes = try folder.changes(toMatch: files)
         // Any other file in a reference folder is wrong too, generated-looking or not.

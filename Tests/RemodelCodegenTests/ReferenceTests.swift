@@ -28,6 +28,11 @@ final class ReferenceTests: XCTestCase {
     /// `Type`, `Self` as cases) but Swift holds in backticks: the generator must stay safe for
     /// schemas that never went through YAML.
     func testMemberKeywords() throws { try check("MemberKeywords") }
+    /// `--realm` on the example's schema and history: Realm classes, bridges, the
+    /// configuration with its migration block, the copy.
+    func testRealmExample() throws { try check("RealmExample") }
+    /// `--realm` on every type, collection, embedded object, inverse, projection and step kind.
+    func testRealmEverything() throws { try check("RealmEverything") }
 
     /// Every case has a test above, a schema folder and a reference folder, and nothing else.
     func testEveryCaseIsCovered() throws {
@@ -37,7 +42,9 @@ final class ReferenceTests: XCTestCase {
         let historyFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Histories").path).sorted()
         XCTAssertEqual(historyFolders, ReferenceCases.historyCases.sorted())
         let referenceFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("References").path).sorted()
-        XCTAssertEqual(referenceFolders, ReferenceCases.all.map(\.name).sorted())
+        XCTAssertEqual(referenceFolders, ReferenceCases.all.filter { !$0.realm }.map(\.name).sorted())
+        let realmFolders = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("RealmReferences").path).sorted()
+        XCTAssertEqual(realmFolders, ReferenceCases.realmCases.map(\.name).sorted())
     }
 
     private func check(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -45,7 +52,7 @@ final class ReferenceTests: XCTestCase {
         let (folder, changes) = try ReferenceCases.changes(for: testCase)
         guard !changes.isEmpty else { return }
         XCTFail(
-            "References/\(name) is out of date; if the change is intended, re-record with `\(ReferenceCases.recordCommand)`:\n\(folder.diff(changes))",
+            "\(testCase.realm ? "RealmReferences" : "References")/\(name) is out of date; if the change is intended, re-record with `\(ReferenceCases.recordCommand)`:\n\(folder.diff(changes))",
             file: file, line: line
         )
     }

@@ -17,14 +17,22 @@ public struct SwiftRenderer: Sendable {
         for line in file.header {
             out.line(0, line.isEmpty ? "//" : "// " + SwiftLiteral.commentLine(line))
         }
-        if !file.imports.isEmpty {
+        if let condition = file.condition {
             if !file.header.isEmpty { out.blank() }
+            out.line(0, "#if " + condition)
+        }
+        if !file.imports.isEmpty {
+            if !file.header.isEmpty && file.condition == nil { out.blank() }
             for module in file.imports { out.line(0, "import " + escaped(module)) }
         }
         for (index, declaration) in file.declarations.enumerated() {
             let follows = index > 0 ? file.declarations[index - 1] : nil
             if (index > 0 || !file.header.isEmpty || !file.imports.isEmpty) && !(follows.map(isComment) ?? false) { out.blank() }
             render(declaration, depth: 0, into: &out)
+        }
+        if file.condition != nil {
+            out.blank()
+            out.line(0, "#endif")
         }
         return out.text
     }
@@ -45,11 +53,15 @@ public struct SwiftRenderer: Sendable {
         case .enumeration(let type):
             doc(type.doc, depth, &out)
             typeBody(keyword: "enum", access: type.access, name: escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
+        case .classType(let type):
+            doc(type.doc, depth, &out)
+            typeBody(keyword: type.isFinal ? "final class" : "class", access: type.access, name: escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
         case .extensionOf(let ext):
             typeBody(keyword: "extension", access: .internal, name: render(ext.extended), inherits: ext.conformances, members: ext.members, depth: depth, into: &out)
         case .property(let property):
             doc(property.doc, depth, &out)
-            var head = modifiers(property.access, isStatic: property.isStatic) + property.binding.rawValue + " "
+            var head = property.attribute.map { "@" + flat($0) + " " } ?? ""
+            head += modifiers(property.access, isStatic: property.isStatic) + property.binding.rawValue + " "
             head += escaped(property.name)
             if let type = property.type { head += ": " + render(type) }
             if let getter = property.getter {
@@ -70,7 +82,7 @@ public struct SwiftRenderer: Sendable {
             }
         case .initializer(let initializer):
             doc(initializer.doc, depth, &out)
-            let head = modifiers(initializer.access, isStatic: false) + "init"
+            let head = modifiers(initializer.access, isStatic: false) + (initializer.isConvenience ? "convenience " : "") + (initializer.isFailable ? "init?" : "init")
             let tail = (initializer.isThrowing ? " throws" : "") + " {"
             signature(head: head, parameters: initializer.parameters, tail: tail, depth: depth, into: &out)
             statements(initializer.body, depth: depth + 1, into: &out)
@@ -156,7 +168,7 @@ public struct SwiftRenderer: Sendable {
         switch parameter.label {
         case nil: text = name
         case "_"?: text = "_ " + name
-        case let label?: text = label == parameter.name ? name : escaped(label) + " " + name
+        case let label?: text = label == parameter.name ? name : Self.argumentLabel(label) + " " + name
         }
         text += ": " + (parameter.isInOut ? "inout " : "") + render(parameter.type)
         if let value = parameter.defaultValue { text += " = " + flat(value) }
@@ -207,7 +219,45 @@ public struct SwiftRenderer: Sendable {
             out.line(depth, "}")
         case .comment(let text):
             for line in SwiftLiteral.commentLines(text) { out.line(depth, line.isEmpty ? "//" : "// " + line) }
+        case .variable(let name, let type, let value):
+            var head = "var " + escaped(name)
+            if let type { head += ": " + render(type) }
+            head += " = "
+            out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
+        case .ifThen(let condition, let body):
+            block("if " + flat(condition), body, depth: depth, into: &out)
+        case .guardElse(let condition, let body):
+            block("guard " + flat(condition) + " else", body, depth: depth, into: &out)
+        case .forIn(let pattern, let sequence, let body):
+            block("for " + pattern + " in " + flat(sequence), body, depth: depth, into: &out)
+        case .callWithClosure(let callee, let arguments, let parameters, let body):
+            var head = flat(callee)
+            if !arguments.isEmpty { head += String(flat(.call(.token(""), arguments))) }
+            head += parameters.isEmpty ? " {" : " { " + parameters.map(closureParameter).joined(separator: ", ") + " in"
+            out.line(depth, head)
+            statements(body, depth: depth + 1, into: &out)
+            out.line(depth, "}")
+        case .returnVoid:
+            out.line(depth, "return")
+        case .throwError(let value):
+            out.line(depth, "throw " + layout(value, column: indentWidth(depth) + 6, depth: depth))
         }
+    }
+
+    /// `head { body }`, on one line when the body is one short statement that fits.
+    private func block(_ head: String, _ body: [SwiftStatement], depth: Int, into out: inout Printer) {
+        if body.count == 1 {
+            var inner = Printer()
+            statement(body[0], depth: 0, into: &inner)
+            let text = String(inner.text.dropLast())
+            if !text.contains("\n"), indentWidth(depth) + head.utf8.count + text.utf8.count + 6 <= lineWidth {
+                out.line(depth, head + " { " + text + " }")
+                return
+            }
+        }
+        out.line(depth, head + " {")
+        statements(body, depth: depth + 1, into: &out)
+        out.line(depth, "}")
     }
 
     // MARK: Types and expressions
@@ -251,14 +301,7 @@ public struct SwiftRenderer: Sendable {
             out += "." + escaped(name)
         case .implicitMember(let name): out += "." + escaped(name)
         case .call(let callee, let arguments):
-            guard append(callee, to: &out, limit: limit) else { return false }
-            out += "("
-            for (index, argument) in arguments.enumerated() {
-                if index > 0 { out += ", " }
-                if let label = argument.label { out += Self.argumentLabel(label) + ": " }
-                guard append(argument.value, to: &out, limit: limit) else { return false }
-            }
-            out += ")"
+            guard append(callee, to: &out, limit: limit), append(arguments, in: ("(", ")"), to: &out, limit: limit) else { return false }
         case .array(let elements):
             out += "["
             for (index, element) in elements.enumerated() {
@@ -285,6 +328,9 @@ public struct SwiftRenderer: Sendable {
         case .tryExpression(let value):
             out += "try "
             guard append(value, to: &out, limit: limit) else { return false }
+        case .forcedTry(let value):
+            out += "try! "
+            guard append(value, to: &out, limit: limit) else { return false }
         case .inOut(let value):
             out += "&"
             guard append(value, to: &out, limit: limit) else { return false }
@@ -294,7 +340,37 @@ public struct SwiftRenderer: Sendable {
             guard append(rhs, to: &out, limit: limit) else { return false }
         case .metatype(let type): out += render(type) + ".self"
         case .type(let type): out += render(type)
+        case .cast(let value, let type, let forced):
+            guard append(value, to: &out, limit: limit) else { return false }
+            out += (forced ? " as! " : " as? ") + render(type)
+        case .subscripted(let base, let arguments):
+            guard append(base, to: &out, limit: limit), append(arguments, in: ("[", "]"), to: &out, limit: limit) else { return false }
+        case .keyPath(let root, let components):
+            out += "\\" + render(root) + components.map { "." + escaped($0) }.joined()
+        case .closure(let parameters, let body):
+            out += parameters.isEmpty ? "{ " : "{ " + parameters.map(closureParameter).joined(separator: ", ") + " in "
+            guard append(body, to: &out, limit: limit) else { return false }
+            out += " }"
+        case .optionalChain(let value):
+            guard append(value, to: &out, limit: limit) else { return false }
+            out += "?"
+        case .parenthesized(let value):
+            out += "("
+            guard append(value, to: &out, limit: limit) else { return false }
+            out += ")"
         }
+        return out.utf8.count <= limit
+    }
+
+    /// Appends `(label: value, …)` (or with other brackets); `false` once `out` exceeds `limit`.
+    private func append(_ arguments: [SwiftArgument], in brackets: (String, String), to out: inout String, limit: Int) -> Bool {
+        out += brackets.0
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { out += ", " }
+            if let label = argument.label { out += Self.argumentLabel(label) + ": " }
+            guard append(argument.value, to: &out, limit: limit) else { return false }
+        }
+        out += brackets.1
         return out.utf8.count <= limit
     }
 
@@ -364,6 +440,11 @@ public struct SwiftRenderer: Sendable {
     /// `inout` and `_`.
     static func argumentLabel(_ label: String) -> String {
         label == "inout" || label == "_" ? "`\(label)`" : label
+    }
+
+    /// A closure's parameter: a name, or `_` for one it ignores.
+    private func closureParameter(_ name: String) -> String {
+        name == "_" ? name : escaped(name)
     }
 
     private func indentWidth(_ depth: Int) -> Int { depth * 4 }

@@ -9,11 +9,14 @@ public struct SwiftFile: Hashable, Sendable {
     public var header: [String]
     public var imports: [String]
     public var declarations: [SwiftDeclaration]
+    /// A compilation condition around the imports and declarations (`canImport(RealmSwift)`).
+    public var condition: String?
 
-    public init(header: [String], imports: [String], declarations: [SwiftDeclaration]) {
+    public init(header: [String], imports: [String], declarations: [SwiftDeclaration], condition: String? = nil) {
         self.header = header
         self.imports = imports
         self.declarations = declarations
+        self.condition = condition
     }
 }
 
@@ -21,6 +24,7 @@ public struct SwiftFile: Hashable, Sendable {
 public indirect enum SwiftDeclaration: Hashable, Sendable {
     case structure(SwiftStruct)
     case enumeration(SwiftEnum)
+    case classType(SwiftClass)
     case extensionOf(SwiftExtension)
     case property(SwiftProperty)
     case initializer(SwiftInitializer)
@@ -48,6 +52,26 @@ public struct SwiftStruct: Hashable, Sendable {
         self.access = access
         self.name = name
         self.conformances = conformances
+        self.members = members
+    }
+}
+
+/// `final class Name: Superclass, Conformances { members }`
+public struct SwiftClass: Hashable, Sendable {
+    public var doc: String?
+    public var access: SwiftAccess
+    public var isFinal: Bool
+    public var name: String
+    /// The superclass first, then protocols.
+    public var inherits: [SwiftType]
+    public var members: [SwiftDeclaration]
+
+    public init(doc: String? = nil, access: SwiftAccess = .public, isFinal: Bool = true, name: String, inherits: [SwiftType] = [], members: [SwiftDeclaration]) {
+        self.doc = doc
+        self.access = access
+        self.isFinal = isFinal
+        self.name = name
+        self.inherits = inherits
         self.members = members
     }
 }
@@ -89,6 +113,8 @@ public struct SwiftProperty: Hashable, Sendable {
     }
 
     public var doc: String?
+    /// An attribute written before the declaration, without its `@`: `Persisted(primaryKey: true)`.
+    public var attribute: SwiftExpression?
     public var access: SwiftAccess
     public var isStatic: Bool
     public var binding: Binding
@@ -102,6 +128,7 @@ public struct SwiftProperty: Hashable, Sendable {
 
     public init(
         doc: String? = nil,
+        attribute: SwiftExpression? = nil,
         access: SwiftAccess = .public,
         isStatic: Bool = false,
         binding: Binding = .var,
@@ -111,6 +138,7 @@ public struct SwiftProperty: Hashable, Sendable {
         getter: [SwiftStatement]? = nil
     ) {
         self.doc = doc
+        self.attribute = attribute
         self.access = access
         self.isStatic = isStatic
         self.binding = binding
@@ -139,17 +167,21 @@ public struct SwiftParameter: Hashable, Sendable {
     }
 }
 
-/// `init(parameters) throws { body }`
+/// `convenience init(parameters) throws { body }`
 public struct SwiftInitializer: Hashable, Sendable {
     public var doc: String?
     public var access: SwiftAccess
+    public var isConvenience: Bool
+    /// `init?`
+    public var isFailable: Bool = false
     public var parameters: [SwiftParameter]
     public var isThrowing: Bool
     public var body: [SwiftStatement]
 
-    public init(doc: String? = nil, access: SwiftAccess = .public, parameters: [SwiftParameter], isThrowing: Bool = false, body: [SwiftStatement]) {
+    public init(doc: String? = nil, access: SwiftAccess = .public, isConvenience: Bool = false, parameters: [SwiftParameter], isThrowing: Bool = false, body: [SwiftStatement]) {
         self.doc = doc
         self.access = access
+        self.isConvenience = isConvenience
         self.parameters = parameters
         self.isThrowing = isThrowing
         self.body = body

@@ -21,6 +21,8 @@ public indirect enum SwiftExpression: Hashable, Sendable {
     case forceUnwrap(SwiftExpression)
     /// `try value`
     case tryExpression(SwiftExpression)
+    /// `try! value`, for calls the generator has proven cannot fail.
+    case forcedTry(SwiftExpression)
     /// `&value`
     case inOut(SwiftExpression)
     /// `lhs op rhs`
@@ -29,6 +31,18 @@ public indirect enum SwiftExpression: Hashable, Sendable {
     case metatype(SwiftType)
     /// A type used as a value: `Note(…)`'s callee.
     case type(SwiftType)
+    /// `value as? Type` (`as!` when forced)
+    case cast(SwiftExpression, SwiftType, forced: Bool)
+    /// `base[arguments]`
+    case subscripted(SwiftExpression, [SwiftArgument])
+    /// `\Root.a.b`
+    case keyPath(SwiftType, [String])
+    /// `{ parameters in body }` with a single expression (`{ $0.name }` with no parameters).
+    case closure([String], SwiftExpression)
+    /// `base?`, for optional chaining: `base?.name`
+    case optionalChain(SwiftExpression)
+    /// `(value)`
+    case parenthesized(SwiftExpression)
 
     /// `callee(arguments)`
     public static func call(_ callee: SwiftExpression, _ arguments: SwiftArgument...) -> SwiftExpression {

@@ -12,6 +12,20 @@ public indirect enum SwiftStatement: Hashable, Sendable {
     case switchOver(SwiftExpression, [SwiftSwitchCase])
     /// `// text`
     case comment(String)
+    /// `var name: Type = value` (type optional)
+    case variable(String, SwiftType?, SwiftExpression)
+    /// `if condition { body }`
+    case ifThen(SwiftExpression, [SwiftStatement])
+    /// `guard condition else { body }`
+    case guardElse(SwiftExpression, [SwiftStatement])
+    /// `for pattern in sequence { body }`
+    case forIn(String, SwiftExpression, [SwiftStatement])
+    /// `callee(arguments) { parameters in body }`: a call with a trailing closure.
+    case callWithClosure(SwiftExpression, [SwiftArgument], parameters: [String], body: [SwiftStatement])
+    /// `return`
+    case returnVoid
+    /// `throw value`
+    case throwError(SwiftExpression)
 }
 
 /// One `case` of a switch: its patterns (empty for `default`) and body.

@@ -20,7 +20,13 @@ struct GenerateCommand: Command {
         folder as it was. The folder is created if needed. With --check, \
         writes nothing: prints a unified diff of what would change and exits 1 when the folder \
         is out of date. With --bundle, writes the two fixed files the build plugin declares \
-        (RemodelModels.swift, RemodelStoreBridges.swift). Output is byte-identical for the same \
+        (RemodelModels.swift, RemodelStoreBridges.swift, and RemodelRealmBridges.swift with --realm). \
+        With --realm, also writes the Realm side, compiled only where RealmSwift can be imported: \
+        a `RealmNote: Object` class per object type with the bridge both ways \
+        (`init(note:)`, `var note`), `PersistableEnum` conformances, `Projection` classes, and on \
+        the manifest `realmConfiguration()` (schema version and migration block from the \
+        migrations folder) and `copyRealm(_:into:)`, which moves a Realm's objects into a \
+        RemodelStore; a schema or step Realm cannot express is an error. Output is byte-identical for the same \
         input. Like `remodel migrate`, it refuses (and writes nothing) when the schema is invalid, \
         when a version of the migrations folder cannot run, and when the schema differs from \
         the newest snapshot (schema-not-snapshotted: Schemas/ edited without a new version; \
@@ -32,13 +38,14 @@ struct GenerateCommand: Command {
     static let output = OptionSpec.option("output", short: "o", value: "DIR", help: "The folder to write the generated files to.")
     static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")
     static let bundle = OptionSpec.option("bundle", value: "DIR", help: "Write the build plugin's two fixed files into DIR instead of one file per type.")
+    static let realm = OptionSpec.flag("realm", help: "Also generate Realm classes, bridges, the Realm configuration with its migration block, and the copy into a RemodelStore.")
     static let manifestName = OptionSpec.option(
         "manifest-name", value: "NAME", default: GeneratorOptions.defaultManifestName,
         help: "The name of the generated schema manifest type."
     )
 
     var options: [OptionSpec] {
-        [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.manifestName]
+        [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.realm, Self.manifestName]
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -58,7 +65,10 @@ struct GenerateCommand: Command {
         guard let loaded = project.schema, let schema = loaded.schema, !project.hasErrors else { return ExitStatus.failure }
         let migrations = project.loaded
         let input = GeneratedCodeCheck.input(schema: schema, result: loaded, schemasPath: arguments.schemasPath, migrations: migrations)
-        let generator = CodeGenerator(options: GeneratorOptions(manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName))
+        let generator = CodeGenerator(options: GeneratorOptions(
+            manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName,
+            realm: arguments.flag(Self.realm)
+        ))
         let files: [GeneratedFile]
         do {
             files = bundle != nil ? try generator.bundle(for: input) : try generator.files(for: input)

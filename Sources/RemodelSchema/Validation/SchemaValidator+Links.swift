@@ -24,7 +24,8 @@ extension SchemaValidator {
                         log.error(
                             "primary-key-missing", "property \(what) links to '\(targetName)', which has no primary key", at: nameLocation,
                             hint: "give '\(targetName)' a primary key (e.g. 'primaryKey: _id' with '_id: { type: uuid, default: $uuid }'), "
-                                + "or mark it 'embedded: true' to store it inside '\(object.name)'"
+                                + "or mark it 'embedded: true' to store it inside '\(object.name)'; a Realm class without a key keeps its links: "
+                                + "the Realm migration that `remodel generate --realm` writes gives each existing object its own"
                         )
                     }
                     if type.collection == nil, !type.isOptional {

@@ -1,19 +1,21 @@
+import Foundation
+
 /// A `set` step's value: text with `{property}` placeholders; `{{` and `}}` are literal
 /// braces.
-struct Template: Hashable, Sendable {
-    enum Part: Hashable, Sendable {
+public struct Template: Hashable, Sendable {
+    public enum Part: Hashable, Sendable {
         case text(String)
         case property(String)
     }
 
-    var parts: [Part]
+    public var parts: [Part]
 
     /// Why a template does not parse.
-    struct SyntaxError: Error, CustomStringConvertible {
-        var description: String
+    public struct SyntaxError: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init(parsing source: String) throws {
+    public init(parsing source: String) throws {
         var parts: [Part] = []
         var text = ""
         var iterator = Array(source).makeIterator()
@@ -55,15 +57,14 @@ struct Template: Hashable, Sendable {
     }
 
     /// The properties the template reads.
-    var placeholders: [String] {
+    public var placeholders: [String] {
         parts.compactMap { if case .property(let name) = $0 { name } else { nil } }
     }
 
     /// The literal text, when the template has no placeholders.
-    var literalText: String? {
+    public var literalText: String? {
         guard placeholders.isEmpty else { return nil }
         return parts.map { if case .text(let text) = $0 { text } else { "" } }.joined()
     }
 }
 
-import Foundation

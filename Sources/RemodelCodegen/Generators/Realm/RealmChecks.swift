@@ -1,0 +1,66 @@
+import RemodelCore
+
+/// What `remodel generate --realm` checks beyond the generator's own checks: the schema must
+/// be one Realm can hold (realm-swift's rules, including those it enforces only at run time,
+/// when a Realm opens), and its names must not clash with the members of Realm's classes or
+/// the generated bridges.
+enum RealmChecks {
+    /// Members of realm-swift's `Object` and `EmbeddedObject` a property must not redeclare.
+    static let objectMembers: Set<String> = [
+        "realm", "objectSchema", "isInvalidated", "isFrozen", "freeze", "thaw", "observe", "description", "hash",
+        "className", "primaryKey", "ignoredProperties", "indexedProperties", "propertiesMapping", "isSameObject",
+        "dynamicList", "dynamicMutableSet", "dynamicMap", "value", "setValue", "init",
+    ]
+
+    /// Members of realm-swift's `Projection` a projected property must not redeclare.
+    static let projectionMembers: Set<String> = ["rootObject", "realm", "isInvalidated", "isFrozen", "freeze", "thaw", "observe", "description", "hash"]
+
+    /// The problems of `schema` for Realm, located by `source` where it is known.
+    static func diagnostics(for schema: Schema, source: SchemaSource? = nil) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        var type = ""
+        var member: String?
+        func error(_ rule: String, _ message: String, hint: String) {
+            found.append(.error(rule, message, at: source?.location(of: type, member: member), hint: hint))
+        }
+        for object in schema.objects {
+            let bridge = RealmTypeMapper.bridgeName(object.name)
+            for property in object.properties {
+                (type, member) = (object.name, property.name)
+                let name = "\(object.name).\(property.name)"
+                if objectMembers.contains(property.name) {
+                    error("realm-reserved-name", "property '\(name)' clashes with a member of Realm's \(object.isEmbedded ? "EmbeddedObject" : "Object")", hint: "rename the property (Realm apps map a different name with `propertiesMapping`, which Remodel does not generate)")
+                }
+                if property.name == bridge {
+                    error("realm-reserved-name", "property '\(name)' clashes with the bridge 'Realm\(object.name).\(bridge)' that returns the plain \(object.name)", hint: "rename the property")
+                }
+                guard let type = property.storedType, let target = type.objectName, let targetType = schema.objectType(named: target) else { continue }
+                if targetType.isEmbedded, type.collection == nil, !type.isOptional {
+                    error("realm-required-object", "property '\(name)' holds a required \(target), but Realm holds every to-one object optionally", hint: "make it '\(target)?'")
+                }
+                if targetType.isEmbedded, type.collection == .set {
+                    error("realm-unsupported-type", "property '\(name)' is a set of embedded \(target) objects, which Realm cannot hold", hint: "use 'list<\(target)>'")
+                }
+                if type.collection != nil, type.collection != .map, type.isOptional {
+                    error("realm-unsupported-type", "property '\(name)' holds optional \(target) links, which Realm's lists and sets cannot hold", hint: "write '\(type.collection!.rawValue)<\(target)>'")
+                }
+            }
+        }
+        for projection in schema.projections {
+            guard let model = schema.objectType(named: projection.of) else { continue }
+            for property in projection.properties {
+                (type, member) = (projection.name, property.name)
+                if projectionMembers.contains(property.name) {
+                    error("realm-reserved-name", "property '\(projection.name).\(property.name)' clashes with a member of Realm's Projection", hint: "rename the property")
+                }
+                let components = property.keyPathComponents
+                guard components.count > 1, let first = model.property(named: components[0])?.storedType else { continue }
+                let realmDiffers = first.objectName != nil || first.scalar == .objectId || first.scalar == .decimal128 || first.collection != nil
+                if realmDiffers {
+                    error("realm-unsupported-projection", "'\(projection.name).\(property.name)' transforms '\(components[0])', a \(first) whose Realm type differs from the model's, so the key path means something else on Realm's class", hint: "project '\(components[0])' as it is, or transform a text, number or date property")
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,502 @@
+import Foundation
+import RemodelCore
+
+/// Translates `Migrations/` into Realm's migration block: one `if oldSchemaVersion < N { … }`
+/// per version, in order and never nested, each step as realm-swift's `Migration` API writes
+/// it (`renameProperty(onType:from:to:)`, `enumerateObjects(ofType:)` with the old and new
+/// object, `create`, `delete`); changes Realm makes by itself (added and removed properties,
+/// an object type becoming embedded) are left to it.
+///
+/// Realm shows a migration only two schemas, the old file's and the newest: a step reads a
+/// value from the new object when the newest schema keeps it (where earlier steps wrote it),
+/// else from the old object. What that cannot express is reported by `diagnostics`, and
+/// `remodel generate --realm` refuses it, naming the step.
+struct RealmMigrationGenerator {
+    let types: RealmTypeMapper
+    let history: MigrationHistory?
+    let version: Int
+    /// Where the steps are written, for the diagnostics' locations.
+    let sources: HistorySources?
+    private(set) var diagnostics: [Diagnostic] = []
+    /// The step being translated (its version and index), which `unsupported` points at.
+    private var current: (version: Int, step: Int?) = (1, nil)
+    /// Custom steps by name: the type whose objects they are called for (`nil`: once).
+    private(set) var customSteps: [(name: String, type: String?, version: Int)] = []
+
+    init(types: RealmTypeMapper, history: MigrationHistory?, version: Int, sources: HistorySources? = nil) {
+        self.types = types
+        self.history = history
+        self.version = version
+        self.sources = sources
+    }
+
+    /// The body of `migrateRealm(_:from:customSteps:)`.
+    mutating func body() -> [SwiftStatement] {
+        var statements: [SwiftStatement] = []
+        // Version 1: a Realm written before Remodel (schema version 0) may lack keys that
+        // version 1 declares with generated defaults: each object gets its own.
+        let first = history?.schema(at: 1) ?? types.schema
+        let keyFills = first.objects.compactMap { keyFill($0, guarded: true) }
+        if !keyFills.isEmpty {
+            statements.append(.comment("Version 1: objects of a Realm written before Remodel get their own primary keys (Realm's \"add a primary key\" migration)."))
+            statements.append(.ifThen(.binary(.identifier("oldSchemaVersion"), "<", .int(1)), keyFills))
+        }
+        guard let history else { return statements }
+        for version in 2...max(2, history.currentVersion) where version <= history.currentVersion {
+            guard let old = history.schema(at: version - 1), let new = history.schema(at: version), let migration = history.migration(to: version) else { continue }
+            var block: [SwiftStatement] = []
+            let diff = SchemaDiff(from: old, to: new, renames: renames(migration.steps, old: old, new: new))
+            current = (version, nil)
+            if !diff.types.renamed.isEmpty {
+                for pair in diff.types.renamed {
+                    current.step = migration.steps.firstIndex { if case .renameType(pair.old, pair.new) = $0 { true } else { false } }
+                    unsupported(version, "renames type \(pair.old) to \(pair.new)", hint: "Realm's migration block cannot rename a class; keep the name for as long as the app is on Realm")
+                }
+                continue
+            }
+            for object in new.objects where old.objectType(named: object.name) != nil {
+                if let fill = keyFill(object, guarded: false, old: old.objectType(named: object.name)) { block.append(fill) }
+            }
+            for (index, step) in migration.steps.enumerated() {
+                current = (version, index)
+                block += translate(step, index: index, version: version, old: old, new: new, diff: diff)
+            }
+            guard !block.isEmpty else { continue }
+            let description = migration.description.map { ": " + $0 } ?? ""
+            statements.append(.comment("Version \(version) (\(String(format: "%04d", version))-\(migration.name).yaml)\(description)"))
+            statements.append(.ifThen(.binary(.identifier("oldSchemaVersion"), "<", .int(version)), block))
+        }
+        return statements
+    }
+
+    // MARK: Steps
+
+    private mutating func translate(_ step: MigrationStep, index: Int, version: Int, old: Schema, new: Schema, diff: SchemaDiff) -> [SwiftStatement] {
+        let where_ = "step \(index + 1) (\(step.kind))"
+        switch step {
+        case .renameType:
+            return [] // reported with the diff's renames
+        case .renameProperty(let type, let from, let to):
+            return [.expression(.call(.member(.identifier("migration"), "renameProperty"), [
+                SwiftArgument("onType", realmClass(type)), SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to)),
+            ]))]
+        case .set(let type, let property, let template):
+            var closure = Closure(type: type, version: version)
+            guard let target = writeTarget(type, property, at: version, step: where_),
+                  let value = setValue(template, of: type, property, version: version, new: new, closure: &closure, step: where_) else { return [] }
+            closure.body.append(.assignment(closure.write(target), value))
+            return [closure.statement]
+        case .split(let type, let property, let into, let separator):
+            var closure = Closure(type: type, version: version)
+            guard let source = read(type, property, before: version, closure: &closure, step: where_) else { return [] }
+            closure.body.append(.constant("parts", nil, .call(.member(.identifier("RealmMigrationValue"), "split"), [
+                .unlabelled(source), SwiftArgument("separator", .string(separator)), SwiftArgument("into", .int(into.count)),
+            ])))
+            for (part, name) in into.enumerated() {
+                guard let target = writeTarget(type, name, at: version, step: where_) else { continue }
+                closure.body.append(.assignment(closure.write(target), .subscripted(.identifier("parts"), [.unlabelled(.int(part))])))
+            }
+            return [closure.statement]
+        case .mapValues(let type, let property, let values, let otherwise):
+            var closure = Closure(type: type, version: version)
+            guard let propertyType = new.objectType(named: type)?.property(named: property)?.storedType,
+                  let target = writeTarget(type, property, at: version, step: where_),
+                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return [] }
+            guard let otherwise else {
+                unsupported(version, "\(where_) has no `otherwise:`", hint: "Realm's migration block cannot fail: add `otherwise:` with the value for anything else")
+                return []
+            }
+            var mapping: [SwiftDictionaryElement] = []
+            for pair in values {
+                guard let value = literal(pair.to, for: propertyType, in: new, step: where_, version: version) else { return [] }
+                mapping.append(SwiftDictionaryElement(.string(pair.from), value))
+            }
+            guard let fallback = literal(otherwise, for: propertyType, in: new, step: where_, version: version) else { return [] }
+            let kept: [SwiftExpression] = propertyType.enumName.flatMap(new.enumType(named:))?.cases.map { enumCase in
+                switch enumCase.rawValue {
+                case .string(let text): .string(text)
+                case .int(let number): .string(String(number))
+                }
+            } ?? []
+            closure.body.append(.assignment(closure.write(target), .call(.member(.identifier("RealmMigrationValue"), "mapped"), [
+                .unlabelled(source), .unlabelled(.dictionary(mapping)), SwiftArgument("kept", .array(kept)), SwiftArgument("otherwise", fallback),
+            ])))
+            return [closure.statement]
+        case .convert(let type, let property, let to, let onError):
+            var closure = Closure(type: type, version: version)
+            guard let target = writeTarget(type, property, at: version, step: where_),
+                  let newProperty = new.objectType(named: type)?.property(named: property),
+                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return [] }
+            let fallback: SwiftExpression
+            switch onError {
+            case .fail:
+                unsupported(version, "\(where_) fails on values that do not convert", hint: "Realm's migration block cannot fail: use `onError: default` or `onError: null`")
+                return []
+            case .null:
+                fallback = .nil
+            case .default:
+                fallback = newProperty.defaultValue.flatMap { literal($0, for: to, in: new, step: where_, version: version) } ?? zero(of: to)
+            }
+            guard let value = conversion(source, to: to, fallback: fallback) else {
+                let from = old.objectType(named: type)?.property(named: property)?.storedType?.description ?? "?"
+                unsupported(version, "\(where_) converts \(type).\(property) from \(from) to \(to)", hint: "Realm's migration block converts text, numbers and booleans; use a `custom` step for this one")
+                return []
+            }
+            closure.body.append(.assignment(closure.write(target), value))
+            return [closure.statement]
+        case .deleteObjects(let type, let conditions):
+            var closure = Closure(type: type, version: version)
+            closure.usesNew = true
+            guard let test = self.test(conditions, of: type, before: version, schema: old, closure: &closure, step: where_) else { return [] }
+            let delete = SwiftStatement.expression(.call(.member(.identifier("migration"), "delete"), [.unlabelled(.identifier("newObject"))]))
+            closure.body.append(test.map { .ifThen($0, [delete]) } ?? delete)
+            return [closure.statement]
+        case .createObjects(let type, let objects, let addTo):
+            guard let object = new.objectType(named: type) else { return [] }
+            let name = "created\(index + 1)"
+            var statements: [SwiftStatement] = []
+            var created: [SwiftExpression] = []
+            for values in objects {
+                var elements: [SwiftDictionaryElement] = []
+                for value in values {
+                    guard let propertyType = object.property(named: value.property)?.storedType,
+                          let final = finalName(type, value.property, from: version) else { continue }
+                    guard let literal = literal(value.value, for: propertyType, in: new, step: where_, version: version) else { return [] }
+                    elements.append(SwiftDictionaryElement(.string(final), literal))
+                }
+                for property in object.storedProperties where !values.contains(where: { $0.property == property.name }) {
+                    guard case .generated(let generated)? = property.defaultValue, let type = property.storedType,
+                          let final = finalName(object.name, property.name, from: version),
+                          let fresh = literal(.generated(generated), for: type, in: new, step: where_, version: version) else { continue }
+                    elements.append(SwiftDictionaryElement(.string(final), fresh))
+                }
+                created.append(.call(.member(.identifier("migration"), "create"), [.unlabelled(realmClass(type)), SwiftArgument("value", .dictionary(elements))]))
+            }
+            guard let addTo else {
+                return created.map { .expression(.binary(.token("_"), "=", $0)) }
+            }
+            statements.append(.constant(name, nil, .array(created)))
+            var closure = Closure(type: addTo.type, version: version)
+            closure.usesNew = true
+            guard let holder = new.objectType(named: addTo.type)?.property(named: addTo.property)?.storedType,
+                  let target = writeTarget(addTo.type, addTo.property, at: version, step: where_),
+                  let test = self.test(addTo.where, of: addTo.type, before: version, schema: old, closure: &closure, step: where_) else { return [] }
+            let collection = SwiftExpression.parenthesized(.cast(closure.write(target), .named(holder.collection == .set ? "MutableSet" : "List", generics: [.name("MigrationObject")]), forced: false))
+            let add: SwiftStatement = switch holder.collection {
+            case nil: .assignment(closure.write(target), .member(.identifier(name), "last"))
+            case .set?: .forIn("object", .identifier(name), [.expression(.call(.member(.optionalChain(collection), "insert"), [.unlabelled(.identifier("object"))]))])
+            default: .expression(.call(.member(.optionalChain(collection), "append"), [SwiftArgument("objectsIn", .identifier(name))]))
+            }
+            closure.body.append(test.map { .ifThen($0, [add]) } ?? add)
+            statements.append(closure.statement)
+            return statements
+        case .custom(let name, let type, _):
+            customSteps.append((name, type, version))
+            let call = SwiftExpression.member(.identifier("customSteps"), name)
+            guard let type else {
+                return [.expression(.call(call, [.unlabelled(.identifier("migration"))]))]
+            }
+            var closure = Closure(type: type, version: version)
+            closure.usesOld = true
+            closure.usesNew = true
+            closure.body.append(.expression(.call(call, [.unlabelled(.identifier("oldObject")), .unlabelled(.identifier("newObject"))])))
+            return [closure.statement]
+        }
+    }
+
+    // MARK: Values
+
+    /// The value a `set` step writes.
+    private mutating func setValue(_ template: String, of type: String, _ property: String, version: Int, new: Schema, closure: inout Closure, step: String) -> SwiftExpression? {
+        guard let propertyType = new.objectType(named: type)?.property(named: property)?.storedType else { return nil }
+        guard let parts = try? Template(parsing: template) else { return nil } // the planner reports it
+        if let text = parts.literalText {
+            return literal(.string(text), for: propertyType, in: new, step: step, version: version, fromText: true)
+        }
+        var pieces: [SwiftExpression] = []
+        for part in parts.parts {
+            switch part {
+            case .text(let text): pieces.append(.string(text))
+            case .property(let name):
+                guard let value = read(type, name, before: version, closure: &closure, step: step) else { return nil }
+                pieces.append(.call(.member(.identifier("RealmMigrationValue"), "text"), [.unlabelled(value)]))
+            }
+        }
+        return pieces.dropFirst().reduce(pieces[0]) { .binary($0, "+", $1) }
+    }
+
+    /// `convert`'s value of `source` as `to`, `fallback` when it does not convert.
+    private func conversion(_ source: SwiftExpression, to: PropertyType, fallback: SwiftExpression) -> SwiftExpression? {
+        guard to.collection == nil, let scalar = to.scalar else { return nil }
+        let values = SwiftExpression.identifier("RealmMigrationValue")
+        let swiftType = RealmTypeMapper.scalarType(scalar)
+        func converted(_ call: SwiftExpression, _ typeName: String?) -> SwiftExpression {
+            let value = typeName.map { SwiftExpression.call(.member(call, "map"), [.unlabelled(.closure([], .call(.identifier($0), [.unlabelled(.token("$0"))])))]) } ?? call
+            return .binary(value, "??", fallback)
+        }
+        if let range = scalar.integerRange {
+            let bounds = SwiftExpression.binary(.int(range.lowerBound), "...", .int(range.upperBound))
+            let call = SwiftExpression.call(.member(values, "integer"), [.unlabelled(source), SwiftArgument("in", scalar == .int || scalar == .int64 ? .token("Int64.min...Int64.max") : bounds)])
+            return converted(call, scalar == .int64 ? nil : render(swiftType))
+        }
+        switch scalar {
+        case .double:
+            return converted(.call(.member(values, "real"), [.unlabelled(source), SwiftArgument("limit", .token("Double.greatestFiniteMagnitude"))]), nil)
+        case .float:
+            return converted(.call(.member(values, "real"), [.unlabelled(source), SwiftArgument("limit", .token("Double(Float.greatestFiniteMagnitude)"))]), "Float")
+        case .bool:
+            return converted(.call(.member(values, "bool"), [.unlabelled(source)]), nil)
+        case .string:
+            return .call(.member(values, "text"), [.unlabelled(source)])
+        default:
+            return nil
+        }
+    }
+
+    private func render(_ type: SwiftType) -> String {
+        if case .named(let name, _) = type { return name }
+        return "Int"
+    }
+
+    /// The condition of `deleteObjects` or `addTo` (`nil` when there is none, so every object
+    /// matches); `.none` when a condition cannot be translated.
+    private mutating func test(_ conditions: [MigrationStep.PropertyMatch], of type: String, before version: Int, schema: Schema, closure: inout Closure, step: String) -> SwiftExpression?? {
+        var tests: [SwiftExpression] = []
+        for match in conditions {
+            guard !match.property.contains(".") else {
+                unsupported(version, "\(step) has a condition on \(match.property), through a link", hint: "Realm's migration block here tests the object's own properties; use a `custom` step")
+                return .none
+            }
+            guard let value = read(type, match.property, before: version, closure: &closure, step: step) else { return .none }
+            let newSchema = history?.schema(at: version) ?? types.schema
+            guard let propertyType = newSchema.objectType(named: type)?.property(named: match.property)?.storedType
+                ?? schema.objectType(named: type)?.property(named: match.property)?.storedType else { return .none }
+            func lit(_ literal: DefaultValue) -> SwiftExpression? { self.literal(literal, for: propertyType, in: schema, step: step, version: version) }
+            let condition: SwiftExpression
+            switch match.condition {
+            case .equals(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("equals"), [.unlabelled(l)])
+            case .notEquals(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("notEquals"), [.unlabelled(l)])
+            case .lessThan(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("lessThan"), [.unlabelled(l)])
+            case .lessThanOrEqual(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("lessThanOrEqual"), [.unlabelled(l)])
+            case .greaterThan(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("greaterThan"), [.unlabelled(l)])
+            case .greaterThanOrEqual(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("greaterThanOrEqual"), [.unlabelled(l)])
+            case .isIn(let vs):
+                let ls = vs.compactMap(lit)
+                guard ls.count == vs.count else { return .none }
+                condition = .call(.implicitMember("isIn"), [.unlabelled(.array(ls))])
+            case .isNotIn(let vs):
+                let ls = vs.compactMap(lit)
+                guard ls.count == vs.count else { return .none }
+                condition = .call(.implicitMember("isNotIn"), [.unlabelled(.array(ls))])
+            case .contains(let text): condition = .call(.implicitMember("contains"), [.unlabelled(.string(text))])
+            case .startsWith(let text): condition = .call(.implicitMember("startsWith"), [.unlabelled(.string(text))])
+            case .endsWith(let text): condition = .call(.implicitMember("endsWith"), [.unlabelled(.string(text))])
+            }
+            tests.append(.call(.member(.identifier("RealmMigrationValue"), "matches"), [.unlabelled(value), .unlabelled(condition)]))
+        }
+        guard let first = tests.first else { return .some(nil) }
+        return .some(tests.dropFirst().reduce(first) { .binary($0, "&&", $1) })
+    }
+
+    /// A literal of the schema as Realm's dynamic API holds it: an enum's raw value, a URL's
+    /// text, Realm's `ObjectId` and `Decimal128`; generated values made fresh.
+    private mutating func literal(_ value: DefaultValue, for type: PropertyType, in schema: Schema, step: String, version: Int, fromText: Bool = false) -> SwiftExpression? {
+        let element = type.element
+        var value = value
+        if fromText, case .string(let text) = value {
+            // A template without placeholders is a literal of the property's type.
+            switch element.base {
+            case .scalar(let scalar) where scalar.isInteger: if let number = Int64(text) { value = .int(number) }
+            case .scalar(.double), .scalar(.float): if let number = Double(text) { value = .double(number) }
+            case .scalar(.bool): if text == "true" || text == "false" { value = .bool(text == "true") }
+            case .enumeration: value = .enumCase(text)
+            default: break
+            }
+        }
+        if value == .null { return .nil }
+        if let enumName = element.enumName, let enumType = schema.enumType(named: enumName) {
+            let name: String
+            switch value {
+            case .enumCase(let text), .string(let text): name = text
+            default: name = ""
+            }
+            if let enumCase = enumType.enumCase(named: name) {
+                switch enumCase.rawValue {
+                case .string(let text): return .string(text)
+                case .int(let number): return .int(number)
+                }
+            }
+            if case .int(let number) = value, enumType.rawType == .int { return .int(number) }
+            if case .string(let text) = value, enumType.rawType == .string { return .string(text) }
+        }
+        switch (value, element.scalar) {
+        case (.string(let text), .url?):
+            return .string(text)
+        case (.string(let text), .objectId?):
+            return .call(.member(types.values, "objectId"), [.unlabelled(.string(text))])
+        case (.generated(.objectId), .objectId?):
+            return .call(.member(.identifier("ObjectId"), "generate"), [])
+        case (.int(let number), let scalar?) where scalar.isInteger:
+            return scalar == .int ? .int(number) : .call(.identifier(render(SwiftTypeMapper.swiftType(of: scalar))), [.unlabelled(.int(number))])
+        case (_, .decimal128?):
+            guard let decimal = SwiftTypeMapper.literal(value, for: element, schema: schema) else { break }
+            return .call(.member(types.values, "decimal128"), [.unlabelled(decimal)])
+        default:
+            if let expression = SwiftTypeMapper.literal(value, for: element, schema: schema) { return expression }
+        }
+        unsupported(version, "\(step) has the value \(CanonicalYAML.literal(value)), which is not a \(element)", hint: "write a literal of the property's type")
+        return nil
+    }
+
+    /// The value `convert` falls back to when the property has no default: the type's zero.
+    private func zero(of type: PropertyType) -> SwiftExpression {
+        if type.isOptional { return .nil }
+        switch type.scalar {
+        case .bool?: return .bool(false)
+        case .string?: return .string("")
+        case .double?, .float?: return .token("0")
+        default: return .int(0)
+        }
+    }
+
+    // MARK: Where values are
+
+    /// How `property` of `type`, as version `version - 1` names it, is read at version
+    /// `version`: from the new object when the newest schema keeps it with the same stored
+    /// form, else from the old object when every older version has it under this name.
+    private mutating func read(_ type: String, _ property: String, before version: Int, closure: inout Closure, step: String) -> SwiftExpression? {
+        guard let history, let schema = history.schema(at: version - 1), let newSchema = history.schema(at: version) else { return nil }
+        let stored = schema.objectType(named: type)?.property(named: property)?.storedType
+        // A property of this version that keeps its stored form (or that earlier steps of this
+        // version wrote) holds its current value in the new object.
+        if let current = newSchema.objectType(named: type)?.property(named: property)?.storedType,
+           stored.map({ storage($0, in: schema) == storage(current, in: newSchema) }) ?? true,
+           let final = finalName(type, property, from: version),
+           let finalType = types.schema.objectType(named: type)?.property(named: final)?.storedType,
+           storage(current, in: newSchema) == storage(finalType, in: types.schema) {
+            closure.usesNew = true
+            return .subscripted(.identifier("newObject"), [.unlabelled(.string(final))])
+        }
+        guard let stored else {
+            unsupported(version, "\(step) reads \(type).\(property), which neither version \(version - 1) nor \(version) has", hint: "name a property of the version before the step, or one an earlier step of this version writes")
+            return nil
+        }
+        let everywhere = (1..<version).allSatisfy { earlier in
+            guard let earlierSchema = history.schema(at: earlier), let earlierType = earlierSchema.objectType(named: type)?.property(named: property)?.storedType else { return false }
+            return storage(earlierType, in: earlierSchema) == storage(stored, in: schema)
+        }
+        let writtenBefore = (2..<version).contains { earlier in
+            history.migration(to: earlier)?.steps.contains { $0.typeName == type && ($0.writtenProperties ?? []).contains(property) } ?? false
+        }
+        guard everywhere, !writtenBefore else {
+            unsupported(version, "\(step) reads \(type).\(property), which the newest schema does not keep and which not every older version has as it is", hint: "Realm's migration block sees only the old file's schema and the newest one; keep the property until the step that reads it is released everywhere, or use a `custom` step")
+            return nil
+        }
+        closure.usesOld = true
+        return .subscripted(.identifier("oldObject"), [.unlabelled(.string(property))])
+    }
+
+    /// The name the newest schema gives `property` of `type` as version `version` names it
+    /// (following renames), or `nil` when it does not keep it.
+    private func finalName(_ type: String, _ property: String, from version: Int) -> String? {
+        guard let history else { return property }
+        var name = property
+        var next = version + 1
+        while next <= history.currentVersion {
+            guard let old = history.schema(at: next - 1), let new = history.schema(at: next), let migration = history.migration(to: next) else { return nil }
+            let diff = SchemaDiff(from: old, to: new, renames: renames(migration.steps, old: old, new: new))
+            guard let renamed = diff.properties[type]?.new(for: name) else { return nil }
+            name = renamed
+            next += 1
+        }
+        return types.schema.objectType(named: type)?.property(named: name) == nil ? nil : name
+    }
+
+    /// The property a step at `version` writes, as the newest schema names it.
+    private mutating func writeTarget(_ type: String, _ property: String, at version: Int, step: String) -> String? {
+        guard let final = finalName(type, property, from: version) else {
+            unsupported(version, "\(step) writes \(type).\(property), which the newest schema does not keep", hint: "Realm's migration block holds only the newest schema's properties; remove the step or keep the property")
+            return nil
+        }
+        return final
+    }
+
+    /// What Realm stores for a type: two types with the same storage keep their values
+    /// through a Realm migration.
+    private func storage(_ type: PropertyType, in schema: Schema) -> String {
+        var base = type.base.description
+        if let enumName = type.enumName, let enumType = schema.enumType(named: enumName) {
+            base = enumType.rawType == .string ? "string" : "int"
+        }
+        if type.scalar.map({ [.int, .int8, .int16, .int32, .int64].contains($0) }) ?? false { base = "int" }
+        return (type.collection?.rawValue ?? "") + "<" + base + (type.isOptional ? "?" : "") + ">"
+    }
+
+    /// Renames a migration's steps declare, as `SchemaDiff` takes them.
+    private func renames(_ steps: [MigrationStep], old: Schema, new: Schema) -> SchemaDiff.Renames {
+        var renames = SchemaDiff.Renames()
+        for case .renameType(let from, let to) in steps { renames.types.insert(old: from, new: to) }
+        for case .renameProperty(let type, let from, let to) in steps {
+            let newType = new.objectType(named: type) != nil ? type : renames.types.new(for: type) ?? type
+            renames.properties[newType, default: RenameMap()].insert(old: from, new: to)
+        }
+        return renames
+    }
+
+    /// Objects of `object` given their own primary key when it has a generated default and
+    /// `old` (the type before the version) lacks it; with `guarded`, only when the Realm's old
+    /// schema lacks it (a Realm from before Remodel).
+    private func keyFill(_ object: ObjectType, guarded: Bool, old: ObjectType? = nil) -> SwiftStatement? {
+        guard !object.isEmbedded, let key = object.primaryKeyProperty, let keyType = key.storedType, case .generated(let generated)? = key.defaultValue else { return nil }
+        if !guarded, old?.property(named: key.name) != nil { return nil }
+        guard let fresh = SwiftTypeMapper.literal(.generated(generated), for: keyType, schema: types.schema).map({ generated == .objectId ? SwiftExpression.call(.member(.identifier("ObjectId"), "generate"), []) : $0 }) else { return nil }
+        let fill = SwiftStatement.callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", realmClass(object.name))], parameters: ["_", "newObject"], body: [
+            .assignment(.subscripted(.optionalChain(.identifier("newObject")), [.unlabelled(.string(key.name))]), fresh),
+        ])
+        guard guarded else { return fill }
+        let lacksKey = SwiftExpression.binary(.member(.optionalChain(.subscripted(.member(.identifier("migration"), "oldSchema"), [.unlabelled(realmClass(object.name))])), "primaryKeyProperty"), "==", .nil)
+        return .ifThen(lacksKey, [fill])
+    }
+
+    private mutating func unsupported(_ version: Int, _ what: String, hint: String) {
+        let file = history?.migration(to: version).map { String(format: "%04d", $0.version) + "-" + $0.name + ".yaml" } ?? "version \(version)"
+        let location = sources?.location(version: current.version, step: current.step)
+        let prefix = location == nil ? file + ": " : ""
+        diagnostics.append(.error("realm-unsupported-step", "\(prefix)\(what), which Realm's migration block cannot express", at: location, hint: hint))
+    }
+}
+
+/// The name of an object type's class in a Realm file: `"RealmPerson"`, as realm-swift names a
+/// class after the Swift class (a string, since a class of an older version may be gone).
+private func realmClass(_ type: String) -> SwiftExpression {
+    .string(RealmTypeMapper.className(type))
+}
+
+/// One `migration.enumerateObjects(ofType:)` call being built: which of the old and new
+/// object its body uses, so that it binds only those.
+private struct Closure {
+    let type: String
+    let version: Int
+    var usesOld = false
+    var usesNew = false
+    var body: [SwiftStatement] = []
+
+    init(type: String, version: Int) {
+        self.type = type
+        self.version = version
+    }
+
+    mutating func write(_ property: String) -> SwiftExpression {
+        usesNew = true
+        return .subscripted(.identifier("newObject"), [.unlabelled(.string(property))])
+    }
+
+    var statement: SwiftStatement {
+        var bound: [String] = []
+        if usesOld { bound.append("let oldObject") }
+        if usesNew { bound.append("let newObject") }
+        let guardStatement: [SwiftStatement] = bound.isEmpty ? [] : [.guardElse(.token(bound.joined(separator: ", ")), [.returnVoid])]
+        return .callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", realmClass(type))],
+                                parameters: [usesOld ? "oldObject" : "_", usesNew ? "newObject" : "_"], body: guardStatement + body)
+    }
+}
