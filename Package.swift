@@ -115,6 +115,6 @@ let package = Package(
         // symlinked as Generated/), compiled against that mirror and run; one target per case,
         // since each declares its module's URL conformance.
         .testTarget(name: "RemodelRealmTests", dependencies: ["RealmSwift", "RemodelRealm", "RemodelStore", "RemodelCore"]),
-        .testTarget(name: "RemodelRealmEverythingTests", dependencies: ["RealmSwift", "RemodelRealm", "RemodelStore", "RemodelCore"]),
+        .testTarget(name: "RemodelRealmEverythingTests", dependencies: ["RealmSwift", "RemodelRealm", "RemodelStore", "RemodelCore", "RemodelMigrate"]),
     ]
 )

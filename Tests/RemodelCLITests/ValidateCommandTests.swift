@@ -198,7 +198,7 @@ final class ValidateCommandTests: CLIFolderTestCase {
     func testHelpIsTheSameEveryWay() throws {
         let help = try CLIRunner.run(["validate", "--help"])
         XCTAssertEqual(help.status, 0)
-        for section in ["OVERVIEW: ", "USAGE: remodel validate [--schemas DIR] [--migrations DIR] [--format text|json|github]", "OPTIONS:", "--schemas DIR", "(default: Schemas)", "-h, --help"] {
+        for section in ["OVERVIEW: ", "USAGE: remodel validate [--schemas DIR] [--migrations DIR] [--realm] [--format text|json|github]", "OPTIONS:", "--schemas DIR", "(default: Schemas)", "-h, --help"] {
             XCTAssertTrue(help.stdout.contains(section), "missing \(section) in:\n\(help.stdout)")
         }
         XCTAssertEqual(try CLIRunner.run(["validate", "-h"]).stdout, help.stdout)
@@ -225,7 +225,7 @@ final class ValidateCommandTests: CLIFolderTestCase {
         XCTAssertEqual(output.status, 64)
         XCTAssertEqual(output.stderr, """
             Error: unknown option '--fromat'; did you mean '--format'?
-            Usage: remodel validate [--schemas DIR] [--migrations DIR] [--format text|json|github]
+            Usage: remodel validate [--schemas DIR] [--migrations DIR] [--realm] [--format text|json|github]
               See 'remodel validate --help' for more information.
 
             """)

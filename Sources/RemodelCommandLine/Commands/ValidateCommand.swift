@@ -1,4 +1,5 @@
 import RemodelCheck
+import RemodelCodegen
 import RemodelCore
 import RemodelMigrate
 import RemodelSchema
@@ -15,11 +16,14 @@ struct ValidateCommand: Command {
         equal to the newest snapshot. A snapshot whose hash Migrations/remodel.sum records is \
         what remodel wrote from a schema it validated: it is read, not validated again (an \
         edited one is validated as any schema file). A draft's question left open in the newest \
-        migration file is a warning here (`remodel check` fails on it). Each problem is printed once, as \
+        migration file is a warning here (`remodel check` fails on it). With --realm, also \
+        checks what `remodel generate --realm` refuses: a schema Realm cannot hold, a step its \
+        migration block cannot express. Each problem is printed once, as \
         `file:line:column: error: message [rule-id]` followed by a note saying how to fix it. \
         Exit status: 0 valid (warnings allowed), 1 errors, 64 usage error.
         """
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, CommonOptions.format]
+    static let realm = OptionSpec.flag("realm", help: "Also check that Realm can hold the schema and run every migration step (what `generate --realm` refuses).")
+    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, ValidateCommand.realm, CommonOptions.format]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = arguments.diagnosticFormat
@@ -35,9 +39,13 @@ struct ValidateCommand: Command {
                     return warning
                 }
             }
+            if arguments.flag(Self.realm), let result = input.schema, let schema = result.schema {
+                let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: arguments.schemasPath, migrations: input.loaded)
+                diagnostics += CodeGenerator(options: GeneratorOptions(realm: true)).check(generatorInput)
+            }
         }
         DiagnosticsOutput.print(diagnostics, format: format)
-        guard let result = input.schema, let schema = result.schema, !input.hasErrors else { return ExitStatus.failure }
+        guard let result = input.schema, let schema = result.schema, !diagnostics.containsErrors else { return ExitStatus.failure }
         if format == .text {
             Console.write("\(arguments.schemasPath): valid (\(Self.counts(schema)) in \(Self.plural(result.files.count, "file")))\n")
             if let history = input.loaded.history {
