@@ -116,6 +116,9 @@ realmfile=$(find "$scratch/plugins/outputs" -path '*Zoo*' -name RemodelRealmBrid
 head -n 8 "$realmfile" | grep -q '^#if canImport(RealmSwift)$' || fail "the Realm file is not behind #if canImport(RealmSwift)"
 grep -q 'public final class RealmAnimal: Object' "$realmfile" || fail "no Realm class in $realmfile"
 swift run --package-path "$pkg" --scratch-path "$scratch" --skip-build Zoo | grep -q '^zoo: ok' || fail "Zoo fails with realm: true"
+printf 'realm: true\nrealmClassNames: "{name}Object"\n' >"$pkg/remodel-plugin.yaml"
+build 2>&1 | tail -n 1
+grep -q 'return "AnimalObject"' "$realmfile" || fail "realmClassNames did not reach the Realm file"
 printf 'realm: yes\n' >"$pkg/remodel-plugin.yaml"
 if build >"$work/options.log" 2>&1; then cat "$work/options.log"; fail "the build succeeded with a wrong option"; fi
 grep -q "remodel-plugin.yaml:1:1: error: 'realm' is true or false" "$work/options.log" || { cat "$work/options.log"; fail "no located error for the wrong option"; }

@@ -23,6 +23,8 @@ struct RemodelPluginInputs {
     let files: [URL]
     /// `realm: true` in the options file.
     let realm: Bool
+    /// `realmClassNames: PATTERN` in the options file (`--realm-class-names`).
+    let realmClassNames: String?
 
     /// The file names `remodel generate --bundle` writes with these options.
     var outputFileNames: [String] {
@@ -31,7 +33,7 @@ struct RemodelPluginInputs {
 
     /// The arguments of `remodel generate` for these options (after the folders).
     var generateOptions: [String] {
-        realm ? ["--realm"] : []
+        (realm ? ["--realm"] : []) + (realmClassNames.map { ["--realm-class-names", $0] } ?? [])
     }
 
 
@@ -56,33 +58,38 @@ struct RemodelPluginInputs {
         }
         let options = schemas.deletingLastPathComponent().appendingPathComponent(Self.optionsFileName)
         if FileManager.default.fileExists(atPath: options.path) {
-            realm = try Self.readOptions(options)
+            (realm, realmClassNames) = try Self.readOptions(options)
             files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations) + [options]
         } else {
-            realm = false
+            (realm, realmClassNames) = (false, nil)
             files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations)
         }
     }
 
-    /// The options file's `realm:` (false when absent). Its form is a few `key: value` lines
-    /// and comments; plugins cannot link a YAML parser.
-    static func readOptions(_ file: URL) throws -> Bool {
+    /// The options file's `realm:` (false when absent) and `realmClassNames:`. Its form is a
+    /// few `key: value` lines and comments; plugins cannot link a YAML parser.
+    static func readOptions(_ file: URL) throws -> (realm: Bool, realmClassNames: String?) {
         let text = try String(contentsOf: file, encoding: .utf8)
         var realm = false
+        var realmClassNames: String?
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
             guard !line.isEmpty else { continue }
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let location = "\(file.path):\(index + 1):1"
-            guard parts.count == 2, parts[0] == "realm" else {
-                throw RemodelPluginError("\(location): error: unknown option '\(parts[0])'; the options file knows 'realm: true' (also generate the Realm side) and 'realm: false'")
+            guard parts.count == 2, parts[0] == "realm" || parts[0] == "realmClassNames" else {
+                throw RemodelPluginError("\(location): error: unknown option '\(parts[0])'; the options file knows 'realm: true' (also generate the Realm side) and 'realmClassNames: \"{name}Object\"' (the Realm file's class names)")
+            }
+            if parts[0] == "realmClassNames" {
+                realmClassNames = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                continue
             }
             guard parts[1] == "true" || parts[1] == "false" else {
                 throw RemodelPluginError("\(location): error: 'realm' is true or false, not '\(parts[1])'")
             }
             realm = parts[1] == "true"
         }
-        return realm
+        return (realm, realmClassNames)
     }
 
     /// The `Schemas` folder that holds `file`, if any folder of its path is called so.

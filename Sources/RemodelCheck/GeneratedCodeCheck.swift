@@ -25,7 +25,7 @@ public enum GeneratedCodeCheck {
     /// The findings for `folder`: none when it is up to date; one `generated-out-of-date`
     /// naming each file that differs (one file per type, or the build plugin's two files,
     /// whichever the folder holds).
-    public static func findings(folder path: String, input: GeneratorInput, manifestName: String) -> [Diagnostic] {
+    public static func findings(folder path: String, input: GeneratorInput, manifestName: String, realmClassNames: String = GeneratorOptions.defaultRealmClassNames) -> [Diagnostic] {
         let rule = CheckRules.generatedOutOfDate
         guard MigrationFolder.isDirectory(path) else {
             return [Diagnostic(rule.defaultSeverity, rule: rule.id, "'\(path)' (--generated) is not a folder", at: nil, hint: "pass the folder 'remodel generate --output DIR' writes to")]
@@ -34,7 +34,7 @@ public enum GeneratedCodeCheck {
         // A folder generated with --realm holds its Realm support file: compare it with --realm.
         let realmFile = isBundle ? CodeGenerator.realmBundleFileName : manifestName + "+Realm.swift"
         let realm = FileManager.default.fileExists(atPath: MigrationFolder.join(path, realmFile))
-        let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName, realm: realm))
+        let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName, realm: realm, realmClassNames: realmClassNames))
         let changes: [OutputDirectory.Change]
         do {
             let files = isBundle ? try generator.bundle(for: input) : try generator.files(for: input)

@@ -23,6 +23,10 @@ public struct CheckInput: Sendable {
     /// `--generated DIR`.
     public var generated: String?
     public var manifestName: String = GeneratorOptions.defaultManifestName
+    /// `--realm`: also what `generate --realm` refuses (Realm cannot hold or run it).
+    public var realm: Bool = false
+    /// `--realm-class-names`, for the Realm side of `--generated`.
+    public var realmClassNames: String = GeneratorOptions.defaultRealmClassNames
     public var strict: Bool = false
 
     public init(schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, sources: HistorySources, diagnostics: [Diagnostic]) {
@@ -73,10 +77,14 @@ public enum RepositoryCheck {
         if let history = input.history, !input.diagnostics.containsErrors {
             findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded).findings(judging: judged)
         }
+        if input.realm, let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
+            let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
+            findings += CodeGenerator(options: GeneratorOptions(manifestName: input.manifestName, realm: true, realmClassNames: input.realmClassNames)).check(generatorInput)
+        }
         if let folder = input.generated {
             if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
                 let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
-                findings += GeneratedCodeCheck.findings(folder: folder, input: generatorInput, manifestName: input.manifestName)
+                findings += GeneratedCodeCheck.findings(folder: folder, input: generatorInput, manifestName: input.manifestName, realmClassNames: input.realmClassNames)
             } else {
                 findings.append(.warning(
                     CheckRules.generatedOutOfDate.id, "'\(folder)' (--generated) was not compared: the schema or history has errors, so there is nothing to generate",

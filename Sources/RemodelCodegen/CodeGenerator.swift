@@ -32,11 +32,20 @@ public struct GeneratorOptions: Hashable, Sendable {
     /// Whether to emit the Realm side too (`--realm`): Realm classes and bridges, the
     /// configuration and migration block, and the copy into a RemodelStore.
     public var realm: Bool
+    /// The names the Realm file knows the classes by, `{name}` standing for the object type's:
+    /// the app's existing class names (`{name}Object`, or `{name}` for `class Note: Object`).
+    /// The generated Swift classes are always `Realm{name}`; another stored name is declared
+    /// with realm-swift's `_realmObjectName()`.
+    public var realmClassNames: String
 
-    public init(manifestName: String = GeneratorOptions.defaultManifestName, realm: Bool = false) {
+    public init(manifestName: String = GeneratorOptions.defaultManifestName, realm: Bool = false, realmClassNames: String = GeneratorOptions.defaultRealmClassNames) {
         self.manifestName = manifestName
         self.realm = realm
+        self.realmClassNames = realmClassNames
     }
+
+    /// `Realm{name}`: the generated classes' own names.
+    public static let defaultRealmClassNames = "Realm{name}"
 
     /// `RemodelSchemaManifest`.
     public static let defaultManifestName = "RemodelSchemaManifest"
@@ -97,7 +106,7 @@ public struct CodeGenerator: Sendable {
         var found = GenerationChecks.diagnostics(for: input.schema, manifestName: options.manifestName)
         if options.realm, !found.containsErrors {
             found += RealmChecks.diagnostics(for: input.schema, source: input.sources?.schemas[input.version])
-            var migration = RealmMigrationGenerator(types: RealmTypeMapper(models: SwiftTypeMapper(schema: input.schema), manifestName: options.manifestName), history: input.history, version: input.version, sources: input.sources)
+            var migration = RealmMigrationGenerator(types: RealmTypeMapper(models: SwiftTypeMapper(schema: input.schema), manifestName: options.manifestName, storedNames: options.realmClassNames), history: input.history, version: input.version, sources: input.sources)
             _ = migration.body()
             found += migration.diagnostics
         }
@@ -196,7 +205,7 @@ public struct CodeGenerator: Sendable {
     }
 
     private func addRealm(to parts: inout Parts, input: GeneratorInput, types: SwiftTypeMapper) {
-        let realmTypes = RealmTypeMapper(models: types, manifestName: options.manifestName)
+        let realmTypes = RealmTypeMapper(models: types, manifestName: options.manifestName, storedNames: options.realmClassNames)
         let objects = RealmObjectGenerator(types: realmTypes)
         let schema = input.schema
         parts.realmTypes = schema.objects.map { ($0.name, objects.declaration(for: $0)) } + schema.projections.map { ($0.name, objects.declaration(for: $0)) }

@@ -59,10 +59,17 @@ open class ObjectBase {
     /// Whether the object can no longer be accessed (it was deleted from its Realm).
     open var isInvalidated: Bool { _mirrorRow._mirrorDeleted }
 
-    /// The name Realm knows the class by: the Swift class name without its module.
+    /// The name Realm knows the class by: the Swift class name without its module. (The
+    /// mirror names a class's table by it, so it answers `_realmObjectName()` when that is
+    /// set, as realm-swift's object schema's `objectName` does.)
     open class func className() -> String {
-        String(describing: self)
+        _realmObjectName() ?? String(describing: self)
     }
+
+    // Realm/RLMObjectBase.h: `+ (nullable NSString *)_realmObjectName;` — the name the Realm
+    // file knows the class by, when it differs from the class's own (RLMObjectSchema.mm,
+    // `objectName`).
+    open class func _realmObjectName() -> String? { nil }
 
     /// Whether the class is part of the default schema (realm-swift: `false` for
     /// `DynamicObject`).

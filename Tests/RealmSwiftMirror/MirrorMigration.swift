@@ -240,6 +240,10 @@ internal final class MirrorMigrationEngine {
             for property in schema.storedProperties {
                 if old._mirrorValues[property.name] != nil, case .fits(let value) = carry(old._mirrorValues[property.name], to: property.shape) {
                     new._mirrorValues[property.name] = value ?? NSNull()
+                } else if let zero = zeroValue(property.shape) {
+                    // As realm-core adds a column: zero values, not the class's defaults
+                    // (realm-swift issue #1793); the migration block must write those itself.
+                    new._mirrorValues[property.name] = zero
                 } else {
                     new._mirrorValues[property.name] = defaultValue(property, of: fresh)
                 }
@@ -292,6 +296,26 @@ internal final class MirrorMigrationEngine {
             return collection._mirrorAssignContents(from: contents) ? .fits(collection) : .misfit
         default:
             return .misfit
+        }
+    }
+
+    /// The value realm-core gives a single-value property it adds to existing objects (the
+    /// column's zero); `nil` for links and collections, which start empty either way.
+    private func zeroValue(_ shape: MirrorShape) -> Any? {
+        guard case .value(let type, let optional) = shape else { return nil }
+        if optional { return NSNull() }
+        switch type {
+        case .bool: return false
+        case .int: return 0
+        case .float: return Float(0)
+        case .double: return 0.0
+        case .string: return ""
+        case .data: return Data()
+        case .date: return Date(timeIntervalSince1970: 0)
+        case .UUID: return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        case .objectId: return try? ObjectId(string: "000000000000000000000000")
+        case .decimal128: return Decimal128(value: 0)
+        default: return nil
         }
     }
 

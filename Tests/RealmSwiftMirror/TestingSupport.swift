@@ -18,8 +18,10 @@ import Foundation
 /// ```
 /// `migrate(with:)` builds the new objects by Realm's automatic rules (the new schema is
 /// `configuration.objectTypes`; a property keeps the old value of its name when that value is
-/// of the property's type, links map to the new objects, anything else takes the property's
-/// value in a fresh instance; old types the new schema lacks are dropped), runs
+/// of the property's type, links map to the new objects, a single value added to existing
+/// objects takes its type's zero (0, "", 1970, the zero UUID; nil when optional), as realm-core
+/// adds a column, not the class's default (realm-swift issue #1793), collections start empty;
+/// old types the new schema lacks are dropped), runs
 /// `configuration.migrationBlock(migration, oldSchemaVersion)`, checks what Realm checks
 /// (errors Realm would throw inside the block, duplicate primary keys), and returns a fresh
 /// in-memory Realm (`configuration.inMemoryIdentifier`, or a unique one) holding the new

@@ -96,7 +96,7 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         let lines = output.stderr.split(separator: "\n").map(String.init)
         let line = try XCTUnwrap(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("- convert:") }) + 1
         XCTAssertEqual(lines.first, "Migrations/0003-dog-details.yaml:\(line):5: error: step 1 (convert) fails on values that do not convert, which Realm's migration block cannot express [realm-unsupported-step]")
-        XCTAssertEqual(lines.dropFirst().first, "Migrations/0003-dog-details.yaml:\(line):5: note: Realm's migration block cannot fail: use `onError: default` or `onError: null`")
+        XCTAssertEqual(lines.dropFirst().first, "Migrations/0003-dog-details.yaml:\(line):5: note: Realm's migration block cannot fail: use `onError: default`")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("Generated")).sorted(), before)
         XCTAssertTrue(try String(contentsOfFile: path("Generated/RemodelSchemaManifest+Realm.swift"), encoding: .utf8).contains("?? 0"), "the old output is left as it was")
         // The store's own migration runs it as written.
@@ -110,6 +110,33 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
         XCTAssertTrue(output.stderr.hasPrefix("Migrations/0004-pets.yaml:15:5: error: renames type Dog to Pet, which Realm's migration block cannot express [realm-unsupported-step]\n"), output.stderr)
         XCTAssertTrue(output.stderr.contains("note: Realm's migration block cannot rename a class; keep the name for as long as the app is on Realm"), output.stderr)
+    }
+
+    func testCheckRealmFailsOnWhatTheRealmBuildWouldRefuse() throws {
+        try copyExample()
+        try remodel(["check", "--realm"])
+        let file = path("Migrations/0003-dog-details.yaml")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "onError: default", with: "onError: fail").write(toFile: file, atomically: true, encoding: .utf8)
+        try remodel(["migration", "hash"])
+        try remodel(["check"])
+        let output = try remodel(["check", "--realm"], expect: 1)
+        XCTAssertTrue(output.stderr.contains("Migrations/0003-dog-details.yaml:"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("[realm-unsupported-step]"), output.stderr)
+    }
+
+    func testRealmClassNamesNameTheRealmFilesClasses() throws {
+        try copyExample()
+        try remodel(["generate", "--realm", "--realm-class-names", "{name}Object", "--output", "Generated"])
+        let person = try String(contentsOfFile: path("Generated/RealmPerson.swift"), encoding: .utf8)
+        XCTAssertTrue(person.contains("public override class func _realmObjectName() -> String? {\n        return \"PersonObject\"\n    }"), person)
+        let block = try String(contentsOfFile: path("Generated/RemodelSchemaManifest+Realm.swift"), encoding: .utf8)
+        XCTAssertTrue(block.contains("migration.renameProperty(onType: \"PersonObject\", from: \"employeeId\", to: \"personId\")"), block)
+        XCTAssertFalse(block.contains("\"RealmPerson\""), block)
+        try remodel(["check", "--generated", "Generated", "--realm-class-names", "{name}Object"])
+        try remodel(["check", "--generated", "Generated"], expect: 1)
+        let usage = try remodel(["generate", "--realm", "--realm-class-names", "Object", "--output", "Other"], expect: 64)
+        XCTAssertTrue(usage.stderr.hasPrefix("Error: --realm-class-names 'Object' has no {name}; write where the type's name goes, e.g. '{name}Object'\n"), usage.stderr)
     }
 
     func testHelpDescribesRealm() throws {

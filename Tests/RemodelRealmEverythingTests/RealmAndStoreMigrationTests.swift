@@ -53,10 +53,15 @@ final class RealmAndStoreMigrationTests: XCTestCase {
             owners[index]["pets"] = index == 0 ? [Self.pets[0]["id"]!] : []
         }
         let document = try JSONSerialization.data(withJSONObject: ["Owner": owners, "Pet": Self.pets, "LogLine": Self.logLines])
+        let v1 = try XCTUnwrap(history.schema(at: 1))
+        let version1: [String: Any]
         do {
-            let store = try RemodelStore(path: sqlitePath, schema: try XCTUnwrap(history.schema(at: 1)), version: 1)
+            let store = try RemodelStore(path: sqlitePath, schema: v1, version: 1)
             var parser = JSONParser(bytes: [UInt8](document))
             _ = try StoreJSON.importDocument(try parser.parse(), into: store)
+            // Every value of version 1, defaults filled in: what an old Realm file holds.
+            let exported = try store.read { try StoreJSON.export($0) }
+            version1 = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(exported.prettyText.utf8)) as? [String: Any])
         }
         var migrator = Migrator(history: history)
         migrator.register("normalizeTags") { _ in }
@@ -65,23 +70,17 @@ final class RealmAndStoreMigrationTests: XCTestCase {
 
         // Realm: the same objects in an old Realm, the generated block, the copy.
         let bench = MigrationTestBench(oldSchemaVersion: 1)
-        var pets: [String: RealmSwift.MigrationObject] = [:]
-        for pet in Self.pets {
-            let id = try XCTUnwrap(pet["id"] as? String)
-            pets[id] = bench.addOld("RealmPet", ["id": UUID(uuidString: id), "name": pet["name"]])
-        }
-        for owner in owners {
-            var values: [String: Any?] = [:]
-            for (name, value) in owner { values[name] = value }
-            values["_id"] = try ObjectId(string: try XCTUnwrap(owner["_id"] as? String))
-            values["joined"] = ISO8601DateFormatter().date(from: Self.joined)
-            values["code"] = UUID(uuidString: try XCTUnwrap(owner["code"] as? String))
-            values["pets"] = (owner["pets"] as? [String] ?? []).compactMap { pets[$0] }
-            if values["nickname"] == nil { values["nickname"] = .some(nil) }
-            bench.addOld("RealmOwner", values)
-        }
-        for line in Self.logLines {
-            bench.addOld("RealmLogLine", ["message": line["message"], "at": ISO8601DateFormatter().date(from: line["at"] as? String ?? "")])
+        var created: [String: [String: RealmSwift.MigrationObject]] = [:]
+        for type in ["Pet", "Owner", "LogLine"] {
+            let object = try XCTUnwrap(v1.objectType(named: type))
+            for values in version1[type] as? [[String: Any]] ?? [] {
+                var converted: [String: Any?] = [:]
+                for property in object.storedProperties {
+                    converted[property.name] = try Self.realmValue(values[property.name], of: try XCTUnwrap(property.storedType), in: v1, objects: created)
+                }
+                let old = bench.addOld(type + "Object", converted)
+                if let key = object.primaryKey, let value = values[key] as? String { created[type, default: [:]][value] = old }
+            }
         }
         var base = Realm.Configuration()
         base.inMemoryIdentifier = "agree-\(UUID())"
@@ -97,6 +96,36 @@ final class RealmAndStoreMigrationTests: XCTestCase {
         }
         XCTAssertFalse(sqlite.contains("\"message\" : \"\""), "the empty log line is deleted")
         XCTAssertEqual(sqlite.components(separatedBy: "\"CREATED\"").count - 1, 3, "one Rex made, added to both owners named Ada")
+    }
+
+    /// A value of the store's JSON as an old Realm holds it (Realm's dynamic values).
+    static func realmValue(_ json: Any?, of type: RemodelCore.PropertyType, in schema: RemodelCore.Schema, objects: [String: [String: RealmSwift.MigrationObject]]) throws -> Any? {
+        guard let json, !(json is NSNull) else { return nil }
+        if let collection = type.collection {
+            let element = type.element
+            switch collection {
+            case .list: return try (json as? [Any] ?? []).map { try realmValue($0, of: element, in: schema, objects: objects) as Any }
+            case .set: return Set(try (json as? [Any] ?? []).compactMap { try realmValue($0, of: element, in: schema, objects: objects) as? AnyHashable })
+            case .map: return try (json as? [String: Any] ?? [:]).mapValues { try realmValue($0, of: element, in: schema, objects: objects) as Any }
+            }
+        }
+        switch type.base {
+        case .object(let name): return objects[name]?[json as? String ?? ""]
+        case .enumeration: return json
+        case .scalar(let scalar):
+            switch scalar {
+            case .objectId: return try ObjectId(string: json as? String ?? "")
+            case .uuid: return UUID(uuidString: json as? String ?? "")
+            case .date: return ISO8601DateFormatter().date(from: json as? String ?? "")
+            case .decimal128: return try Decimal128(string: json as? String ?? "")
+            case .data: return Data(base64Encoded: json as? String ?? "")
+            case .double: return (json as? NSNumber)?.doubleValue
+            case .float: return (json as? NSNumber)?.floatValue
+            case .bool: return json as? Bool
+            case .int, .int8, .int16, .int32, .int64: return (json as? NSNumber)?.intValue
+            case .string, .url: return json as? String
+            }
+        }
     }
 
     /// The store's export as canonical JSON, with the keys of objects `createObjects` made (new

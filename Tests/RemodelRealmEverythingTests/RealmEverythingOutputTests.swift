@@ -61,14 +61,14 @@ final class RealmEverythingOutputTests: XCTestCase {
 
     func testEveryStepKindRunsInTheMigrationBlock() throws {
         let bench = MigrationTestBench(oldSchemaVersion: 1)
-        let rex = bench.addOld("RealmPet", ["id": UUID(), "name": "Rex"])
-        let ada = bench.addOld("RealmOwner", [
+        let rex = bench.addOld("PetObject", ["id": UUID(), "name": "Rex"])
+        let ada = bench.addOld("OwnerObject", [
             "_id": ObjectId.generate(), "fullName": " Ada  Lovelace ", "nickname": "Ace", "weight": "61", "mood": ":)",
             "level": 1, "tags": Set<AnyHashable>(["MATH", "Engines"]), "pets": [rex],
         ])
-        bench.addOld("RealmOwner", ["_id": ObjectId.generate(), "fullName": "Grace", "nickname": nil, "weight": "12.5", "mood": "grumpy", "level": 1])
-        bench.addOld("RealmLogLine", ["message": "", "at": Date()])
-        bench.addOld("RealmLogLine", ["message": "kept", "at": Date()])
+        bench.addOld("OwnerObject", ["_id": ObjectId.generate(), "fullName": "Grace", "nickname": nil, "weight": "12.5", "mood": "grumpy", "level": 1])
+        bench.addOld("LogLineObject", ["message": "", "at": Date()])
+        bench.addOld("LogLineObject", ["message": "kept", "at": Date()])
         _ = ada
         var base = Realm.Configuration()
         base.inMemoryIdentifier = "steps-\(UUID())"
@@ -98,9 +98,9 @@ final class RealmEverythingOutputTests: XCTestCase {
     func testARealmFromBeforeRemodelGetsKeysAndKeepsItsLinks() throws {
         // Schema version 0: Pet had no primary key and Owner linked to it by object.
         let bench = MigrationTestBench(oldSchemaVersion: 0)
-        let rex = bench.addOld("RealmPet", ["name": "Rex"])
-        let fido = bench.addOld("RealmPet", ["name": "Fido"])
-        bench.addOld("RealmOwner", ["fullName": "Ada Lovelace", "nickname": "Ace", "weight": "1", "mood": "sad", "level": 1, "pets": [rex, fido]])
+        let rex = bench.addOld("PetObject", ["name": "Rex"])
+        let fido = bench.addOld("PetObject", ["name": "Fido"])
+        bench.addOld("OwnerObject", ["fullName": "Ada Lovelace", "nickname": "Ace", "weight": "1", "mood": "sad", "level": 1, "pets": [rex, fido]])
         var base = Realm.Configuration()
         base.inMemoryIdentifier = "keys-\(UUID())"
         let realm = try bench.migrate(with: RealmEverythingManifest.realmConfiguration(base, customSteps: .lowercasedTags))
@@ -113,6 +113,38 @@ final class RealmEverythingOutputTests: XCTestCase {
         _ = try RealmEverythingManifest.copyRealm(realm, into: store)
         let stored = try XCTUnwrap(try store.read { try $0.objects(Owner.self).fetchOne() })
         XCTAssertEqual(stored.pets, owner.pets.map(\.id), "the links survive, by key")
+    }
+
+    func testTheClassesHaveTheRealmFilesNames() {
+        XCTAssertEqual(RealmOwner._realmObjectName(), "OwnerObject")
+        XCTAssertEqual(RealmAddress._realmObjectName(), "AddressObject")
+    }
+
+    /// An app whose Realm was at schema version 5 when it adopted Remodel: its own block runs
+    /// for older Realms, then Remodel's; Remodel's version 2 is schema version 6.
+    func testALegacyBlockRunsFirstAndVersionsAreOffset() throws {
+        final class Seen: @unchecked Sendable { var versions: [UInt64] = [] }
+        let seen = Seen()
+        let legacy: MigrationBlock = { migration, oldSchemaVersion in
+            seen.versions.append(oldSchemaVersion)
+            migration.enumerateObjects(ofType: "OwnerObject") { _, newObject in newObject?["alias"] = "legacy" }
+        }
+        func migrate(from schemaVersion: UInt64) throws -> RealmOwner? {
+            let bench = MigrationTestBench(oldSchemaVersion: schemaVersion)
+            bench.addOld("OwnerObject", ["_id": ObjectId.generate(), "fullName": "Ada Lovelace", "nickname": "Ace", "weight": "1", "mood": "sad", "level": 1])
+            var base = Realm.Configuration()
+            base.inMemoryIdentifier = "legacy-\(schemaVersion)-\(UUID())"
+            let configuration = RealmEverythingManifest.realmConfiguration(base, customSteps: .lowercasedTags, firstSchemaVersion: 5, legacyMigration: legacy)
+            XCTAssertEqual(configuration.schemaVersion, 6)
+            return try bench.migrate(with: configuration).objects(RealmOwner.self).first
+        }
+        let fromThree = try XCTUnwrap(try migrate(from: 3))
+        XCTAssertEqual(seen.versions, [3], "the legacy block runs for a Realm older than version 1")
+        XCTAssertEqual(fromThree.firstName, "Ada", "then version 2's steps")
+        XCTAssertEqual(fromThree.alias, "Ace", "version 2 renames the nickname after the legacy block")
+        let fromFive = try XCTUnwrap(try migrate(from: 5))
+        XCTAssertEqual(seen.versions, [3], "a Realm at version 1 needs no legacy block")
+        XCTAssertEqual(fromFive.lastName, "Lovelace")
     }
 
     func testCopyMovesEveryTypeIntoTheStore() throws {

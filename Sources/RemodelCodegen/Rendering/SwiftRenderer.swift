@@ -90,6 +90,7 @@ public struct SwiftRenderer: Sendable {
         case .function(let function):
             doc(function.doc, depth, &out)
             var head = modifiers(function.access, isStatic: function.isStatic)
+            if function.isClassOverride { head += "override class " }
             if function.isMutating { head += "mutating " }
             head += "func " + escaped(function.name)
             var tail = function.isThrowing ? " throws" : ""

@@ -194,6 +194,8 @@ public struct SwiftFunction: Hashable, Sendable {
     public var access: SwiftAccess
     public var isStatic: Bool
     public var isMutating: Bool
+    /// `override class func`: a class method that replaces its superclass's.
+    public var isClassOverride: Bool = false
     public var name: String
     public var parameters: [SwiftParameter]
     public var isThrowing: Bool

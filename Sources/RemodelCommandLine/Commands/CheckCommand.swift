@@ -33,7 +33,10 @@ struct CheckCommand: Command {
     static let generated = OptionSpec.option("generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
     static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
     static let base = OptionSpec.option("base", value: "GIT-REF", help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, GenerateCommand.manifestName, CommonOptions.format]
+    let options: [OptionSpec] = [
+        CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, ValidateCommand.realm,
+        GenerateCommand.realmClassNames, GenerateCommand.manifestName, CommonOptions.format,
+    ]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = arguments.diagnosticFormat
@@ -50,6 +53,8 @@ struct CheckCommand: Command {
         input.generated = arguments.value(Self.generated)
         input.strict = arguments.flag(Self.strict)
         input.manifestName = arguments.value(GenerateCommand.manifestName) ?? input.manifestName
+        input.realm = arguments.flag(ValidateCommand.realm)
+        input.realmClassNames = try GenerateCommand.realmClassNames(arguments)
         let report: CheckReport
         do {
             report = try RepositoryCheck.run(input)

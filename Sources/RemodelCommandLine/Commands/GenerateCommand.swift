@@ -39,13 +39,26 @@ struct GenerateCommand: Command {
     static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")
     static let bundle = OptionSpec.option("bundle", value: "DIR", help: "Write the build plugin's two fixed files into DIR instead of one file per type.")
     static let realm = OptionSpec.flag("realm", help: "Also generate Realm classes, bridges, the Realm configuration with its migration block, and the copy into a RemodelStore.")
+    static let realmClassNames = OptionSpec.option(
+        "realm-class-names", value: "PATTERN", default: GeneratorOptions.defaultRealmClassNames,
+        help: "With --realm: the names the Realm file knows the classes by, {name} for the type's ({name}Object, or {name} for `class Note: Object`)."
+    )
     static let manifestName = OptionSpec.option(
         "manifest-name", value: "NAME", default: GeneratorOptions.defaultManifestName,
         help: "The name of the generated schema manifest type."
     )
 
     var options: [OptionSpec] {
-        [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.realm, Self.manifestName]
+        [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.realm, Self.realmClassNames, Self.manifestName]
+    }
+
+    /// `--realm-class-names`, checked: it must say where the type's name goes.
+    static func realmClassNames(_ arguments: ParsedArguments) throws -> String {
+        let pattern = arguments.value(realmClassNames) ?? GeneratorOptions.defaultRealmClassNames
+        guard pattern.contains("{name}") else {
+            throw UsageError("--realm-class-names '\(pattern)' has no {name}; write where the type's name goes, e.g. '{name}Object'")
+        }
+        return pattern
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -67,7 +80,8 @@ struct GenerateCommand: Command {
         let input = GeneratedCodeCheck.input(schema: schema, result: loaded, schemasPath: arguments.schemasPath, migrations: migrations)
         let generator = CodeGenerator(options: GeneratorOptions(
             manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName,
-            realm: arguments.flag(Self.realm)
+            realm: arguments.flag(Self.realm),
+            realmClassNames: try Self.realmClassNames(arguments)
         ))
         let files: [GeneratedFile]
         do {

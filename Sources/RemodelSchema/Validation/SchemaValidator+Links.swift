@@ -25,7 +25,7 @@ extension SchemaValidator {
                             "primary-key-missing", "property \(what) links to '\(targetName)', which has no primary key", at: nameLocation,
                             hint: "give '\(targetName)' a primary key (e.g. 'primaryKey: _id' with '_id: { type: uuid, default: $uuid }'), "
                                 + "or mark it 'embedded: true' to store it inside '\(object.name)'; a Realm class without a key keeps its links: "
-                                + "the Realm migration that `remodel generate --realm` writes gives each existing object its own"
+                                + "the Realm migration that `remodel generate --realm` writes gives each existing object a key of its own"
                         )
                     }
                     if type.collection == nil, !type.isOptional {

@@ -5,11 +5,13 @@ import RemodelCore
 /// when a Realm opens), and its names must not clash with the members of Realm's classes or
 /// the generated bridges.
 enum RealmChecks {
-    /// Members of realm-swift's `Object` and `EmbeddedObject` a property must not redeclare.
+    /// Members of realm-swift's `Object` and `EmbeddedObject` (and of `NSObject`, which they
+    /// are on Apple platforms) a property must not redeclare.
     static let objectMembers: Set<String> = [
-        "realm", "objectSchema", "isInvalidated", "isFrozen", "freeze", "thaw", "observe", "description", "hash",
-        "className", "primaryKey", "ignoredProperties", "indexedProperties", "propertiesMapping", "isSameObject",
-        "dynamicList", "dynamicMutableSet", "dynamicMap", "value", "setValue", "init",
+        "realm", "objectSchema", "isInvalidated", "isFrozen", "freeze", "thaw", "observe", "objectWillChange",
+        "description", "debugDescription", "hash", "superclass", "className", "primaryKey", "ignoredProperties",
+        "indexedProperties", "propertiesMapping", "isSameObject", "dynamicList", "dynamicMutableSet", "dynamicMap",
+        "setValue", "init",
     ]
 
     /// Members of realm-swift's `Projection` a projected property must not redeclare.

@@ -14,7 +14,7 @@ struct RealmManifestGenerator {
         let objects = types.schema.objects
         var members: [SwiftDeclaration] = [
             .property(SwiftProperty(
-                doc: "The schema version Realm records: version \(migration.version), the newest of `Migrations/`. A Realm at schema version 0 (written before Remodel) is at version 1.",
+                doc: "The newest version of `Migrations/`, \(migration.version): the schema version Realm records, when `firstSchemaVersion` (the Realm schema version of version 1) is 1.",
                 isStatic: true, binding: .let, name: "realmSchemaVersion", type: .name("UInt64"), value: .int(migration.version)
             )),
             .property(SwiftProperty(
@@ -27,28 +27,57 @@ struct RealmManifestGenerator {
         let hasCustom = !migration.customSteps.isEmpty
         members.append(.function(SwiftFunction(
             doc: """
-            `base` (a file URL, an encryption key, …) with this schema: its version, its classes, and a \
-            migration block that runs every step of `Migrations/` from the Realm's version on.\(hasCustom ? " `customSteps` are the closures of the custom steps." : "")
+            `base` (a file URL, an encryption key, …) with this schema: its classes, its schema version, and a \
+            migration block that runs every step of `Migrations/` from the Realm's version on.\(hasCustom ? " `customSteps` are the closures of the custom steps." : "") \
+            An app whose Realm was at schema version K when it adopted Remodel passes `firstSchemaVersion: K` \
+            (version N is then schema version K + N − 1) and its own block for older Realms as \
+            `legacyMigration`, which runs first.
             """,
             isStatic: true,
             name: "realmConfiguration",
             parameters: [
                 SwiftParameter(label: "_", name: "base", type: .member(.name("Realm"), "Configuration"), defaultValue: .call(.member(.identifier("Realm"), "Configuration"), [])),
                 SwiftParameter(name: "customSteps", type: .name("RealmCustomSteps"), defaultValue: hasCustom ? nil : .call(.identifier("RealmCustomSteps"), [])),
+                SwiftParameter(name: "firstSchemaVersion", type: .name("UInt64"), defaultValue: .int(1)),
+                SwiftParameter(name: "legacyMigration", type: .name("MigrationBlock?"), defaultValue: .nil),
             ],
             result: .member(.name("Realm"), "Configuration"),
             body: [
                 .variable("configuration", nil, .identifier("base")),
-                .assignment(.member(.identifier("configuration"), "schemaVersion"), .identifier("realmSchemaVersion")),
+                .assignment(.member(.identifier("configuration"), "schemaVersion"), .binary(.binary(.identifier("firstSchemaVersion"), "+", .identifier("realmSchemaVersion")), "-", .int(1))),
                 .assignment(.member(.identifier("configuration"), "objectTypes"), .identifier("realmObjectTypes")),
                 .assignment(.member(.identifier("configuration"), "migrationBlock"), .closure(["migration", "oldSchemaVersion"], .call(.identifier("migrateRealm"), [
-                    .unlabelled(.identifier("migration")), SwiftArgument("from", .identifier("oldSchemaVersion")), SwiftArgument("customSteps", .identifier("customSteps")),
+                    .unlabelled(.identifier("migration")), SwiftArgument("fromSchemaVersion", .identifier("oldSchemaVersion")),
+                    SwiftArgument("firstSchemaVersion", .identifier("firstSchemaVersion")), SwiftArgument("legacyMigration", .identifier("legacyMigration")),
+                    SwiftArgument("customSteps", .identifier("customSteps")),
                 ]))),
                 .returnValue(.identifier("configuration")),
             ]
         )))
         members.append(.function(SwiftFunction(
-            doc: "Realm's migration block: each version's steps after `oldSchemaVersion`, oldest first. Changes Realm makes by itself (added and removed properties, a type becoming embedded) are left to it.",
+            doc: "The block of `realmConfiguration`: the app's `legacyMigration` for Realms older than `firstSchemaVersion`, then the steps of `Migrations/` after the Realm's version.",
+            isStatic: true,
+            name: "migrateRealm",
+            parameters: [
+                SwiftParameter(label: "_", name: "migration", type: .name("RealmSwift.Migration")),
+                SwiftParameter(label: "fromSchemaVersion", name: "schemaVersion", type: .name("UInt64")),
+                SwiftParameter(name: "firstSchemaVersion", type: .name("UInt64")),
+                SwiftParameter(name: "legacyMigration", type: .name("MigrationBlock?")),
+                SwiftParameter(name: "customSteps", type: .name("RealmCustomSteps")),
+            ],
+            body: [
+                .ifThen(.binary(.identifier("schemaVersion"), "<", .identifier("firstSchemaVersion")), [
+                    .expression(.call(.optionalChain(.identifier("legacyMigration")), [.unlabelled(.identifier("migration")), .unlabelled(.identifier("schemaVersion"))])),
+                ]),
+                .comment("Version 1 is firstSchemaVersion; a Realm older than it is treated as written before Remodel (0)."),
+                .constant("version", .name("UInt64"), .token("schemaVersion < firstSchemaVersion ? 0 : schemaVersion - firstSchemaVersion + 1")),
+                .expression(.call(.identifier("migrateRealm"), [
+                    .unlabelled(.identifier("migration")), SwiftArgument("from", .identifier("version")), SwiftArgument("customSteps", .identifier("customSteps")),
+                ])),
+            ]
+        )))
+        members.append(.function(SwiftFunction(
+            doc: "Each version's steps after version `oldSchemaVersion` (0: a Realm written before Remodel), oldest first. Changes Realm makes by itself (removed properties, a type becoming embedded) are left to it; added properties get the schema's defaults, which Realm does not give them.",
             isStatic: true,
             name: "migrateRealm",
             parameters: [

@@ -22,6 +22,8 @@ struct RealmMigrationGenerator {
     private var current: (version: Int, step: Int?) = (1, nil)
     /// Custom steps by name: the type whose objects they are called for (`nil`: once).
     private(set) var customSteps: [(name: String, type: String?, version: Int)] = []
+    /// Whether the version being translated writes `$now` defaults: one time for all of them.
+    private var usesMigrationTime = false
 
     init(types: RealmTypeMapper, history: MigrationHistory?, version: Int, sources: HistorySources? = nil) {
         self.types = types
@@ -44,7 +46,7 @@ struct RealmMigrationGenerator {
         guard let history else { return statements }
         for version in 2...max(2, history.currentVersion) where version <= history.currentVersion {
             guard let old = history.schema(at: version - 1), let new = history.schema(at: version), let migration = history.migration(to: version) else { continue }
-            var block: [SwiftStatement] = []
+            var block = BlockBuilder()
             let diff = SchemaDiff(from: old, to: new, renames: renames(migration.steps, old: old, new: new))
             current = (version, nil)
             if !diff.types.renamed.isEmpty {
@@ -54,64 +56,103 @@ struct RealmMigrationGenerator {
                 }
                 continue
             }
+            usesMigrationTime = false
             for object in new.objects where old.objectType(named: object.name) != nil {
-                if let fill = keyFill(object, guarded: false, old: old.objectType(named: object.name)) { block.append(fill) }
+                if let fill = keyFill(object, guarded: false, old: old.objectType(named: object.name)) { block.append([fill]) }
             }
+            addedDefaults(old: old, new: new, migration: migration, diff: diff, version: version, into: &block)
             for (index, step) in migration.steps.enumerated() {
                 current = (version, index)
-                block += translate(step, index: index, version: version, old: old, new: new, diff: diff)
+                translate(step, index: index, into: &block, version: version, old: old, new: new, diff: diff)
             }
-            guard !block.isEmpty else { continue }
+            var translated = block.finish()
+            guard !translated.isEmpty else { continue }
+            if usesMigrationTime {
+                translated.insert(.constant("migrationTime", nil, .call(.identifier("Date"), [])), at: 0)
+            }
             let description = migration.description.map { ": " + $0 } ?? ""
             statements.append(.comment("Version \(version) (\(String(format: "%04d", version))-\(migration.name).yaml)\(description)"))
-            statements.append(.ifThen(.binary(.identifier("oldSchemaVersion"), "<", .int(version)), block))
+            statements.append(.ifThen(.binary(.identifier("oldSchemaVersion"), "<", .int(version)), translated))
         }
         return statements
     }
 
+    /// Realm adds a property to existing objects with its type's zero, not the class's
+    /// default (realm-swift issue #1793): the block writes the schema's default of every
+    /// property version `version` adds that no step of it writes (`$now` once for all, `$uuid`
+    /// and `$objectId` fresh for each object).
+    private mutating func addedDefaults(old: Schema, new: Schema, migration: Migration, diff: SchemaDiff, version: Int, into builder: inout BlockBuilder) {
+        let written = Set(migration.steps.flatMap { step in (step.writtenProperties ?? []).map { "\(step.typeName ?? "").\($0)" } })
+        for object in new.objects {
+            guard let oldObject = old.objectType(named: object.name) else { continue }
+            var closure = Closure(type: object.name, storedName: types.storedName(object.name), version: version)
+            for property in object.storedProperties where property.name != object.primaryKey {
+                guard let type = property.storedType, type.collection == nil, type.objectName == nil,
+                      oldObject.property(named: property.name) == nil, diff.properties[object.name]?.old(for: property.name) == nil,
+                      !written.contains("\(object.name).\(property.name)"),
+                      let value = property.defaultValue, value != .null,
+                      let final = finalName(object.name, property.name, from: version) else { continue }
+                let expression: SwiftExpression?
+                if value == .generated(.now) {
+                    usesMigrationTime = true
+                    expression = .identifier("migrationTime")
+                } else {
+                    expression = literal(value, for: type, in: new, step: "the default of \(object.name).\(property.name)", version: version)
+                }
+                guard let expression else { continue }
+                closure.body.append(.assignment(closure.write(final), expression))
+            }
+            if !closure.body.isEmpty {
+                closure.body.insert(.comment("Realm gives added properties zero values: the schema's defaults."), at: 0)
+                builder.perObject(closure)
+            }
+        }
+    }
+
     // MARK: Steps
 
-    private mutating func translate(_ step: MigrationStep, index: Int, version: Int, old: Schema, new: Schema, diff: SchemaDiff) -> [SwiftStatement] {
+    private mutating func translate(_ step: MigrationStep, index: Int, into builder: inout BlockBuilder, version: Int, old: Schema, new: Schema, diff: SchemaDiff) {
         let where_ = "step \(index + 1) (\(step.kind))"
         switch step {
         case .renameType:
-            return [] // reported with the diff's renames
+            return // reported with the diff's renames
         case .renameProperty(let type, let from, let to):
-            return [.expression(.call(.member(.identifier("migration"), "renameProperty"), [
+            builder.append([.expression(.call(.member(.identifier("migration"), "renameProperty"), [
                 SwiftArgument("onType", realmClass(type)), SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to)),
-            ]))]
+            ]))])
         case .set(let type, let property, let template):
-            var closure = Closure(type: type, version: version)
+            var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let target = writeTarget(type, property, at: version, step: where_),
-                  let value = setValue(template, of: type, property, version: version, new: new, closure: &closure, step: where_) else { return [] }
+                  let value = setValue(template, of: type, property, version: version, new: new, closure: &closure, step: where_) else { return }
             closure.body.append(.assignment(closure.write(target), value))
-            return [closure.statement]
+            builder.perObject(closure)
         case .split(let type, let property, let into, let separator):
-            var closure = Closure(type: type, version: version)
-            guard let source = read(type, property, before: version, closure: &closure, step: where_) else { return [] }
-            closure.body.append(.constant("parts", nil, .call(.member(.identifier("RealmMigrationValue"), "split"), [
+            var closure = Closure(type: type, storedName: types.storedName(type), version: version)
+            guard let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
+            let parts = property + "Parts"
+            closure.body.append(.constant(parts, nil, .call(.member(.identifier("RealmMigrationValue"), "split"), [
                 .unlabelled(source), SwiftArgument("separator", .string(separator)), SwiftArgument("into", .int(into.count)),
             ])))
             for (part, name) in into.enumerated() {
                 guard let target = writeTarget(type, name, at: version, step: where_) else { continue }
-                closure.body.append(.assignment(closure.write(target), .subscripted(.identifier("parts"), [.unlabelled(.int(part))])))
+                closure.body.append(.assignment(closure.write(target), .subscripted(.identifier(parts), [.unlabelled(.int(part))])))
             }
-            return [closure.statement]
+            builder.perObject(closure)
         case .mapValues(let type, let property, let values, let otherwise):
-            var closure = Closure(type: type, version: version)
+            var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let propertyType = new.objectType(named: type)?.property(named: property)?.storedType,
                   let target = writeTarget(type, property, at: version, step: where_),
-                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return [] }
+                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
             guard let otherwise else {
                 unsupported(version, "\(where_) has no `otherwise:`", hint: "Realm's migration block cannot fail: add `otherwise:` with the value for anything else")
-                return []
+                return
             }
             var mapping: [SwiftDictionaryElement] = []
             for pair in values {
-                guard let value = literal(pair.to, for: propertyType, in: new, step: where_, version: version) else { return [] }
+                guard let value = literal(pair.to, for: propertyType, in: new, step: where_, version: version) else { return }
                 mapping.append(SwiftDictionaryElement(.string(pair.from), value))
             }
-            guard let fallback = literal(otherwise, for: propertyType, in: new, step: where_, version: version) else { return [] }
+            guard let fallback = literal(otherwise, for: propertyType, in: new, step: where_, version: version) else { return }
             let kept: [SwiftExpression] = propertyType.enumName.flatMap(new.enumType(named:))?.cases.map { enumCase in
                 switch enumCase.rawValue {
                 case .string(let text): .string(text)
@@ -121,17 +162,17 @@ struct RealmMigrationGenerator {
             closure.body.append(.assignment(closure.write(target), .call(.member(.identifier("RealmMigrationValue"), "mapped"), [
                 .unlabelled(source), .unlabelled(.dictionary(mapping)), SwiftArgument("kept", .array(kept)), SwiftArgument("otherwise", fallback),
             ])))
-            return [closure.statement]
+            builder.perObject(closure)
         case .convert(let type, let property, let to, let onError):
-            var closure = Closure(type: type, version: version)
+            var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let target = writeTarget(type, property, at: version, step: where_),
                   let newProperty = new.objectType(named: type)?.property(named: property),
-                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return [] }
+                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
             let fallback: SwiftExpression
             switch onError {
             case .fail:
-                unsupported(version, "\(where_) fails on values that do not convert", hint: "Realm's migration block cannot fail: use `onError: default` or `onError: null`")
-                return []
+                unsupported(version, "\(where_) fails on values that do not convert", hint: "Realm's migration block cannot fail: use `onError: default`" + (to.isOptional ? " or `onError: null`" : ""))
+                return
             case .null:
                 fallback = .nil
             case .default:
@@ -140,19 +181,19 @@ struct RealmMigrationGenerator {
             guard let value = conversion(source, to: to, fallback: fallback) else {
                 let from = old.objectType(named: type)?.property(named: property)?.storedType?.description ?? "?"
                 unsupported(version, "\(where_) converts \(type).\(property) from \(from) to \(to)", hint: "Realm's migration block converts text, numbers and booleans; use a `custom` step for this one")
-                return []
+                return
             }
             closure.body.append(.assignment(closure.write(target), value))
-            return [closure.statement]
+            builder.perObject(closure)
         case .deleteObjects(let type, let conditions):
-            var closure = Closure(type: type, version: version)
+            var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             closure.usesNew = true
-            guard let test = self.test(conditions, of: type, before: version, schema: old, closure: &closure, step: where_) else { return [] }
+            guard let test = self.test(conditions, of: type, before: version, schema: old, closure: &closure, step: where_) else { return }
             let delete = SwiftStatement.expression(.call(.member(.identifier("migration"), "delete"), [.unlabelled(.identifier("newObject"))]))
             closure.body.append(test.map { .ifThen($0, [delete]) } ?? delete)
-            return [closure.statement]
+            builder.append([closure.statement])
         case .createObjects(let type, let objects, let addTo):
-            guard let object = new.objectType(named: type) else { return [] }
+            guard let object = new.objectType(named: type) else { return }
             let name = "created\(index + 1)"
             var statements: [SwiftStatement] = []
             var created: [SwiftExpression] = []
@@ -161,26 +202,36 @@ struct RealmMigrationGenerator {
                 for value in values {
                     guard let propertyType = object.property(named: value.property)?.storedType,
                           let final = finalName(type, value.property, from: version) else { continue }
-                    guard let literal = literal(value.value, for: propertyType, in: new, step: where_, version: version) else { return [] }
+                    guard let literal = literal(value.value, for: propertyType, in: new, step: where_, version: version) else { return }
                     elements.append(SwiftDictionaryElement(.string(final), literal))
                 }
+                // Every other property its default, generated values fresh for each object.
                 for property in object.storedProperties where !values.contains(where: { $0.property == property.name }) {
-                    guard case .generated(let generated)? = property.defaultValue, let type = property.storedType,
-                          let final = finalName(object.name, property.name, from: version),
-                          let fresh = literal(.generated(generated), for: type, in: new, step: where_, version: version) else { continue }
+                    guard let type = property.storedType, type.collection == nil, type.objectName == nil,
+                          let value = property.defaultValue, value != .null,
+                          let final = finalName(object.name, property.name, from: version) else { continue }
+                    let fresh: SwiftExpression?
+                    if value == .generated(.now) {
+                        usesMigrationTime = true
+                        fresh = .identifier("migrationTime")
+                    } else {
+                        fresh = literal(value, for: type, in: new, step: where_, version: version)
+                    }
+                    guard let fresh else { continue }
                     elements.append(SwiftDictionaryElement(.string(final), fresh))
                 }
                 created.append(.call(.member(.identifier("migration"), "create"), [.unlabelled(realmClass(type)), SwiftArgument("value", .dictionary(elements))]))
             }
             guard let addTo else {
-                return created.map { .expression(.binary(.token("_"), "=", $0)) }
+                builder.append(created.map { .expression(.binary(.token("_"), "=", $0)) })
+                return
             }
             statements.append(.constant(name, nil, .array(created)))
-            var closure = Closure(type: addTo.type, version: version)
+            var closure = Closure(type: addTo.type, storedName: types.storedName(addTo.type), version: version)
             closure.usesNew = true
             guard let holder = new.objectType(named: addTo.type)?.property(named: addTo.property)?.storedType,
                   let target = writeTarget(addTo.type, addTo.property, at: version, step: where_),
-                  let test = self.test(addTo.where, of: addTo.type, before: version, schema: old, closure: &closure, step: where_) else { return [] }
+                  let test = self.test(addTo.where, of: addTo.type, before: version, schema: old, closure: &closure, step: where_) else { return }
             let collection = SwiftExpression.parenthesized(.cast(closure.write(target), .named(holder.collection == .set ? "MutableSet" : "List", generics: [.name("MigrationObject")]), forced: false))
             let add: SwiftStatement = switch holder.collection {
             case nil: .assignment(closure.write(target), .member(.identifier(name), "last"))
@@ -189,18 +240,19 @@ struct RealmMigrationGenerator {
             }
             closure.body.append(test.map { .ifThen($0, [add]) } ?? add)
             statements.append(closure.statement)
-            return statements
+            builder.append(statements)
         case .custom(let name, let type, _):
             customSteps.append((name, type, version))
             let call = SwiftExpression.member(.identifier("customSteps"), name)
             guard let type else {
-                return [.expression(.call(call, [.unlabelled(.identifier("migration"))]))]
+                builder.append([.expression(.call(call, [.unlabelled(.identifier("migration"))]))])
+                return
             }
-            var closure = Closure(type: type, version: version)
+            var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             closure.usesOld = true
             closure.usesNew = true
             closure.body.append(.expression(.call(call, [.unlabelled(.identifier("oldObject")), .unlabelled(.identifier("newObject"))])))
-            return [closure.statement]
+            builder.append([closure.statement])
         }
     }
 
@@ -366,6 +418,10 @@ struct RealmMigrationGenerator {
     /// form, else from the old object when every older version has it under this name.
     private mutating func read(_ type: String, _ property: String, before version: Int, closure: inout Closure, step: String) -> SwiftExpression? {
         guard let history, let schema = history.schema(at: version - 1), let newSchema = history.schema(at: version) else { return nil }
+        guard !property.contains(".") else {
+            unsupported(version, "\(step) reads \(type).\(property), through a link or an embedded object", hint: "Realm's migration block here reads the object's own properties; use a `custom` step")
+            return nil
+        }
         let stored = schema.objectType(named: type)?.property(named: property)?.storedType
         // A property of this version that keeps its stored form (or that earlier steps of this
         // version wrote) holds its current value in the new object.
@@ -412,13 +468,11 @@ struct RealmMigrationGenerator {
         return types.schema.objectType(named: type)?.property(named: name) == nil ? nil : name
     }
 
-    /// The property a step at `version` writes, as the newest schema names it.
-    private mutating func writeTarget(_ type: String, _ property: String, at version: Int, step: String) -> String? {
-        guard let final = finalName(type, property, from: version) else {
-            unsupported(version, "\(step) writes \(type).\(property), which the newest schema does not keep", hint: "Realm's migration block holds only the newest schema's properties; remove the step or keep the property")
-            return nil
-        }
-        return final
+    /// The property a step at `version` writes, as the newest schema names it; `nil` when
+    /// the newest schema does not keep it, so that Realm's block, which holds only the newest
+    /// schema's properties, skips the write (a later step reading it is reported there).
+    private func writeTarget(_ type: String, _ property: String, at version: Int, step: String) -> String? {
+        finalName(type, property, from: version)
     }
 
     /// What Realm stores for a type: two types with the same storage keep their values
@@ -454,8 +508,15 @@ struct RealmMigrationGenerator {
             .assignment(.subscripted(.optionalChain(.identifier("newObject")), [.unlabelled(.string(key.name))]), fresh),
         ])
         guard guarded else { return fill }
-        let lacksKey = SwiftExpression.binary(.member(.optionalChain(.subscripted(.member(.identifier("migration"), "oldSchema"), [.unlabelled(realmClass(object.name))])), "primaryKeyProperty"), "==", .nil)
+        // Only where the old class lacks the property: existing values are never replaced.
+        let lacksKey = SwiftExpression.binary(.subscripted(.optionalChain(.subscripted(.member(.identifier("migration"), "oldSchema"), [.unlabelled(realmClass(object.name))])), [.unlabelled(.string(key.name))]), "==", .nil)
         return .ifThen(lacksKey, [fill])
+    }
+
+    /// The name of an object type's class in the Realm file (`"RealmPerson"`, or the app's
+    /// own name), as a string: a class of an older version may be gone.
+    private func realmClass(_ type: String) -> SwiftExpression {
+        .string(types.storedName(type))
     }
 
     private mutating func unsupported(_ version: Int, _ what: String, hint: String) {
@@ -466,23 +527,57 @@ struct RealmMigrationGenerator {
     }
 }
 
-/// The name of an object type's class in a Realm file: `"RealmPerson"`, as realm-swift names a
-/// class after the Swift class (a string, since a class of an older version may be gone).
-private func realmClass(_ type: String) -> SwiftExpression {
-    .string(RealmTypeMapper.className(type))
+
+/// A version's block as it is built: statements in step order, with consecutive steps that
+/// work object by object on one type (`set`, `split`, `convert`, `mapValues`, added
+/// defaults) fused into one `enumerateObjects(ofType:)`, as one would write them by hand;
+/// fusing keeps their order for each object, and none of them reads another object.
+struct BlockBuilder {
+    private var statements: [SwiftStatement] = []
+    private var pending: Closure?
+
+    mutating func perObject(_ closure: Closure) {
+        if var merged = pending, merged.type == closure.type {
+            merged.usesOld = merged.usesOld || closure.usesOld
+            merged.usesNew = merged.usesNew || closure.usesNew
+            merged.body += closure.body
+            pending = merged
+        } else {
+            flush()
+            pending = closure
+        }
+    }
+
+    mutating func append(_ more: [SwiftStatement]) {
+        flush()
+        statements += more
+    }
+
+    mutating func finish() -> [SwiftStatement] {
+        flush()
+        return statements
+    }
+
+    private mutating func flush() {
+        if let pending { statements.append(pending.statement) }
+        pending = nil
+    }
 }
 
 /// One `migration.enumerateObjects(ofType:)` call being built: which of the old and new
 /// object its body uses, so that it binds only those.
-private struct Closure {
+struct Closure {
     let type: String
+    /// The class's name in the Realm file.
+    let storedName: String
     let version: Int
     var usesOld = false
     var usesNew = false
     var body: [SwiftStatement] = []
 
-    init(type: String, version: Int) {
+    init(type: String, storedName: String, version: Int) {
         self.type = type
+        self.storedName = storedName
         self.version = version
     }
 
@@ -496,7 +591,7 @@ private struct Closure {
         if usesOld { bound.append("let oldObject") }
         if usesNew { bound.append("let newObject") }
         let guardStatement: [SwiftStatement] = bound.isEmpty ? [] : [.guardElse(.token(bound.joined(separator: ", ")), [.returnVoid])]
-        return .callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", realmClass(type))],
+        return .callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", .string(storedName))],
                                 parameters: [usesOld ? "oldObject" : "_", usesNew ? "newObject" : "_"], body: guardStatement + body)
     }
 }

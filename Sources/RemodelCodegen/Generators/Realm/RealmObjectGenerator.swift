@@ -41,6 +41,18 @@ struct RealmObjectGenerator: Sendable {
             type: .name(object.name),
             getter: [.returnValue(.call(.identifier(object.name), stored.map { SwiftArgument($0.name, types.modelExpression($0)) }))]
         )))
+        let storedName = types.storedName(object.name)
+        if storedName != className {
+            var rename = SwiftFunction(
+                doc: "The name the Realm file knows this class by (realm-swift's `_realmObjectName()`).",
+                name: "_realmObjectName",
+                parameters: [],
+                result: .optional(.name("String")),
+                body: [.returnValue(.string(storedName))]
+            )
+            rename.isClassOverride = true
+            members.append(.function(rename))
+        }
         let doc = "The Realm object of `\(object.name)`" + (object.doc.map { ": " + $0 } ?? ".")
         return .classType(SwiftClass(doc: doc, name: className, inherits: [.name(object.isEmbedded ? "EmbeddedObject" : "Object")], members: members))
     }

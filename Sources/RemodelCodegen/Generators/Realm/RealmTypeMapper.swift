@@ -1,3 +1,4 @@
+import Foundation
 import RemodelCore
 
 /// Maps schema types to realm-swift's: `@Persisted` property types, initial values, and the
@@ -6,10 +7,17 @@ struct RealmTypeMapper: Sendable {
     let models: SwiftTypeMapper
     /// The manifest type, which holds the conversions (`values`).
     let manifestName: String
+    /// `GeneratorOptions.realmClassNames`.
+    let storedNames: String
     var schema: Schema { models.schema }
 
     /// The Realm class of object type `name`: `RealmNote`.
     static func className(_ name: String) -> String { "Realm" + name }
+
+    /// The name the Realm file knows object type `name`'s class by (`GeneratorOptions.realmClassNames`).
+    func storedName(_ name: String) -> String {
+        storedNames.replacingOccurrences(of: "{name}", with: name)
+    }
 
     /// The name of the bridge property and initialiser label: `Person` → `person`.
     static func bridgeName(_ name: String) -> String { ProjectionGenerator.parameterName(for: name) }

@@ -24,6 +24,11 @@ public final class RealmAddress: EmbeddedObject {
 
     /// The plain value of this object.
     public var address: Address { Address(street: self.street, geo: self.geo.map({ $0.geo })) }
+
+    /// The name the Realm file knows this class by (realm-swift's `_realmObjectName()`).
+    public override class func _realmObjectName() -> String? {
+        return "AddressObject"
+    }
 }
 
 #endif

@@ -85,7 +85,7 @@ extension RealmEverythingManifest {
 }
 
 extension RealmEverythingManifest {
-    /// The schema version Realm records: version 2, the newest of `Migrations/`. A Realm at schema version 0 (written before Remodel) is at version 1.
+    /// The newest version of `Migrations/`, 2: the schema version Realm records, when `firstSchemaVersion` (the Realm schema version of version 1) is 1.
     public static let realmSchemaVersion: UInt64 = 2
 
     /// The Realm classes of the schema, for `Realm.Configuration.objectTypes`.
@@ -105,19 +105,35 @@ extension RealmEverythingManifest {
         }
     }
 
-    /// `base` (a file URL, an encryption key, …) with this schema: its version, its classes, and a migration block that runs every step of `Migrations/` from the Realm's version on. `customSteps` are the closures of the custom steps.
+    /// `base` (a file URL, an encryption key, …) with this schema: its classes, its schema version, and a migration block that runs every step of `Migrations/` from the Realm's version on. `customSteps` are the closures of the custom steps. An app whose Realm was at schema version K when it adopted Remodel passes `firstSchemaVersion: K` (version N is then schema version K + N − 1) and its own block for older Realms as `legacyMigration`, which runs first.
     public static func realmConfiguration(
         _ base: Realm.Configuration = Realm.Configuration(),
-        customSteps: RealmCustomSteps
+        customSteps: RealmCustomSteps,
+        firstSchemaVersion: UInt64 = 1,
+        legacyMigration: MigrationBlock? = nil
     ) -> Realm.Configuration {
         var configuration = base
-        configuration.schemaVersion = realmSchemaVersion
+        configuration.schemaVersion = firstSchemaVersion + realmSchemaVersion - 1
         configuration.objectTypes = realmObjectTypes
-        configuration.migrationBlock = { migration, oldSchemaVersion in migrateRealm(migration, from: oldSchemaVersion, customSteps: customSteps) }
+        configuration.migrationBlock = { migration, oldSchemaVersion in migrateRealm(migration, fromSchemaVersion: oldSchemaVersion, firstSchemaVersion: firstSchemaVersion, legacyMigration: legacyMigration, customSteps: customSteps) }
         return configuration
     }
 
-    /// Realm's migration block: each version's steps after `oldSchemaVersion`, oldest first. Changes Realm makes by itself (added and removed properties, a type becoming embedded) are left to it.
+    /// The block of `realmConfiguration`: the app's `legacyMigration` for Realms older than `firstSchemaVersion`, then the steps of `Migrations/` after the Realm's version.
+    public static func migrateRealm(
+        _ migration: RealmSwift.Migration,
+        fromSchemaVersion schemaVersion: UInt64,
+        firstSchemaVersion: UInt64,
+        legacyMigration: MigrationBlock?,
+        customSteps: RealmCustomSteps
+    ) {
+        if schemaVersion < firstSchemaVersion { legacyMigration?(migration, schemaVersion) }
+        // Version 1 is firstSchemaVersion; a Realm older than it is treated as written before Remodel (0).
+        let version: UInt64 = schemaVersion < firstSchemaVersion ? 0 : schemaVersion - firstSchemaVersion + 1
+        migrateRealm(migration, from: version, customSteps: customSteps)
+    }
+
+    /// Each version's steps after version `oldSchemaVersion` (0: a Realm written before Remodel), oldest first. Changes Realm makes by itself (removed properties, a type becoming embedded) are left to it; added properties get the schema's defaults, which Realm does not give them.
     public static func migrateRealm(
         _ migration: RealmSwift.Migration,
         from oldSchemaVersion: UInt64,
@@ -125,40 +141,28 @@ extension RealmEverythingManifest {
     ) {
         // Version 1: objects of a Realm written before Remodel get their own primary keys (Realm's "add a primary key" migration).
         if oldSchemaVersion < 1 {
-            if migration.oldSchema["RealmOwner"]?.primaryKeyProperty == nil {
-                migration.enumerateObjects(ofType: "RealmOwner") { _, newObject in
+            if migration.oldSchema["OwnerObject"]?["_id"] == nil {
+                migration.enumerateObjects(ofType: "OwnerObject") { _, newObject in
                     newObject?["_id"] = ObjectId.generate()
                 }
             }
-            if migration.oldSchema["RealmPet"]?.primaryKeyProperty == nil {
-                migration.enumerateObjects(ofType: "RealmPet") { _, newObject in
+            if migration.oldSchema["PetObject"]?["id"] == nil {
+                migration.enumerateObjects(ofType: "PetObject") { _, newObject in
                     newObject?["id"] = UUID()
                 }
             }
         }
         // Version 2 (0002-every-step.yaml): Names split, nicknames become aliases, moods become an enum, weights whole numbers
         if oldSchemaVersion < 2 {
-            migration.renameProperty(onType: "RealmOwner", from: "nickname", to: "alias")
-            migration.enumerateObjects(ofType: "RealmOwner") { oldObject, newObject in
+            migration.renameProperty(onType: "OwnerObject", from: "nickname", to: "alias")
+            migration.enumerateObjects(ofType: "OwnerObject") { oldObject, newObject in
                 guard let oldObject, let newObject else { return }
-                let parts = RealmMigrationValue.split(oldObject["fullName"], separator: " ", into: 2)
-                newObject["firstName"] = parts[0]
-                newObject["lastName"] = parts[1]
-            }
-            migration.enumerateObjects(ofType: "RealmOwner") { _, newObject in
-                guard let newObject else { return }
+                let fullNameParts = RealmMigrationValue.split(oldObject["fullName"], separator: " ", into: 2)
+                newObject["firstName"] = fullNameParts[0]
+                newObject["lastName"] = fullNameParts[1]
                 newObject["greeting"] = "Hello, " + RealmMigrationValue.text(newObject["firstName"]) + " (" + RealmMigrationValue.text(newObject["level"]) + ")"
-            }
-            migration.enumerateObjects(ofType: "RealmOwner") { _, newObject in
-                guard let newObject else { return }
                 newObject["level"] = 2
-            }
-            migration.enumerateObjects(ofType: "RealmOwner") { oldObject, newObject in
-                guard let oldObject, let newObject else { return }
                 newObject["weight"] = RealmMigrationValue.integer(oldObject["weight"], in: Int64.min...Int64.max).map({ Int($0) }) ?? 0
-            }
-            migration.enumerateObjects(ofType: "RealmOwner") { _, newObject in
-                guard let newObject else { return }
                 newObject["mood"] = RealmMigrationValue.mapped(
                     newObject["mood"],
                     [":)": "happy", ":(": "sad"],
@@ -166,18 +170,18 @@ extension RealmEverythingManifest {
                     otherwise: "sleepy"
                 )
             }
-            migration.enumerateObjects(ofType: "RealmLogLine") { _, newObject in
+            migration.enumerateObjects(ofType: "LogLineObject") { _, newObject in
                 guard let newObject else { return }
                 if RealmMigrationValue.matches(newObject["message"], .equals("")) { migration.delete(newObject) }
             }
-            let created8 = [migration.create("RealmPet", value: ["name": "Rex", "id": UUID()])]
-            migration.enumerateObjects(ofType: "RealmOwner") { _, newObject in
+            let created8 = [migration.create("PetObject", value: ["name": "Rex", "id": UUID()])]
+            migration.enumerateObjects(ofType: "OwnerObject") { _, newObject in
                 guard let newObject else { return }
                 if RealmMigrationValue.matches(newObject["firstName"], .equals("Ada")) {
                     (newObject["pets"] as? List<MigrationObject>)?.append(objectsIn: created8)
                 }
             }
-            migration.enumerateObjects(ofType: "RealmOwner") { oldObject, newObject in
+            migration.enumerateObjects(ofType: "OwnerObject") { oldObject, newObject in
                 guard let oldObject, let newObject else { return }
                 customSteps.normalizeTags(oldObject, newObject)
             }

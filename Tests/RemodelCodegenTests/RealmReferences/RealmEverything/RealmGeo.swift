@@ -24,6 +24,11 @@ public final class RealmGeo: EmbeddedObject {
 
     /// The plain value of this object.
     public var geo: Geo { Geo(lat: self.lat, lon: self.lon) }
+
+    /// The name the Realm file knows this class by (realm-swift's `_realmObjectName()`).
+    public override class func _realmObjectName() -> String? {
+        return "GeoObject"
+    }
 }
 
 #endif

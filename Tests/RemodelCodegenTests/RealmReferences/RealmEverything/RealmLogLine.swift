@@ -24,6 +24,11 @@ public final class RealmLogLine: Object {
 
     /// The plain value of this object, links as the primary keys of their targets.
     public var logLine: LogLine { LogLine(message: self.message, at: self.at) }
+
+    /// The name the Realm file knows this class by (realm-swift's `_realmObjectName()`).
+    public override class func _realmObjectName() -> String? {
+        return "LogLineObject"
+    }
 }
 
 #endif

@@ -108,6 +108,11 @@ public final class RealmOwner: Object {
             code: self.code
         )
     }
+
+    /// The name the Realm file knows this class by (realm-swift's `_realmObjectName()`).
+    public override class func _realmObjectName() -> String? {
+        return "OwnerObject"
+    }
 }
 
 #endif

@@ -25,6 +25,11 @@ public final class RealmPet: Object {
 
     /// The plain value of this object, links as the primary keys of their targets.
     public var pet: Pet { Pet(id: self.id, name: self.name) }
+
+    /// The name the Realm file knows this class by (realm-swift's `_realmObjectName()`).
+    public override class func _realmObjectName() -> String? {
+        return "PetObject"
+    }
 }
 
 #endif

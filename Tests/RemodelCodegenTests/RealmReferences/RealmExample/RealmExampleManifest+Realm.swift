@@ -83,7 +83,7 @@ extension RealmExampleManifest {
 }
 
 extension RealmExampleManifest {
-    /// The schema version Realm records: version 3, the newest of `Migrations/`. A Realm at schema version 0 (written before Remodel) is at version 1.
+    /// The newest version of `Migrations/`, 3: the schema version Realm records, when `firstSchemaVersion` (the Realm schema version of version 1) is 1.
     public static let realmSchemaVersion: UInt64 = 3
 
     /// The Realm classes of the schema, for `Realm.Configuration.objectTypes`.
@@ -95,19 +95,35 @@ extension RealmExampleManifest {
         }
     }
 
-    /// `base` (a file URL, an encryption key, …) with this schema: its version, its classes, and a migration block that runs every step of `Migrations/` from the Realm's version on.
+    /// `base` (a file URL, an encryption key, …) with this schema: its classes, its schema version, and a migration block that runs every step of `Migrations/` from the Realm's version on. An app whose Realm was at schema version K when it adopted Remodel passes `firstSchemaVersion: K` (version N is then schema version K + N − 1) and its own block for older Realms as `legacyMigration`, which runs first.
     public static func realmConfiguration(
         _ base: Realm.Configuration = Realm.Configuration(),
-        customSteps: RealmCustomSteps = RealmCustomSteps()
+        customSteps: RealmCustomSteps = RealmCustomSteps(),
+        firstSchemaVersion: UInt64 = 1,
+        legacyMigration: MigrationBlock? = nil
     ) -> Realm.Configuration {
         var configuration = base
-        configuration.schemaVersion = realmSchemaVersion
+        configuration.schemaVersion = firstSchemaVersion + realmSchemaVersion - 1
         configuration.objectTypes = realmObjectTypes
-        configuration.migrationBlock = { migration, oldSchemaVersion in migrateRealm(migration, from: oldSchemaVersion, customSteps: customSteps) }
+        configuration.migrationBlock = { migration, oldSchemaVersion in migrateRealm(migration, fromSchemaVersion: oldSchemaVersion, firstSchemaVersion: firstSchemaVersion, legacyMigration: legacyMigration, customSteps: customSteps) }
         return configuration
     }
 
-    /// Realm's migration block: each version's steps after `oldSchemaVersion`, oldest first. Changes Realm makes by itself (added and removed properties, a type becoming embedded) are left to it.
+    /// The block of `realmConfiguration`: the app's `legacyMigration` for Realms older than `firstSchemaVersion`, then the steps of `Migrations/` after the Realm's version.
+    public static func migrateRealm(
+        _ migration: RealmSwift.Migration,
+        fromSchemaVersion schemaVersion: UInt64,
+        firstSchemaVersion: UInt64,
+        legacyMigration: MigrationBlock?,
+        customSteps: RealmCustomSteps
+    ) {
+        if schemaVersion < firstSchemaVersion { legacyMigration?(migration, schemaVersion) }
+        // Version 1 is firstSchemaVersion; a Realm older than it is treated as written before Remodel (0).
+        let version: UInt64 = schemaVersion < firstSchemaVersion ? 0 : schemaVersion - firstSchemaVersion + 1
+        migrateRealm(migration, from: version, customSteps: customSteps)
+    }
+
+    /// Each version's steps after version `oldSchemaVersion` (0: a Realm written before Remodel), oldest first. Changes Realm makes by itself (removed properties, a type becoming embedded) are left to it; added properties get the schema's defaults, which Realm does not give them.
     public static func migrateRealm(
         _ migration: RealmSwift.Migration,
         from oldSchemaVersion: UInt64,
@@ -115,17 +131,17 @@ extension RealmExampleManifest {
     ) {
         // Version 1: objects of a Realm written before Remodel get their own primary keys (Realm's "add a primary key" migration).
         if oldSchemaVersion < 1 {
-            if migration.oldSchema["RealmPerson"]?.primaryKeyProperty == nil {
+            if migration.oldSchema["RealmPerson"]?["_id"] == nil {
                 migration.enumerateObjects(ofType: "RealmPerson") { _, newObject in
                     newObject?["_id"] = ObjectId.generate()
                 }
             }
-            if migration.oldSchema["RealmDog"]?.primaryKeyProperty == nil {
+            if migration.oldSchema["RealmDog"]?["_id"] == nil {
                 migration.enumerateObjects(ofType: "RealmDog") { _, newObject in
                     newObject?["_id"] = UUID()
                 }
             }
-            if migration.oldSchema["RealmNote"]?.primaryKeyProperty == nil {
+            if migration.oldSchema["RealmNote"]?["identifier"] == nil {
                 migration.enumerateObjects(ofType: "RealmNote") { _, newObject in
                     newObject?["identifier"] = UUID().uuidString
                 }
@@ -136,12 +152,9 @@ extension RealmExampleManifest {
             migration.renameProperty(onType: "RealmPerson", from: "employeeId", to: "personId")
             migration.enumerateObjects(ofType: "RealmPerson") { oldObject, newObject in
                 guard let oldObject, let newObject else { return }
-                let parts = RealmMigrationValue.split(oldObject["name"], separator: " ", into: 2)
-                newObject["firstName"] = parts[0]
-                newObject["lastName"] = parts[1]
-            }
-            migration.enumerateObjects(ofType: "RealmPerson") { _, newObject in
-                guard let newObject else { return }
+                let nameParts = RealmMigrationValue.split(oldObject["name"], separator: " ", into: 2)
+                newObject["firstName"] = nameParts[0]
+                newObject["lastName"] = nameParts[1]
                 newObject["businessUnit"] = RealmMigrationValue.mapped(
                     newObject["businessUnit"],
                     [
@@ -166,8 +179,12 @@ extension RealmExampleManifest {
         }
         // Version 3 (0003-dog-details.yaml): Dogs get whole-number weights, a favourite toy, a profile image and a last-updated date
         if oldSchemaVersion < 3 {
+            let migrationTime = Date()
             migration.enumerateObjects(ofType: "RealmDog") { oldObject, newObject in
                 guard let oldObject, let newObject else { return }
+                // Realm gives added properties zero values: the schema's defaults.
+                newObject["favoriteToy"] = ""
+                newObject["dateLastUpdated"] = migrationTime
                 newObject["weight"] = RealmMigrationValue.integer(oldObject["weight"], in: Int64.min...Int64.max).map({ Int($0) }) ?? 0
             }
         }
