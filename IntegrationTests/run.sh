@@ -109,20 +109,23 @@ grep -q "migration-custom-step-unavailable" "$work/plain.log" || { cat "$work/pl
 echo "zoo-remodel ran titleCaseNames; the plain remodel refused it"
 
 step "8. remodel-plugin.yaml: realm: true"
-printf '# Remodel build plugin options\nrealm: true\n' >"$pkg/remodel-plugin.yaml"
+printf '# Remodel build plugin options\nrealm: true\n' >"$pkg/Sources/Zoo/remodel-plugin.yaml"
 build 2>&1 | tail -n 2
 realmfile=$(find "$scratch/plugins/outputs" -path '*Zoo*' -name RemodelRealmBridges.swift | head -n 1)
 [ -n "$realmfile" ] || fail "no RemodelRealmBridges.swift with realm: true"
 head -n 8 "$realmfile" | grep -q '^#if canImport(RealmSwift)$' || fail "the Realm file is not behind #if canImport(RealmSwift)"
 grep -q 'public final class RealmAnimal: Object' "$realmfile" || fail "no Realm class in $realmfile"
 swift run --package-path "$pkg" --scratch-path "$scratch" --skip-build Zoo | grep -q '^zoo: ok' || fail "Zoo fails with realm: true"
-printf 'realm: true\nrealmClassNames: "{name}Object"\n' >"$pkg/remodel-plugin.yaml"
+printf 'realm: true\nrealmClassNames: "{name}Object"\n' >"$pkg/Sources/Zoo/remodel-plugin.yaml"
 build 2>&1 | tail -n 1
 grep -q 'return "AnimalObject"' "$realmfile" || fail "realmClassNames did not reach the Realm file"
-printf 'realm: yes\n' >"$pkg/remodel-plugin.yaml"
+printf 'realm: yes\n' >"$pkg/Sources/Zoo/remodel-plugin.yaml"
 if build >"$work/options.log" 2>&1; then cat "$work/options.log"; fail "the build succeeded with a wrong option"; fi
-grep -q "remodel-plugin.yaml:1:1: error: 'realm' is true or false" "$work/options.log" || { cat "$work/options.log"; fail "no located error for the wrong option"; }
-rm "$pkg/remodel-plugin.yaml"
+grep -q "remodel-plugin.yaml:1:8: error: 'realm' in remodel-plugin.yaml must be true or false, found 'yes'" "$work/options.log" || { cat "$work/options.log"; fail "no located error for the wrong option"; }
+printf 'realm: false\n' >"$pkg/Sources/Zoo/remodel-plugin.yaml"
+build >/dev/null 2>&1 || fail "the build fails with realm: false"
+grep -q 'The Realm side is off' "$realmfile" || fail "realm: false did not turn the Realm side off"
+rm "$pkg/Sources/Zoo/remodel-plugin.yaml"
 build >/dev/null 2>&1 || fail "the build does not recover once the options file is removed"
 echo "realm: true generated the Realm side; a wrong option failed the build at its line"
 

@@ -10,8 +10,9 @@ struct RemodelPluginInputs {
     static let bundleFileNames = ["RemodelModels.swift", "RemodelStoreBridges.swift"]
     /// The third file with `realm: true`; must match `CodeGenerator.realmBundleFileName`.
     static let realmBundleFileName = "RemodelRealmBridges.swift"
-    /// The options file, beside the schema folder (`Sources/App/remodel-plugin.yaml` or the
-    /// package's): `realm: true` also generates the Realm side (`remodel generate --realm`).
+    /// The options file, in the target's folder (`Sources/App/remodel-plugin.yaml`), where
+    /// SwiftPM sees it as one of the target's files and plans the build again when it is added:
+    /// `realm: true` also generates the Realm side (`remodel generate --realm`).
     static let optionsFileName = "remodel-plugin.yaml"
 
     /// The schema folder: the target's own `Schemas/` if it has one, else the package's.
@@ -21,19 +22,19 @@ struct RemodelPluginInputs {
     /// Every schema and migration file, sorted, and the options file if there is one: the
     /// build command's inputs.
     let files: [URL]
-    /// `realm: true` in the options file.
-    let realm: Bool
-    /// `realmClassNames: PATTERN` in the options file (`--realm-class-names`).
-    let realmClassNames: String?
+    /// The target's options file, if it has one. The tool reads it (`--plugin-options`), so
+    /// that an edit takes effect on the next build; the plugin only says it is there.
+    let options: URL?
 
-    /// The file names `remodel generate --bundle` writes with these options.
+    /// The file names `remodel generate --bundle` writes: with an options file, the Realm
+    /// file too (a placeholder when it says `realm: false`).
     var outputFileNames: [String] {
-        Self.bundleFileNames + (realm ? [Self.realmBundleFileName] : [])
+        Self.bundleFileNames + (options == nil ? [] : [Self.realmBundleFileName])
     }
 
-    /// The arguments of `remodel generate` for these options (after the folders).
+    /// The arguments of `remodel generate` for the options file (after the folders).
     var generateOptions: [String] {
-        (realm ? ["--realm"] : []) + (realmClassNames.map { ["--realm-class-names", $0] } ?? [])
+        options.map { ["--plugin-options", $0.path] } ?? []
     }
 
 
@@ -56,40 +57,8 @@ struct RemodelPluginInputs {
                 "target '\(target.name)' uses Remodel but has no schema: add a Schemas/ folder with *.yaml files to the target's folder (for this target) or to \(packageDirectory.path) (for the whole package)"
             )
         }
-        let options = schemas.deletingLastPathComponent().appendingPathComponent(Self.optionsFileName)
-        if FileManager.default.fileExists(atPath: options.path) {
-            (realm, realmClassNames) = try Self.readOptions(options)
-            files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations) + [options]
-        } else {
-            (realm, realmClassNames) = (false, nil)
-            files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations)
-        }
-    }
-
-    /// The options file's `realm:` (false when absent) and `realmClassNames:`. Its form is a
-    /// few `key: value` lines and comments; plugins cannot link a YAML parser.
-    static func readOptions(_ file: URL) throws -> (realm: Bool, realmClassNames: String?) {
-        let text = try String(contentsOf: file, encoding: .utf8)
-        var realm = false
-        var realmClassNames: String?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard !line.isEmpty else { continue }
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let location = "\(file.path):\(index + 1):1"
-            guard parts.count == 2, parts[0] == "realm" || parts[0] == "realmClassNames" else {
-                throw RemodelPluginError("\(location): error: unknown option '\(parts[0])'; the options file knows 'realm: true' (also generate the Realm side) and 'realmClassNames: \"{name}Object\"' (the Realm file's class names)")
-            }
-            if parts[0] == "realmClassNames" {
-                realmClassNames = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-                continue
-            }
-            guard parts[1] == "true" || parts[1] == "false" else {
-                throw RemodelPluginError("\(location): error: 'realm' is true or false, not '\(parts[1])'")
-            }
-            realm = parts[1] == "true"
-        }
-        return (realm, realmClassNames)
+        options = target.sourceFiles.map(\.url).filter { $0.lastPathComponent == Self.optionsFileName }.min { $0.path.count < $1.path.count }
+        files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations) + (options.map { [$0] } ?? [])
     }
 
     /// The `Schemas` folder that holds `file`, if any folder of its path is called so.

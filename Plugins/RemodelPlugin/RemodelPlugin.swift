@@ -5,7 +5,7 @@ import PackagePlugin
 ///
 /// Reads the target's own `Schemas/` folder if it has one, else the package's (and
 /// `Migrations/` likewise), and runs `remodel generate --bundle` into the plugin's work
-/// folder (with `realm: true` in `remodel-plugin.yaml` beside the schema folder, also the Realm
+/// folder (with `realm: true` in `remodel-plugin.yaml` in the target's folder, also the Realm
 /// side, as `--realm`). The outputs are files with fixed names, declared up front as SwiftPM
 /// requires; the inputs are every schema and migration file plus the tool itself, so the
 /// command runs again exactly when one of them changes. Schema errors are printed as

@@ -160,6 +160,12 @@ public struct CodeGenerator: Sendable {
         return files
     }
 
+    /// `realmBundleFileName` with nothing but the header and a line saying the Realm side is
+    /// off: the build plugin's third output when its options file has `realm: false`.
+    public func realmBundlePlaceholder(for input: GeneratorInput) -> GeneratedFile {
+        file(Self.realmBundleFileName, input, imports: [], [.comment(["The Realm side is off: `realm: true` in remodel-plugin.yaml (or --realm) generates it."])])
+    }
+
     private typealias Parts = (
         models: [(name: String, declaration: SwiftDeclaration, usesObjectID: Bool)],
         bridges: [(name: String, declaration: SwiftDeclaration)],

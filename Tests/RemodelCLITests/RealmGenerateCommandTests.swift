@@ -83,6 +83,13 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         try remodel(["generate", "--output", "Generated"])
     }
 
+    func testATypeNamedLikeARealmTypeIsRefused() throws {
+        try write("objects:\n  Map:\n    primaryKey: id\n    properties:\n      id: { type: int, default: 0 }\n", to: "Schemas/Map.yaml")
+        let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
+        XCTAssertTrue(output.stderr.hasPrefix("Schemas/Map.yaml:2:3: error: type name 'Map' shadows a type the Realm output uses [realm-reserved-name]\n"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("note: rename the type, e.g. 'MapModel'"), output.stderr)
+    }
+
     func testStepsRealmsBlockCannotExpressAreRefusedAtTheStep() throws {
         try copyExample()
         try remodel(["generate", "--realm", "--output", "Generated"])
@@ -137,6 +144,28 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         try remodel(["check", "--generated", "Generated"], expect: 1)
         let usage = try remodel(["generate", "--realm", "--realm-class-names", "Object", "--output", "Other"], expect: 64)
         XCTAssertTrue(usage.stderr.hasPrefix("Error: --realm-class-names 'Object' has no {name}; write where the type's name goes, e.g. '{name}Object'\n"), usage.stderr)
+    }
+
+    /// The build plugin's `remodel-plugin.yaml`, read by the tool.
+    func testPluginOptionsAreReadByTheTool() throws {
+        try copyExample()
+        try write("realm: true\nrealmClassNames: \"{name}Object\"\n", to: "remodel-plugin.yaml")
+        try remodel(["generate", "--bundle", "Bundle", "--plugin-options", "remodel-plugin.yaml"])
+        XCTAssertTrue(try String(contentsOfFile: path("Bundle/RemodelRealmBridges.swift"), encoding: .utf8).contains("return \"PersonObject\""))
+        // realm: false still writes the file the plugin declared, saying the Realm side is off.
+        try write("realm: false\n", to: "remodel-plugin.yaml")
+        try remodel(["generate", "--bundle", "Bundle", "--plugin-options", "remodel-plugin.yaml"])
+        XCTAssertTrue(try String(contentsOfFile: path("Bundle/RemodelRealmBridges.swift"), encoding: .utf8).hasSuffix("// The Realm side is off: `realm: true` in remodel-plugin.yaml (or --realm) generates it.\n"))
+        try write("realm: yes\nrealmClass: x\n", to: "remodel-plugin.yaml")
+        let output = try remodel(["generate", "--bundle", "Bundle", "--plugin-options", "remodel-plugin.yaml"], expect: 1)
+        XCTAssertEqual(output.stderr, """
+            remodel-plugin.yaml:1:8: error: 'realm' in remodel-plugin.yaml must be true or false, found 'yes' [invalid-value]
+            remodel-plugin.yaml:1:8: note: write 'realm: true' or leave the key out
+            remodel-plugin.yaml:2:1: error: unknown key 'realmClass' in remodel-plugin.yaml [unknown-key]
+            remodel-plugin.yaml:2:1: note: allowed keys in remodel-plugin.yaml: realm, realmClassNames
+            2 errors
+
+            """)
     }
 
     func testHelpDescribesRealm() throws {

@@ -51,7 +51,7 @@ final class LaunchPathTests: XCTestCase {
         // The app's Realm: the mirror keeps it in memory, and a file marks that it exists.
         var configuration = Realm.Configuration()
         configuration.fileURL = documents.appendingPathComponent("default.realm")
-        FileManager.default.createFile(atPath: configuration.fileURL!.path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: configuration.fileURL!.path, contents: Data()))
         do {
             let realm = try Realm(configuration: RealmExampleManifest.realmConfiguration(configuration))
             let rex = Dog(name: "Rex")

@@ -26,7 +26,8 @@ struct GenerateCommand: Command {
         (`init(note:)`, `var note`), `PersistableEnum` conformances, `Projection` classes, and on \
         the manifest `realmConfiguration()` (schema version and migration block from the \
         migrations folder) and `copyRealm(_:into:)`, which moves a Realm's objects into a \
-        RemodelStore; a schema or step Realm cannot express is an error. Output is byte-identical for the same \
+        RemodelStore; a schema or step Realm cannot express is an error. --plugin-options FILE \
+        reads realm: and realmClassNames: from the build plugin's remodel-plugin.yaml. Output is byte-identical for the same \
         input. Like `remodel migrate`, it refuses (and writes nothing) when the schema is invalid, \
         when a version of the migrations folder cannot run, and when the schema differs from \
         the newest snapshot (schema-not-snapshotted: Schemas/ edited without a new version; \
@@ -43,13 +44,17 @@ struct GenerateCommand: Command {
         "realm-class-names", value: "PATTERN", default: GeneratorOptions.defaultRealmClassNames,
         help: "With --realm: the names the Realm file knows the classes by, {name} for the type's ({name}Object, or {name} for `class Note: Object`)."
     )
+    static let pluginOptions = OptionSpec.option(
+        "plugin-options", value: "FILE",
+        help: "Read realm: and realmClassNames: from FILE (the build plugin's remodel-plugin.yaml); with --bundle, the Realm file is written either way."
+    )
     static let manifestName = OptionSpec.option(
         "manifest-name", value: "NAME", default: GeneratorOptions.defaultManifestName,
         help: "The name of the generated schema manifest type."
     )
 
     var options: [OptionSpec] {
-        [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.realm, Self.realmClassNames, Self.manifestName]
+        [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.realm, Self.realmClassNames, Self.pluginOptions, Self.manifestName]
     }
 
     /// `--realm-class-names`, checked: it must say where the type's name goes.
@@ -78,17 +83,30 @@ struct GenerateCommand: Command {
         guard let loaded = project.schema, let schema = loaded.schema, !project.hasErrors else { return ExitStatus.failure }
         let migrations = project.loaded
         let input = GeneratedCodeCheck.input(schema: schema, result: loaded, schemasPath: arguments.schemasPath, migrations: migrations)
+        var pluginOptions = PluginOptions()
+        if let path = arguments.value(Self.pluginOptions) {
+            let read = PluginOptions.read(path)
+            DiagnosticsOutput.print(read.diagnostics)
+            guard !read.diagnostics.containsErrors else { return ExitStatus.failure }
+            pluginOptions = read.options
+        }
         let generator = CodeGenerator(options: GeneratorOptions(
             manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName,
-            realm: arguments.flag(Self.realm),
-            realmClassNames: try Self.realmClassNames(arguments)
+            realm: arguments.flag(Self.realm) || pluginOptions.realm,
+            // The command line's --realm-class-names, else the options file's, else the default.
+            realmClassNames: arguments.allValues(Self.realmClassNames.name).isEmpty ? pluginOptions.realmClassNames ?? GeneratorOptions.defaultRealmClassNames : try Self.realmClassNames(arguments)
         ))
-        let files: [GeneratedFile]
+        var files: [GeneratedFile]
         do {
             files = bundle != nil ? try generator.bundle(for: input) : try generator.files(for: input)
         } catch {
             DiagnosticsOutput.print(error.diagnostics)
             return ExitStatus.failure
+        }
+        // The plugin declares its outputs before it reads the options: with an options file
+        // the Realm file is one of them, whatever `realm:` says.
+        if bundle != nil, arguments.value(Self.pluginOptions) != nil, !generator.options.realm {
+            files.append(generator.realmBundlePlaceholder(for: input))
         }
 
         // The given path as it is, so that messages name it as the user wrote it.

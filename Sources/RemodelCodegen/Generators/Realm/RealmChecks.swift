@@ -14,6 +14,14 @@ enum RealmChecks {
         "setValue", "init",
     ]
 
+    /// Types the Realm output names unqualified, which a schema type must not shadow.
+    static let reservedTypeNames: Set<String> = [
+        "Object", "EmbeddedObject", "ObjectBase", "List", "MutableSet", "Map", "LinkingObjects", "Results", "Realm",
+        "ObjectId", "Decimal128", "MigrationObject", "MigrationBlock", "PersistableEnum", "RealmCollectionValue",
+        "FailableCustomPersistable", "RealmSwift", "RemodelRealm", "RealmMigrationValue", "RealmCondition",
+        "RealmCopyReport", "RealmCopyProgress", "RealmCopyCounter", "RealmCopyError", "RealmBridgeError",
+    ]
+
     /// Members of realm-swift's `Projection` a projected property must not redeclare.
     static let projectionMembers: Set<String> = ["rootObject", "realm", "isInvalidated", "isFrozen", "freeze", "thaw", "observe", "description", "hash"]
 
@@ -24,6 +32,10 @@ enum RealmChecks {
         var member: String?
         func error(_ rule: String, _ message: String, hint: String) {
             found.append(.error(rule, message, at: source?.location(of: type, member: member), hint: hint))
+        }
+        for name in schema.enums.map(\.name) + schema.objects.map(\.name) + schema.projections.map(\.name) where reservedTypeNames.contains(name) {
+            (type, member) = (name, nil)
+            error("realm-reserved-name", "type name '\(name)' shadows a type the Realm output uses", hint: "rename the type, e.g. '\(name)Model'")
         }
         for object in schema.objects {
             let bridge = RealmTypeMapper.bridgeName(object.name)

@@ -1,0 +1,39 @@
+import Foundation
+import RemodelCore
+import RemodelSchema
+
+/// `remodel-plugin.yaml`: the build plugin's options for a target, which the plugin hands to
+/// `remodel generate --plugin-options FILE` so that the tool reads them (with every problem
+/// located) each time the file changes, not only when SwiftPM plans the build.
+struct PluginOptions: Sendable {
+    /// `realm: true`: also the Realm side (`--realm`).
+    var realm = false
+    /// `realmClassNames: PATTERN` (`--realm-class-names`).
+    var realmClassNames: String?
+
+    static let keys = ["realm", "realmClassNames"]
+
+    /// The options in `path`, and the problems with the file (unreadable, not YAML, unknown
+    /// keys, wrong kinds of values).
+    static func read(_ path: String) -> (options: PluginOptions, diagnostics: [Diagnostic]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (PluginOptions(), [.error("file-unreadable", "cannot read the plugin options '\(path)'", at: nil, hint: "check that the file exists and can be read")])
+        }
+        let (root, problems) = YAMLParser(file: path).parse([UInt8](data))
+        guard problems.isEmpty else { return (PluginOptions(), problems) }
+        guard let root, !root.isNull else { return (PluginOptions(), []) }
+        let log = DiagnosticLog()
+        var options = PluginOptions()
+        if let reader = YAMLMappingReader(root, what: "remodel-plugin.yaml", knownKeys: keys, log: log) {
+            options.realm = reader.bool("realm")?.value ?? false
+            if let pattern = reader.string("realmClassNames") {
+                if pattern.value.contains("{name}") {
+                    options.realmClassNames = pattern.value
+                } else {
+                    log.error("invalid-value", "realmClassNames '\(pattern.value)' has no {name}", at: pattern.location, hint: "write where the type's name goes, e.g. realmClassNames: \"{name}Object\"")
+                }
+            }
+        }
+        return (options, log.diagnostics.sortedByLocation())
+    }
+}
