@@ -19,7 +19,7 @@ struct GenerateCommand: Command {
         all are on disk do they replace the old ones, so a failure (a full disk) leaves the \
         folder as it was. The folder is created if needed. With --check, \
         writes nothing: prints a unified diff of what would change and exits 1 when the folder \
-        is out of date. With --bundle, writes the two fixed files the build plugin declares \
+        is out of date. With --bundle, writes the fixed files the build plugin declares \
         (RemodelModels.swift, RemodelStoreBridges.swift, and RemodelRealmBridges.swift with --realm). \
         With --realm, also writes the Realm side, compiled only where RealmSwift can be imported: \
         a `RealmNote: Object` class per object type with the bridge both ways \
@@ -38,7 +38,7 @@ struct GenerateCommand: Command {
         """
     static let output = OptionSpec.option("output", short: "o", value: "DIR", help: "The folder to write the generated files to.")
     static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")
-    static let bundle = OptionSpec.option("bundle", value: "DIR", help: "Write the build plugin's two fixed files into DIR instead of one file per type.")
+    static let bundle = OptionSpec.option("bundle", value: "DIR", help: "Write the build plugin's fixed files into DIR instead of one file per type.")
     static let realm = OptionSpec.flag("realm", help: "Also generate Realm classes, bridges, the Realm configuration with its migration block, and the copy into a RemodelStore.")
     static let realmClassNames = OptionSpec.option(
         "realm-class-names", value: "PATTERN", default: GeneratorOptions.defaultRealmClassNames,
