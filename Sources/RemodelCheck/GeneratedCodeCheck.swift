@@ -33,11 +33,15 @@ public enum GeneratedCodeCheck {
         let isBundle = CodeGenerator.bundleFileNames.allSatisfy { FileManager.default.fileExists(atPath: MigrationFolder.join(path, $0)) }
         // A folder generated with --realm holds its Realm support file: compare it with --realm.
         let realmFile = isBundle ? CodeGenerator.realmBundleFileName : manifestName + "+Realm.swift"
-        let realm = FileManager.default.fileExists(atPath: MigrationFolder.join(path, realmFile))
+        // (The plugin's placeholder for `realm: false` holds no Realm code.)
+        let realmText = FileManager.default.contents(atPath: MigrationFolder.join(path, realmFile)).map { String(decoding: $0, as: UTF8.self) }
+        let realm = realmText?.contains("#if " + CodeGenerator.realmCondition) ?? false
+        let placeholder = isBundle && realmText != nil && !realm
         let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName, realm: realm, realmClassNames: realmClassNames))
         let changes: [OutputDirectory.Change]
         do {
-            let files = isBundle ? try generator.bundle(for: input) : try generator.files(for: input)
+            var files = isBundle ? try generator.bundle(for: input) : try generator.files(for: input)
+            if placeholder { files.append(generator.realmBundlePlaceholder(for: input)) }
             changes = try OutputDirectory(path: path).changes(toMatch: files)
         } catch let error as DiagnosticsError {
             return error.diagnostics

@@ -77,14 +77,20 @@ public enum RealmMigrationValue {
         }
     }
 
-    /// `mapValues`: the mapped value of `value` (text keys), `value` itself when it already is
-    /// one of `kept` (the new enum's raw values), else `otherwise`; null stays null.
-    public static func mapped(_ value: Any?, _ mapping: [String: Any], kept: Set<String>, otherwise: Any?) -> Any? {
-        guard let value = unwrapped(value) else { return nil }
+    /// `mapValues`: the mapped value of `value` (by its text), the new raw value when it
+    /// already is one (`kept`, by text), else `otherwise`; null stays null when `keepsNull`
+    /// (the new property is optional), else becomes `otherwise`.
+    public static func mapped(_ value: Any?, _ mapping: [String: Any], kept: [String: Any], otherwise: Any?, keepsNull: Bool = true) -> Any? {
+        guard let value = unwrapped(value) else { return keepsNull ? nil : otherwise }
         let key = text(value)
         if let mapped = mapping[key] { return mapped }
-        if kept.contains(key) { return value }
+        if let raw = kept[key] { return raw }
         return otherwise
+    }
+
+    /// Whether `value` is null (nil, an empty optional or `NSNull`).
+    public static func isNull(_ value: Any?) -> Bool {
+        unwrapped(value) == nil
     }
 
     /// Whether `value` meets `condition` (a `deleteObjects` or `addTo` condition).
@@ -109,6 +115,16 @@ public enum RealmMigrationValue {
     static func unwrapped(_ value: Any?) -> Any? {
         guard let value else { return nil }
         if value is NSNull { return nil }
+        // Realm's dynamic API hands out Objective-C numbers on Apple platforms: a boolean is
+        // a number of type `c`, every integer a 64-bit one.
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            switch String(cString: number.objCType) {
+            case "c", "B": return number.boolValue
+            case "f": return number.floatValue
+            case "d": return number.doubleValue
+            default: return number.int64Value
+            }
+        }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {
             return mirror.children.first.flatMap { unwrapped($0.value) }
@@ -143,6 +159,8 @@ public enum RealmMigrationValue {
         if let a = number(value), let b = number(other) { return a < b ? -1 : a == b ? 0 : 1 }
         if let a = value as? String, let b = other as? String { return a < b ? -1 : a == b ? 0 : 1 }
         if let a = value as? Date, let b = other as? Date { return a < b ? -1 : a == b ? 0 : 1 }
+        // Decimal128 (which this library cannot name) and Decimal compare by their decimal text.
+        if let value, let other, let a = Decimal(string: "\(value)"), let b = Decimal(string: "\(other)") { return a < b ? -1 : a == b ? 0 : 1 }
         return nil
     }
 }

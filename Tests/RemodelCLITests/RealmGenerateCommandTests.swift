@@ -168,6 +168,25 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
             """)
     }
 
+    /// What the store's migration does by itself and Realm's does not: a `renamedFrom`
+    /// rename is written into the block; a retype with no step is refused.
+    func testAutomaticChangesAreWrittenOrRefused() throws {
+        let schema = "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: { type: uuid, default: $uuid }\n"
+        try write(schema + "      employeeId: { type: string, default: \"\" }\n      score: { type: int, default: 0 }\n", to: "Schemas/People.yaml")
+        try remodel(["migration", "new", "initial"])
+        try write(schema + "      personId: { type: string, default: \"\", renamedFrom: employeeId }\n      score: { type: int, default: 0 }\n", to: "Schemas/People.yaml")
+        try remodel(["migration", "new", "person-ids"])
+        try remodel(["generate", "--realm", "--output", "Generated"])
+        let block = try String(contentsOfFile: path("Generated/RemodelSchemaManifest+Realm.swift"), encoding: .utf8)
+        XCTAssertTrue(block.contains("migration.renameProperty(onType: \"RealmPerson\", from: \"employeeId\", to: \"personId\")"), block)
+
+        try write(schema + "      personId: { type: string, default: \"\" }\n      score: { type: string, default: \"0\" }\n", to: "Schemas/People.yaml")
+        try remodel(["migration", "new", "text-scores"])
+        let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
+        XCTAssertTrue(output.stderr.contains("error: changes Person.score from int to string with no step, which Realm's migration block cannot express [realm-unsupported-step]"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("add a `convert` (or, for an enum, `mapValues`) step"), output.stderr)
+    }
+
     func testHelpDescribesRealm() throws {
         let output = try remodel(["generate", "--help"])
         XCTAssertTrue(output.stdout.contains("--realm"), output.stdout)

@@ -40,6 +40,16 @@ import Testing
         #expect(RealmMigrationValue.bool(2) == nil)
     }
 
+    /// What Realm's dynamic API gives on Apple platforms: Objective-C numbers.
+    @Test func objectiveCNumbersReadAsTheirSwiftValues() {
+        #expect(RealmMigrationValue.text(NSNumber(value: 42)) == "42")
+        #expect(RealmMigrationValue.text(NSNumber(value: true)) == "true")
+        #expect(RealmMigrationValue.text(NSNumber(value: 1.5)) == "1.5")
+        #expect(RealmMigrationValue.integer(NSNumber(value: 7), in: 0...10) == 7)
+        #expect(RealmMigrationValue.matches(NSNumber(value: 1), .equals(1)))
+        #expect(RealmMigrationValue.matches(Decimal(string: "-1.5")!, .lessThan(Decimal(0))))
+    }
+
     @Test func templatesWriteValuesAsText() {
         #expect(RealmMigrationValue.text("Ada") == "Ada")
         #expect(RealmMigrationValue.text(nil) == "")
@@ -52,11 +62,13 @@ import Testing
 
     @Test func mappedValuesKeepRawValuesAndFallBack() {
         let mapping: [String: Any] = ["Eng": "Engineering", "HR": "Human Resources"]
-        let kept: Set<String> = ["Engineering", "Sales", "Human Resources"]
+        let kept: [String: Any] = ["Engineering": "Engineering", "Sales": "Sales", "Human Resources": "Human Resources"]
         #expect(RealmMigrationValue.mapped("Eng", mapping, kept: kept, otherwise: "Engineering") as? String == "Engineering")
         #expect(RealmMigrationValue.mapped("Sales", mapping, kept: kept, otherwise: "Engineering") as? String == "Sales")
         #expect(RealmMigrationValue.mapped("Legal", mapping, kept: kept, otherwise: "Engineering") as? String == "Engineering")
         #expect(RealmMigrationValue.mapped(nil, mapping, kept: kept, otherwise: "Engineering") == nil)
+        #expect(RealmMigrationValue.mapped(nil, mapping, kept: kept, otherwise: "Engineering", keepsNull: false) as? String == "Engineering")
+        #expect(RealmMigrationValue.mapped("2", [:], kept: ["1": 1, "2": 2], otherwise: 1) as? Int == 2, "an int enum's raw value from text")
     }
 
     @Test func conditionsCompareNumbersTextAndNull() {

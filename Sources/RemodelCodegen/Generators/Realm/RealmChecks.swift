@@ -33,12 +33,20 @@ enum RealmChecks {
         func error(_ rule: String, _ message: String, hint: String) {
             found.append(.error(rule, message, at: source?.location(of: type, member: member), hint: hint))
         }
-        for name in schema.enums.map(\.name) + schema.objects.map(\.name) + schema.projections.map(\.name) where reservedTypeNames.contains(name) {
+        for name in schema.enums.map(\.name) + schema.objects.map(\.name) + schema.projections.map(\.name) {
             (type, member) = (name, nil)
-            error("realm-reserved-name", "type name '\(name)' shadows a type the Realm output uses", hint: "rename the type, e.g. '\(name)Model'")
+            if reservedTypeNames.contains(name) {
+                error("realm-reserved-name", "type name '\(name)' shadows a type the Realm output uses", hint: "rename the type, e.g. '\(name)Model'")
+            } else if !schema.enums.contains(where: { $0.name == name }), reservedTypeNames.contains(RealmTypeMapper.className(name)) {
+                error("realm-reserved-name", "the Realm class of '\(name)', '\(RealmTypeMapper.className(name))', shadows a type the Realm output uses", hint: "rename the type")
+            }
         }
         for object in schema.objects {
             let bridge = RealmTypeMapper.bridgeName(object.name)
+            if objectMembers.contains(bridge) {
+                (type, member) = (object.name, nil)
+                error("realm-reserved-name", "the bridge 'Realm\(object.name).\(bridge)' of type '\(object.name)' clashes with a member of Realm's Object", hint: "rename the type")
+            }
             for property in object.properties {
                 (type, member) = (object.name, property.name)
                 let name = "\(object.name).\(property.name)"

@@ -24,6 +24,9 @@ struct RealmMigrationGenerator {
     private(set) var customSteps: [(name: String, type: String?, version: Int)] = []
     /// Whether the version being translated writes `$now` defaults: one time for all of them.
     private var usesMigrationTime = false
+    /// `Type.property` of what the steps translated so far in this version wrote: their
+    /// current values are in the new object.
+    private var writtenThisVersion: Set<String> = []
 
     init(types: RealmTypeMapper, history: MigrationHistory?, version: Int, sources: HistorySources? = nil) {
         self.types = types
@@ -57,13 +60,29 @@ struct RealmMigrationGenerator {
                 continue
             }
             usesMigrationTime = false
+            writtenThisVersion = []
+            // Renames first, declared by steps or by `renamedFrom`, as the store's migration
+            // does them: Realm moves the values at once.
+            for object in new.objects {
+                for pair in diff.properties[object.name]?.renamed ?? [] {
+                    current.step = migration.steps.firstIndex { if case .renameProperty(_, pair.old, pair.new) = $0 { true } else { false } }
+                    block.append([.expression(.call(.member(.identifier("migration"), "renameProperty"), [
+                        SwiftArgument("onType", realmClass(object.name)), SwiftArgument("from", .string(pair.old)), SwiftArgument("to", .string(pair.new)),
+                    ]))])
+                }
+            }
+            current.step = nil
+            automaticChanges(old: old, new: new, migration: migration, diff: diff, version: version)
             for object in new.objects where old.objectType(named: object.name) != nil {
                 if let fill = keyFill(object, guarded: false, old: old.objectType(named: object.name)) { block.append([fill]) }
             }
             addedDefaults(old: old, new: new, migration: migration, diff: diff, version: version, into: &block)
-            for (index, step) in migration.steps.enumerated() {
+            // The store's migration makes and visits objects after its rewrite: so does the block.
+            let ordered = migration.steps.enumerated().filter { !$0.element.runsAfterRewrite } + migration.steps.enumerated().filter { $0.element.runsAfterRewrite }
+            for (index, step) in ordered {
                 current = (version, index)
                 translate(step, index: index, into: &block, version: version, old: old, new: new, diff: diff)
+                for property in step.writtenProperties ?? [] { writtenThisVersion.insert("\(step.typeName ?? "").\(property)") }
             }
             var translated = block.finish()
             guard !translated.isEmpty else { continue }
@@ -75,6 +94,31 @@ struct RealmMigrationGenerator {
             statements.append(.ifThen(.binary(.identifier("oldSchemaVersion"), "<", .int(version)), translated))
         }
         return statements
+    }
+
+    /// What the store's migration converts by itself but Realm's does not: a property whose
+    /// stored form changes with no step to convert it (Realm would give it its type's zero),
+    /// and an enum case whose raw value changes (Realm keeps the stored raw values). Both are
+    /// refused, with the step to add.
+    private mutating func automaticChanges(old: Schema, new: Schema, migration: Migration, diff: SchemaDiff, version: Int) {
+        let written = Set(migration.steps.flatMap { step in (step.writtenProperties ?? []).map { "\(step.typeName ?? "").\($0)" } })
+        for object in new.objects {
+            guard let oldObject = old.objectType(named: object.name) else { continue }
+            for property in object.storedProperties {
+                let oldName = diff.properties[object.name]?.old(for: property.name) ?? property.name
+                guard let oldType = oldObject.property(named: oldName)?.storedType, let newType = property.storedType,
+                      storage(oldType, in: old, optional: false) != storage(newType, in: new, optional: false),
+                      !written.contains("\(object.name).\(property.name)"), !written.contains("\(object.name).\(oldName)"),
+                      finalName(object.name, property.name, from: version) != nil else { continue }
+                unsupported(version, "changes \(object.name).\(property.name) from \(oldType) to \(newType) with no step", hint: "Realm would give it its type's zero instead of the old values: add a `convert` (or, for an enum, `mapValues`) step")
+            }
+        }
+        for change in diff.changes {
+            guard case .enumCaseRawValueChanged(let enumName, let enumCase, _, _) = change.kind else { continue }
+            let users = new.objects.flatMap { object in object.storedProperties.filter { $0.storedType?.enumName == enumName }.map { "\(object.name).\($0.name)" } }
+            guard users.contains(where: { !written.contains($0) }) else { continue }
+            unsupported(version, "changes the raw value of \(enumName).\(enumCase)", hint: "Realm keeps the stored raw values: add a `mapValues` step from the old raw value for \(users.joined(separator: ", "))")
+        }
     }
 
     /// Realm adds a property to existing objects with its type's zero, not the class's
@@ -116,10 +160,8 @@ struct RealmMigrationGenerator {
         switch step {
         case .renameType:
             return // reported with the diff's renames
-        case .renameProperty(let type, let from, let to):
-            builder.append([.expression(.call(.member(.identifier("migration"), "renameProperty"), [
-                SwiftArgument("onType", realmClass(type)), SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to)),
-            ]))])
+        case .renameProperty:
+            return // with the version's renames, first
         case .set(let type, let property, let template):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let target = writeTarget(type, property, at: version, step: where_),
@@ -129,7 +171,7 @@ struct RealmMigrationGenerator {
         case .split(let type, let property, let into, let separator):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
-            let parts = property + "Parts"
+            let parts = property + "Parts\(index + 1)"
             closure.body.append(.constant(parts, nil, .call(.member(.identifier("RealmMigrationValue"), "split"), [
                 .unlabelled(source), SwiftArgument("separator", .string(separator)), SwiftArgument("into", .int(into.count)),
             ])))
@@ -153,14 +195,17 @@ struct RealmMigrationGenerator {
                 mapping.append(SwiftDictionaryElement(.string(pair.from), value))
             }
             guard let fallback = literal(otherwise, for: propertyType, in: new, step: where_, version: version) else { return }
-            let kept: [SwiftExpression] = propertyType.enumName.flatMap(new.enumType(named:))?.cases.map { enumCase in
+            // Values that already are raw values of the new enum map to themselves, as the new
+            // enum's raw values (text keys, like the old values they match).
+            let kept: [SwiftDictionaryElement] = propertyType.enumName.flatMap(new.enumType(named:))?.cases.map { enumCase in
                 switch enumCase.rawValue {
-                case .string(let text): .string(text)
-                case .int(let number): .string(String(number))
+                case .string(let text): SwiftDictionaryElement(.string(text), .string(text))
+                case .int(let number): SwiftDictionaryElement(.string(String(number)), .int(number))
                 }
             } ?? []
             closure.body.append(.assignment(closure.write(target), .call(.member(.identifier("RealmMigrationValue"), "mapped"), [
-                .unlabelled(source), .unlabelled(.dictionary(mapping)), SwiftArgument("kept", .array(kept)), SwiftArgument("otherwise", fallback),
+                .unlabelled(source), .unlabelled(.dictionary(mapping)), SwiftArgument("kept", .dictionary(kept)), SwiftArgument("otherwise", fallback),
+                SwiftArgument("keepsNull", .bool(propertyType.isOptional)),
             ])))
             builder.perObject(closure)
         case .convert(let type, let property, let to, let onError):
@@ -176,12 +221,18 @@ struct RealmMigrationGenerator {
             case .null:
                 fallback = .nil
             case .default:
-                fallback = newProperty.defaultValue.flatMap { literal($0, for: to, in: new, step: where_, version: version) } ?? zero(of: to)
+                let value = newProperty.defaultValue.flatMap { $0 == .null ? nil : $0 }
+                fallback = value.flatMap { literal($0, for: to, in: new, step: where_, version: version) } ?? zero(of: to)
             }
-            guard let value = conversion(source, to: to, fallback: fallback) else {
-                let from = old.objectType(named: type)?.property(named: property)?.storedType?.description ?? "?"
-                unsupported(version, "\(where_) converts \(type).\(property) from \(from) to \(to)", hint: "Realm's migration block converts text, numbers and booleans; use a `custom` step for this one")
+            let fromType = old.objectType(named: type)?.property(named: property)?.storedType
+            let convertible = fromType.map { $0.collection == nil && ($0.scalar == .string || $0.scalar == .bool || ($0.scalar?.isInteger ?? false) || $0.scalar == .double || $0.scalar == .float) } ?? false
+            guard convertible, var value = conversion(source, to: to, fallback: fallback) else {
+                unsupported(version, "\(where_) converts \(type).\(property) from \(fromType?.description ?? "?") to \(to)", hint: "Realm's migration block converts between text, numbers and booleans; use a `custom` step for this one")
                 return
+            }
+            // Null stays null where the new property may be null, as in the store's migration.
+            if to.isOptional {
+                value = .binary(.binary(.call(.member(.identifier("RealmMigrationValue"), "isNull"), [.unlabelled(source)]), "?", .nil), ":", value)
             }
             closure.body.append(.assignment(closure.write(target), value))
             builder.perObject(closure)
@@ -242,6 +293,10 @@ struct RealmMigrationGenerator {
             statements.append(closure.statement)
             builder.append(statements)
         case .custom(let name, let type, _):
+            guard SwiftNames.isIdentifier(name) else {
+                unsupported(version, "\(where_) is named '\(name)', which is not a Swift name", hint: "Realm's block calls the closure `RealmCustomSteps.\(name)`: name the step with letters, digits and underscores")
+                return
+            }
             customSteps.append((name, type, version))
             let call = SwiftExpression.member(.identifier("customSteps"), name)
             guard let type else {
@@ -320,10 +375,20 @@ struct RealmMigrationGenerator {
                 return .none
             }
             guard let value = read(type, match.property, before: version, closure: &closure, step: step) else { return .none }
+            // The literal is of the type the value is read as: the old one from the old object.
             let newSchema = history?.schema(at: version) ?? types.schema
-            guard let propertyType = newSchema.objectType(named: type)?.property(named: match.property)?.storedType
+            var readsOld = false
+            if case .subscripted(.identifier("oldObject"), _) = value { readsOld = true }
+            let schemaRead = readsOld ? schema : newSchema
+            guard let propertyType = schemaRead.objectType(named: type)?.property(named: match.property)?.storedType
                 ?? schema.objectType(named: type)?.property(named: match.property)?.storedType else { return .none }
-            func lit(_ literal: DefaultValue) -> SwiftExpression? { self.literal(literal, for: propertyType, in: schema, step: step, version: version) }
+            switch match.condition {
+            case .lessThan(.null), .lessThanOrEqual(.null), .greaterThan(.null), .greaterThanOrEqual(.null):
+                unsupported(version, "\(step) orders \(match.property) against null", hint: "compare with a value, or test for null with `\(match.property): null`")
+                return .none
+            default: break
+            }
+            func lit(_ literal: DefaultValue) -> SwiftExpression? { self.literal(literal, for: propertyType, in: schemaRead, step: step, version: version) }
             let condition: SwiftExpression
             switch match.condition {
             case .equals(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("equals"), [.unlabelled(l)])
@@ -355,7 +420,9 @@ struct RealmMigrationGenerator {
     private mutating func literal(_ value: DefaultValue, for type: PropertyType, in schema: Schema, step: String, version: Int, fromText: Bool = false) -> SwiftExpression? {
         let element = type.element
         var value = value
-        if fromText, case .string(let text) = value {
+        if fromText, case .string("null") = value, type.isOptional {
+            value = .null
+        } else if fromText, case .string(let text) = value {
             // A template without placeholders is a literal of the property's type.
             switch element.base {
             case .scalar(let scalar) where scalar.isInteger: if let number = Int64(text) { value = .int(number) }
@@ -365,7 +432,9 @@ struct RealmMigrationGenerator {
             default: break
             }
         }
-        if value == .null { return .nil }
+        // Null as Realm's dynamic API takes it in a dictionary or an `Any` (a plain `nil`
+        // cannot stand there).
+        if value == .null { return .call(.identifier("NSNull"), []) }
         if let enumName = element.enumName, let enumType = schema.enumType(named: enumName) {
             let name: String
             switch value {
@@ -426,7 +495,7 @@ struct RealmMigrationGenerator {
         // A property of this version that keeps its stored form (or that earlier steps of this
         // version wrote) holds its current value in the new object.
         if let current = newSchema.objectType(named: type)?.property(named: property)?.storedType,
-           stored.map({ storage($0, in: schema) == storage(current, in: newSchema) }) ?? true,
+           writtenThisVersion.contains("\(type).\(property)") || (stored.map({ storage($0, in: schema) == storage(current, in: newSchema) }) ?? true),
            let final = finalName(type, property, from: version),
            let finalType = types.schema.objectType(named: type)?.property(named: final)?.storedType,
            storage(current, in: newSchema) == storage(finalType, in: types.schema) {
@@ -477,13 +546,13 @@ struct RealmMigrationGenerator {
 
     /// What Realm stores for a type: two types with the same storage keep their values
     /// through a Realm migration.
-    private func storage(_ type: PropertyType, in schema: Schema) -> String {
+    private func storage(_ type: PropertyType, in schema: Schema, optional: Bool = true) -> String {
         var base = type.base.description
         if let enumName = type.enumName, let enumType = schema.enumType(named: enumName) {
             base = enumType.rawType == .string ? "string" : "int"
         }
         if type.scalar.map({ [.int, .int8, .int16, .int32, .int64].contains($0) }) ?? false { base = "int" }
-        return (type.collection?.rawValue ?? "") + "<" + base + (type.isOptional ? "?" : "") + ">"
+        return (type.collection?.rawValue ?? "") + "<" + base + (optional && type.isOptional ? "?" : "") + ">"
     }
 
     /// Renames a migration's steps declare, as `SchemaDiff` takes them.
@@ -593,5 +662,16 @@ struct Closure {
         let guardStatement: [SwiftStatement] = bound.isEmpty ? [] : [.guardElse(.token(bound.joined(separator: ", ")), [.returnVoid])]
         return .callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", .string(storedName))],
                                 parameters: [usesOld ? "oldObject" : "_", usesNew ? "newObject" : "_"], body: guardStatement + body)
+    }
+}
+
+private extension MigrationStep {
+    /// Steps the store's migration runs after its rewrite of every object: objects made and
+    /// closures called once the values are in place.
+    var runsAfterRewrite: Bool {
+        switch self {
+        case .createObjects, .custom: true
+        default: false
+        }
     }
 }

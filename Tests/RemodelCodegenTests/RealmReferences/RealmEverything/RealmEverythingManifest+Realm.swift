@@ -157,17 +157,18 @@ extension RealmEverythingManifest {
             migration.renameProperty(onType: "OwnerObject", from: "nickname", to: "alias")
             migration.enumerateObjects(ofType: "OwnerObject") { oldObject, newObject in
                 guard let oldObject, let newObject else { return }
-                let fullNameParts = RealmMigrationValue.split(oldObject["fullName"], separator: " ", into: 2)
-                newObject["firstName"] = fullNameParts[0]
-                newObject["lastName"] = fullNameParts[1]
+                let fullNameParts2 = RealmMigrationValue.split(oldObject["fullName"], separator: " ", into: 2)
+                newObject["firstName"] = fullNameParts2[0]
+                newObject["lastName"] = fullNameParts2[1]
                 newObject["greeting"] = "Hello, " + RealmMigrationValue.text(newObject["firstName"]) + " (" + RealmMigrationValue.text(newObject["level"]) + ")"
                 newObject["level"] = 2
                 newObject["weight"] = RealmMigrationValue.integer(oldObject["weight"], in: Int64.min...Int64.max).map({ Int($0) }) ?? 0
                 newObject["mood"] = RealmMigrationValue.mapped(
                     newObject["mood"],
                     [":)": "happy", ":(": "sad"],
-                    kept: ["happy", "sad", "sleepy"],
-                    otherwise: "sleepy"
+                    kept: ["happy": "happy", "sad": "sad", "sleepy": "sleepy"],
+                    otherwise: "sleepy",
+                    keepsNull: false
                 )
             }
             migration.enumerateObjects(ofType: "LogLineObject") { _, newObject in

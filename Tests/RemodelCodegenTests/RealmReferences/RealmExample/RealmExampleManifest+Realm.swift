@@ -152,9 +152,9 @@ extension RealmExampleManifest {
             migration.renameProperty(onType: "RealmPerson", from: "employeeId", to: "personId")
             migration.enumerateObjects(ofType: "RealmPerson") { oldObject, newObject in
                 guard let oldObject, let newObject else { return }
-                let nameParts = RealmMigrationValue.split(oldObject["name"], separator: " ", into: 2)
-                newObject["firstName"] = nameParts[0]
-                newObject["lastName"] = nameParts[1]
+                let nameParts2 = RealmMigrationValue.split(oldObject["name"], separator: " ", into: 2)
+                newObject["firstName"] = nameParts2[0]
+                newObject["lastName"] = nameParts2[1]
                 newObject["businessUnit"] = RealmMigrationValue.mapped(
                     newObject["businessUnit"],
                     [
@@ -163,17 +163,18 @@ extension RealmExampleManifest {
                         "Docs": "Education, Community and Docs"
                     ],
                     kept: [
-                        "Customer Engineering",
-                        "Education, Community and Docs",
-                        "Engineering",
-                        "Finance and Operations",
-                        "Human Resources and Recruiting",
-                        "Management",
-                        "Marketing",
-                        "Product",
-                        "Sales"
+                        "Customer Engineering": "Customer Engineering",
+                        "Education, Community and Docs": "Education, Community and Docs",
+                        "Engineering": "Engineering",
+                        "Finance and Operations": "Finance and Operations",
+                        "Human Resources and Recruiting": "Human Resources and Recruiting",
+                        "Management": "Management",
+                        "Marketing": "Marketing",
+                        "Product": "Product",
+                        "Sales": "Sales"
                     ],
-                    otherwise: "Engineering"
+                    otherwise: "Engineering",
+                    keepsNull: false
                 )
             }
         }
