@@ -187,6 +187,22 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         XCTAssertTrue(output.stderr.contains("add a `convert` (or, for an enum, `mapValues`) step"), output.stderr)
     }
 
+    /// Realm's block does not visit objects an earlier version's block made: a later step on
+    /// them is refused, not silently skipped.
+    func testALaterStepOnCreatedObjectsIsRefused() throws {
+        try write("objects:\n  Dog:\n    primaryKey: id\n    properties:\n      id: { type: uuid, default: $uuid }\n      name: { type: string, default: \"\" }\n", to: "Schemas/Dogs.yaml")
+        try remodel(["migration", "new", "initial"])
+        try remodel(["migration", "new", "rex"])
+        try write("steps:\n  - createObjects: { type: Dog, objects: [{ name: rex }] }\n", to: "Migrations/0002-rex.yaml")
+        try remodel(["migration", "hash"])
+        try remodel(["migration", "new", "names"])
+        try write("steps:\n  - set: { type: Dog, property: name, value: \"Dog {name}\" }\n", to: "Migrations/0003-names.yaml")
+        try remodel(["migration", "hash"])
+        try remodel(["generate", "--output", "Plain"])
+        let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
+        XCTAssertTrue(output.stderr.hasPrefix("Migrations/0003-names.yaml:2:5: error: step 1 (set) visits every Dog, including those version 2 creates, which Realm's migration block cannot express [realm-unsupported-step]\n"), output.stderr)
+    }
+
     func testHelpDescribesRealm() throws {
         let output = try remodel(["generate", "--help"])
         XCTAssertTrue(output.stdout.contains("--realm"), output.stdout)

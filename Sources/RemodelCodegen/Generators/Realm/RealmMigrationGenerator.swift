@@ -27,6 +27,8 @@ struct RealmMigrationGenerator {
     /// `Type.property` of what the steps translated so far in this version wrote: their
     /// current values are in the new object.
     private var writtenThisVersion: Set<String> = []
+    /// The first version whose `createObjects` makes objects of a type, by type.
+    private var createdIn: [String: Int] = [:]
 
     init(types: RealmTypeMapper, history: MigrationHistory?, version: Int, sources: HistorySources? = nil) {
         self.types = types
@@ -157,6 +159,20 @@ struct RealmMigrationGenerator {
 
     private mutating func translate(_ step: MigrationStep, index: Int, into builder: inout BlockBuilder, version: Int, old: Schema, new: Schema, diff: SchemaDiff) {
         let where_ = "step \(index + 1) (\(step.kind))"
+        // Realm's `enumerateObjects` visits the objects of the old file (and those made in this
+        // version), not those an earlier version's block made in the same migration.
+        let visited: String? = switch step {
+        case .set(let type, _, _), .split(let type, _, _, _), .mapValues(let type, _, _, _), .convert(let type, _, _, _), .deleteObjects(let type, _): type
+        case .createObjects(_, _, let addTo): addTo?.type
+        case .custom(_, let type, _): type
+        default: nil
+        }
+        if let visited, let created = createdIn[visited], created < version {
+            unsupported(version, "\(where_) visits every \(visited), including those version \(created) creates",
+                        hint: "Realm's block visits only the objects of the old file, not those an earlier version's block made: give the objects that value where version \(created) creates them")
+            return
+        }
+        if case .createObjects(let type, _, _) = step, createdIn[type] == nil { createdIn[type] = version }
         switch step {
         case .renameType:
             return // reported with the diff's renames
