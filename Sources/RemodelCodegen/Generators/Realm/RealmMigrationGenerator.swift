@@ -30,11 +30,23 @@ struct RealmMigrationGenerator {
     /// The first version whose `createObjects` makes objects of a type, by type.
     private var createdIn: [String: Int] = [:]
 
+    /// Each version's diff from the one before (with the renames its steps declare), made
+    /// once: every read and write follows a property's name through the later ones.
+    private let diffs: [Int: SchemaDiff]
+
     init(types: RealmTypeMapper, history: MigrationHistory?, version: Int, sources: HistorySources? = nil) {
         self.types = types
         self.history = history
         self.version = version
         self.sources = sources
+        var diffs: [Int: SchemaDiff] = [:]
+        if let history, history.currentVersion >= 2 {
+            for next in 2...history.currentVersion {
+                guard let old = history.schema(at: next - 1), let new = history.schema(at: next), let migration = history.migration(to: next) else { continue }
+                diffs[next] = SchemaDiff(from: old, to: new, renames: Self.renames(migration.steps, old: old, new: new))
+            }
+        }
+        self.diffs = diffs
     }
 
     /// The body of `migrateRealm(_:from:customSteps:)`.
@@ -50,9 +62,9 @@ struct RealmMigrationGenerator {
         }
         guard let history else { return statements }
         for version in 2...max(2, history.currentVersion) where version <= history.currentVersion {
-            guard let old = history.schema(at: version - 1), let new = history.schema(at: version), let migration = history.migration(to: version) else { continue }
+            guard let old = history.schema(at: version - 1), let new = history.schema(at: version), let migration = history.migration(to: version),
+                  let diff = diffs[version] else { continue }
             var block = BlockBuilder()
-            let diff = SchemaDiff(from: old, to: new, renames: renames(migration.steps, old: old, new: new))
             current = (version, nil)
             if !diff.types.renamed.isEmpty {
                 for pair in diff.types.renamed {
@@ -544,9 +556,7 @@ struct RealmMigrationGenerator {
         var name = property
         var next = version + 1
         while next <= history.currentVersion {
-            guard let old = history.schema(at: next - 1), let new = history.schema(at: next), let migration = history.migration(to: next) else { return nil }
-            let diff = SchemaDiff(from: old, to: new, renames: renames(migration.steps, old: old, new: new))
-            guard let renamed = diff.properties[type]?.new(for: name) else { return nil }
+            guard let renamed = diffs[next]?.properties[type]?.new(for: name) else { return nil }
             name = renamed
             next += 1
         }
@@ -572,7 +582,7 @@ struct RealmMigrationGenerator {
     }
 
     /// Renames a migration's steps declare, as `SchemaDiff` takes them.
-    private func renames(_ steps: [MigrationStep], old: Schema, new: Schema) -> SchemaDiff.Renames {
+    private static func renames(_ steps: [MigrationStep], old: Schema, new: Schema) -> SchemaDiff.Renames {
         var renames = SchemaDiff.Renames()
         for case .renameType(let from, let to) in steps { renames.types.insert(old: from, new: to) }
         for case .renameProperty(let type, let from, let to) in steps {
