@@ -3,7 +3,9 @@
 #
 # Works on a temporary copy of IntegrationTests/OutsidePackage (the checked-in copy is never
 # modified) and checks that
-#   1. it builds and its executable round-trips generated models through a store;
+#   1. it builds and its executable round-trips generated models through a store, and the
+#      plugin's tool (remodel-generate) is built for the host without the command-line tool, the
+#      store or migration execution;
 #   2. a rebuild without changes does not run the generator again;
 #   3. editing a schema file and rebuilding regenerates;
 #   4. a schema error fails the build with the YAML file, line and column;
@@ -13,12 +15,14 @@
 #   8. remodel-plugin.yaml with `realm: true` makes the plugin write the Realm file too (compiled
 #      out without RealmSwift), and a wrong option fails the build naming the file and line.
 #
-# Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds)
+# Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds;
+#        REMODEL_REPO_SCRATCH=DIR: the repository's own build folder for step 7, default .build)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/remodel-integration.XXXXXX")
 scratch=${REMODEL_INTEGRATION_SCRATCH:-$work/build}
+repo_scratch=${REMODEL_REPO_SCRATCH:-$repo/.build}
 trap 'rm -rf "$work"' EXIT
 
 pkg=$work/OutsidePackage
@@ -38,6 +42,13 @@ build 2>&1 | tail -n 3
 output=$(swift run --package-path "$pkg" --scratch-path "$scratch" --skip-build Zoo)
 echo "$output"
 grep -q '^zoo: ok' <<<"$output" || fail "Zoo did not report success"
+# SwiftPM 6 builds a plugin's tool and its modules for the host in NAME-tool.build folders.
+if [ -d "$scratch/debug/remodel_generate-tool.build" ]; then
+    for module in RemodelCommandLine RemodelCheck RemodelMigrate RemodelStore; do
+        [ -z "$(find "$scratch/debug/$module-tool.build" -name '*.o' 2>/dev/null | head -n 1)" ] || fail "the plugin's tool was built with $module for the host"
+    done
+    echo "the plugin's tool was built for the host without RemodelCommandLine, RemodelCheck, RemodelMigrate and RemodelStore"
+fi
 
 step "2. rebuild without changes does not regenerate"
 before=$(mtime)
@@ -99,9 +110,9 @@ cp "$pkg/Schemas/Zoo.yaml" "$project/Schemas/"
 printf 'description: Animal names in Title Case\nsteps:\n  - custom: { name: titleCaseNames, type: Animal }\n' >"$project/Migrations/0002-title-case.yaml"
 printf '{ "Animal": [ { "tag": "a1", "name": "pINGU" } ] }\n' >"$project/zoo.json"
 (cd "$project" && "$remodel" import --store zoo.sqlite --version 1 zoo.json >/dev/null)
-plain=$(cd "$repo" && swift build --show-bin-path)/remodel
+plain=$(swift build --package-path "$repo" --scratch-path "$repo_scratch" --show-bin-path)/remodel
 # Always built (a no-op when up to date): a stale binary would test old code.
-swift build --package-path "$repo" --product remodel >/dev/null
+swift build --package-path "$repo" --scratch-path "$repo_scratch" --product remodel >/dev/null
 if (cd "$project" && "$plain" migrate --store zoo.sqlite >"$work/plain.log" 2>&1); then fail "the plain remodel ran a custom step it does not have"; fi
 grep -q "migration-custom-step-unavailable" "$work/plain.log" || { cat "$work/plain.log"; fail "the plain remodel did not name the missing custom step"; }
 (cd "$project" && "$remodel" migrate --store zoo.sqlite --no-backup >"$work/custom.log" 2>&1) || { cat "$work/custom.log"; fail "zoo-remodel could not migrate"; }

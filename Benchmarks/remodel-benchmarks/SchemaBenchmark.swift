@@ -3,7 +3,7 @@ import RemodelSchema
 
 /// `schema [objects] [runs]`: writes a schema of 1,000 objects × 20 properties (scalars with
 /// defaults, optionals, enums, links, lists, inverses) to a temporary folder, then loads and
-/// validates it repeatedly and prints the median time. Target: under 300 ms in release.
+/// validates it repeatedly and prints the median time. Target: under 50 ms in release.
 func runSchemaBenchmark(_ arguments: [String]) throws {
     let objectCount = arguments.first.flatMap(Int.init) ?? 1_000
     let runs = arguments.dropFirst().first.flatMap(Int.init) ?? 15

@@ -10,8 +10,10 @@ import Foundation
 let benchmarks: [(name: String, abstract: String, options: String, run: ([String]) throws -> Void)] = [
     ("schema", "load and validate a generated 1,000-object × 20-property schema", "", runSchemaBenchmark),
     ("generate", "remodel generate for the 1,000-object schema and the example schema", "", runGenerateBenchmark),
-    ("migrate", "migrate a 1,000,000 × 3-type v1 store to v3: remodel migrate vs hand-written SQL (sqlite3), peak RSS",
-     "[--objects N] [--rss-objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-history DIR] [--keep-store PATH]", runMigrateBenchmark),
+    ("migrate", "the Realm change on N Person + N Dog: remodel migrate vs expert SQL (sqlite3) and realm-core, peak RSS",
+     "[--sizes 100000,1000000,5000000] [--runs N] [--realm-harness PATH] [--remodel PATH] [--baseline-remodel PATH]", runMigrateBenchmark),
+    ("migrate-example", "migrate a 1,000,000 × 3-type store of the example history v1 → v3: remodel migrate vs hand-written SQL, peak RSS",
+     "[--objects N] [--rss-objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-history DIR] [--keep-store PATH]", runExampleMigrateBenchmark),
     ("check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
      "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),

@@ -5,8 +5,11 @@ import PackagePlugin
 /// which files they consist of. Shared by symlink (plugins can import nothing but
 /// PackagePlugin and Foundation).
 struct RemodelPluginInputs {
-    /// The file names `remodel generate --bundle` writes; they must match
-    /// `CodeGenerator.bundleFileNames` (a test in RemodelCodegenTests checks it).
+    /// The tool both plugins run (Sources/remodel-generate): what `remodel generate` does and
+    /// nothing else, so that a build compiles for the host only the modules generating needs.
+    static let toolName = "remodel-generate"
+    /// The file names `remodel-generate --bundle` (as `remodel generate --bundle`) writes;
+    /// they must match `CodeGenerator.bundleFileNames` (a test in RemodelCodegenTests checks it).
     static let bundleFileNames = ["RemodelModels.swift", "RemodelStoreBridges.swift"]
     /// The third file with `realm: true`; must match `CodeGenerator.realmBundleFileName`.
     static let realmBundleFileName = "RemodelRealmBridges.swift"
@@ -26,17 +29,17 @@ struct RemodelPluginInputs {
     /// that an edit takes effect on the next build; the plugin only says it is there.
     let options: URL?
 
-    /// The file names `remodel generate --bundle` writes: with an options file, the Realm
+    /// The file names `remodel-generate --bundle` writes: with an options file, the Realm
     /// file too (a placeholder when it says `realm: false`).
     var outputFileNames: [String] {
         Self.bundleFileNames + (options == nil ? [] : [Self.realmBundleFileName])
     }
 
-    /// The arguments of `remodel generate` for the options file (after the folders).
-    var generateOptions: [String] {
-        options.map { ["--plugin-options", $0.path] } ?? []
+    /// The tool's arguments: the folders, `destination` (`--bundle DIR`, or `--output DIR`
+    /// and perhaps `--check`), and the options file if there is one.
+    func toolArguments(_ destination: [String]) -> [String] {
+        ["--schemas", schemas.path, "--migrations", migrations.path] + destination + (options.map { ["--plugin-options", $0.path] } ?? [])
     }
-
 
     /// PackagePlugin API of tools 6.0 gives a target's folder only as a deprecated `Path`).
     init(target: SourceModuleTarget, packageDirectory: URL) throws {

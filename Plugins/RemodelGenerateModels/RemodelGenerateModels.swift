@@ -4,6 +4,7 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory generate-models --target NAME
 /// [--output DIR] [--check]`: writes a target's generated Swift (one file per type) into the
 /// source tree, for projects that prefer to commit it instead of using the build plugin.
+/// It runs `remodel-generate --output DIR` (what `remodel generate --output DIR` does).
 ///
 /// The output folder defaults to `<target folder>/Generated`. Files are rewritten only when
 /// their content changed; files generated earlier for types that no longer exist are
@@ -27,22 +28,20 @@ struct RemodelGenerateModels: CommandPlugin {
         guard outputs.count <= 1, outputs.isEmpty || targetNames.count == 1 else {
             throw RemodelPluginError("--output names one folder, so it works with exactly one --target")
         }
-        let tool = try context.tool(named: "remodel")
+        let tool = try context.tool(named: RemodelPluginInputs.toolName)
         for name in targetNames {
             guard let target = sourceTargets.first(where: { $0.name == name }) else {
                 throw RemodelPluginError("no source target named '\(name)' (targets: \(sourceTargets.map(\.name).joined(separator: ", ")))")
             }
             let inputs = try RemodelPluginInputs(target: target, packageDirectory: context.package.directoryURL)
             let output = try outputs.first.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) } ?? defaultOutput(for: target, in: context.package)
-            var arguments = ["generate", "--schemas", inputs.schemas.path, "--migrations", inputs.migrations.path, "--output", output.path] + inputs.generateOptions
-            if check { arguments.append("--check") }
             let process = Process()
             process.executableURL = tool.url
-            process.arguments = arguments
+            process.arguments = inputs.toolArguments(["--output", output.path] + (check ? ["--check"] : []))
             try process.run()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
-                throw RemodelPluginError(check ? "the generated code of \(name) is out of date: run generate-models without --check" : "remodel generate failed for \(name) (exit \(process.terminationStatus))")
+                throw RemodelPluginError(check ? "the generated code of \(name) is out of date: run generate-models without --check" : "remodel-generate failed for \(name) (exit \(process.terminationStatus))")
             }
         }
     }

@@ -1,27 +1,13 @@
 import Foundation
 import RemodelCodegen
 import RemodelCore
+import RemodelGeneration
 import RemodelSchema
 
 /// `remodel check --generated DIR`: whether the generated Swift in a folder is what
 /// `remodel generate` writes now, so that a schema edited without regenerating (for code
 /// checked in rather than built by the plugin) fails before merge.
 public enum GeneratedCodeCheck {
-    /// What `remodel generate` generates for a loaded schema and history. One home for the
-    /// generator's input, shared by `generate` and `check`.
-    public static func input(schema: Schema, result: SchemaLoadResult, schemasPath: String, migrations: MigrationHistoryLoadResult) -> GeneratorInput {
-        // The newest version is the schema files people edit: its problems point there.
-        var sources = migrations.sources
-        sources.schemas[migrations.currentVersion] = result.source
-        return GeneratorInput(
-            schema: schema,
-            schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: schemasPath),
-            version: migrations.currentVersion,
-            history: migrations.history,
-            sources: sources
-        )
-    }
-
     /// The findings for `folder`: none when it is up to date; one `generated-out-of-date`
     /// naming each file that differs (one file per type, or the build plugin's two files,
     /// whichever the folder holds).
@@ -36,12 +22,10 @@ public enum GeneratedCodeCheck {
         // (The plugin's placeholder for `realm: false` holds no Realm code.)
         let realmText = FileManager.default.contents(atPath: MigrationFolder.join(path, realmFile)).map { String(decoding: $0, as: UTF8.self) }
         let realm = realmText?.contains("#if " + CodeGenerator.realmCondition) ?? false
-        let placeholder = isBundle && realmText != nil && !realm
         let generator = CodeGenerator(options: GeneratorOptions(manifestName: manifestName, realm: realm, realmClassNames: realmClassNames))
         let changes: [OutputDirectory.Change]
         do {
-            var files = isBundle ? try generator.bundle(for: input) : try generator.files(for: input)
-            if placeholder { files.append(generator.realmBundlePlaceholder(for: input)) }
+            let files = try generator.generatedFiles(for: input, bundle: isBundle, realmPlaceholder: isBundle && realmText != nil)
             changes = try OutputDirectory(path: path).changes(toMatch: files)
         } catch let error as DiagnosticsError {
             return error.diagnostics

@@ -1,6 +1,7 @@
 import Foundation
 import RemodelCodegen
 import RemodelCore
+import RemodelGeneration
 import RemodelMigrate
 import RemodelSchema
 
@@ -78,12 +79,12 @@ public enum RepositoryCheck {
             findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded).findings(judging: judged)
         }
         if input.realm, let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
-            let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
+            let generatorInput = GeneratorInput(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
             findings += CodeGenerator(options: GeneratorOptions(manifestName: input.manifestName, realm: true, realmClassNames: input.realmClassNames)).check(generatorInput)
         }
         if let folder = input.generated {
             if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
-                let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
+                let generatorInput = GeneratorInput(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
                 findings += GeneratedCodeCheck.findings(folder: folder, input: generatorInput, manifestName: input.manifestName, realmClassNames: input.realmClassNames)
             } else {
                 findings.append(.warning(

@@ -341,7 +341,7 @@ final class MigrateCommandTests: CLIFolderTestCase {
         let output = try CLIRunner.run(["migrate", "--store", store, "--no-backup"], fileSizeLimit: 256)
         XCTAssertEqual(output.status, 1, output.stderr)
         XCTAssertTrue(output.stderr.contains("Error: migration to version 2 failed: disk I/O error"), output.stderr)
-        XCTAssertTrue(output.stderr.contains("while executing `UPDATE \"Person\""), output.stderr)
+        XCTAssertTrue(output.stderr.contains("while executing `UPDATE OR ROLLBACK \"Person\""), output.stderr)
         XCTAssertTrue(output.stderr.contains("Nothing was changed."), output.stderr)
         XCTAssertTrue(output.stderr.contains("hint: the store or its journal could not be written: the disk may be full"), output.stderr)
         XCTAssertTrue(output.stderr.contains("free some space and run it again"), output.stderr)

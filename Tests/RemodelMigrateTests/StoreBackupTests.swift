@@ -45,7 +45,7 @@ import Testing
         #expect(text.contains("  [additive]       rename property Person.employeeId to personId  (step 1 (renameProperty))\n      1. ALTER TABLE \"Person\" RENAME COLUMN \"employeeId\" TO \"personId\"\n"))
         #expect(text.contains("  [data-dependent] split Person.name at \" \" into firstName, lastName  (step 2 (split))\n      \"firstName\" = "))
         #expect(text.contains("  [destructive]    remove property Person.name and its values  (schema)\n"))
-        #expect(text.contains("      3. UPDATE \"Person\" SET "))
+        #expect(text.contains("      3. UPDATE OR ROLLBACK \"Person\" SET "))
         #expect(text.contains("\nversion 3 — dog-details\n"))
         #expect(MigrationPlanRenderer.text(of: plan, store: "app.db") == text, "deterministic")
 

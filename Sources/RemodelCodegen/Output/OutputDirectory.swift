@@ -75,24 +75,32 @@ public struct OutputDirectory: Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
             throw UnsuitableFolder(path: path, reason: "it is a file, not a folder")
         }
-        var changes: [Change] = []
         var wanted: Set<String> = []
-        var foreign: [String] = []
         for file in files {
             guard Self.isPlainFileName(file.name) else { throw UnsafeFileName(name: file.name) }
             wanted.insert(file.name)
-            let url = fileURL(file.name)
-            if let data = FileManager.default.contents(atPath: url.path) {
-                // Compare bytes first: decoding megabytes of unchanged files as text is wasted.
-                guard data != Data(file.contents.utf8) else { continue }
-                let old = String(decoding: data, as: UTF8.self)
+        }
+        // Files are read and compared in parallel (each one independent of the others); the
+        // changes are then listed in the order of `files`, as when read one by one.
+        let found = files.concurrentMap { file -> Existing in
+            guard let data = FileManager.default.contents(atPath: Self.join(path, file.name)) else { return .missing }
+            // Compare bytes first: decoding megabytes of unchanged files as text is wasted.
+            return Self.holds(data, file.contents) ? .same : .different(String(decoding: data, as: UTF8.self))
+        }
+        var changes: [Change] = []
+        var foreign: [String] = []
+        for (file, existing) in zip(files, found) {
+            switch existing {
+            case .same:
+                continue
+            case .missing:
+                changes.append(.create(name: file.name, contents: file.contents))
+            case .different(let old):
                 guard CodeGenerator.isGenerated(old) else {
                     foreign.append(file.name)
                     continue
                 }
                 changes.append(.update(name: file.name, old: old, new: file.contents))
-            } else {
-                changes.append(.create(name: file.name, contents: file.contents))
             }
         }
         if !foreign.isEmpty { throw NotGenerated(folder: path, names: foreign) }
@@ -105,6 +113,23 @@ public struct OutputDirectory: Sendable {
         return changes.sorted { $0.name < $1.name }
     }
 
+    /// What the folder holds under a generated file's name.
+    private enum Existing {
+        case missing
+        case same
+        case different(String)
+    }
+
+    /// Whether `data` is exactly the UTF-8 bytes of `text` (compared in place, no copies).
+    private static func holds(_ data: Data, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { new in
+            data.withUnsafeBytes { old in
+                old.count == new.count && (new.isEmpty || memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0)
+            }
+        }
+    }
+
     /// Throws `UnsuitableFolder` when the output folder is one of `inputs` (the same folder,
     /// by any path): `(path, described)`, e.g. `("Schemas", "the schemas folder")`.
     public func refuseInputFolders(_ inputs: [(path: String, described: String)]) throws {
@@ -115,11 +140,13 @@ public struct OutputDirectory: Sendable {
     }
 
     /// Applies `changes`, creating the folder if needed, all or nothing: every new file is
-    /// first written beside its name and flushed to disk, and only when all of them are
-    /// there are they renamed into place (then the files to delete are deleted). A failure
-    /// (a full disk, say) before that removes them and any folder this call created, and
-    /// throws `WriteFailure`: the folder is as it was. A file without the generated header
-    /// is never replaced.
+    /// first written beside its name, and only when all of them are there are they renamed
+    /// into place (then the files to delete are deleted). A failure (a full disk, say) before
+    /// that removes them and any folder this call created, and throws `WriteFailure`: the
+    /// folder is as it was. A file without the generated header is never replaced.
+    ///
+    /// Generated files can always be made again, so they are not flushed to disk one by one
+    /// (that was most of the time of a large `generate`): the folder is flushed once, at the end.
     public func apply(_ changes: [Change]) throws {
         for change in changes {
             guard Self.isPlainFileName(change.name) else { throw UnsafeFileName(name: change.name) }
@@ -136,10 +163,10 @@ public struct OutputDirectory: Sendable {
             for change in changes {
                 switch change {
                 case .create(let name, let contents):
-                    staged.append(try OutputFile(path: Self.join(path, name), existing: .refuse).stage(Data(contents.utf8)))
+                    staged.append(try OutputFile(path: Self.join(path, name), existing: .refuse).stage(Data(contents.utf8), flushed: false))
                 case .update(let name, _, let contents):
                     let file = OutputFile(path: Self.join(path, name), existing: .replaceOwn(described: "a file generated by remodel", isOwn: { CodeGenerator.isGenerated(String(decoding: $0, as: UTF8.self)) }))
-                    staged.append(try file.stage(Data(contents.utf8)))
+                    staged.append(try file.stage(Data(contents.utf8), flushed: false))
                 case .delete:
                     break
                 }
@@ -161,6 +188,7 @@ public struct OutputDirectory: Sendable {
         for case .delete(let name, _) in changes {
             try FileManager.default.removeItem(at: fileURL(name))
         }
+        if !changes.isEmpty { OutputFile.flushFolder(path) }
     }
 
     static func join(_ folder: String, _ name: String) -> String {

@@ -34,7 +34,9 @@ public enum SwiftLiteral {
     /// terminator to forge, so `*/` and the like are harmless.
     public static func commentLines(_ text: String) -> [String] {
         // Fast path: printable ASCII and plain newlines only.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+        if allBytes(of: text, satisfy: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+            // One line with no trailing space (most doc comments): the text itself.
+            if text.utf8.last != UInt8(ascii: " "), allBytes(of: text, satisfy: { $0 != 0x0A }) { return [text] }
             // Split the bytes, not the Characters: no grapheme breaking needed for ASCII.
             return text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
                 var end = bytes.endIndex
@@ -74,9 +76,16 @@ public enum SwiftLiteral {
     /// Printable ASCII only (no controls, no quote or backslash unless allowed): the fast path
     /// that needs no escaping.
     private static func isPlainASCII(_ text: String, allowingQuotes: Bool = false) -> Bool {
-        text.utf8.allSatisfy { byte in
+        allBytes(of: text) { byte in
             byte >= 0x20 && byte < 0x7F && (allowingQuotes || (byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")))
         }
+    }
+
+    /// Whether every UTF-8 byte of `text` satisfies `predicate`, read from contiguous storage
+    /// (iterating `String.UTF8View` costs several times more per byte).
+    private static func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.allSatisfy(predicate) }
     }
 
     private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {

@@ -278,159 +278,185 @@ public struct SwiftRenderer: Sendable {
 
     /// The expression on one line.
     public func flat(_ expression: SwiftExpression) -> String {
-        var out = ""
+        var out = SourceBuffer()
         _ = append(expression, to: &out, limit: .max)
-        return out
+        return out.text
     }
 
     /// The expression on one line if it is at most `limit` UTF-8 bytes long, else `nil`;
     /// stops rendering as soon as it is too long, so that laying out a large expression
     /// stays linear in its size.
     private func flat(_ expression: SwiftExpression, within limit: Int) -> String? {
-        var out = ""
-        return append(expression, to: &out, limit: limit) ? out : nil
+        var out = SourceBuffer()
+        return append(expression, to: &out, limit: limit) ? out.text : nil
     }
 
-    /// Appends the one-line form of `expression`; returns `false` once `out` exceeds `limit`.
-    private func append(_ expression: SwiftExpression, to out: inout String, limit: Int) -> Bool {
+    /// Appends the one-line form of `expression`; returns `false` once `out` exceeds `limit`
+    /// bytes in all (what it holds already included).
+    private func append(_ expression: SwiftExpression, to out: inout SourceBuffer, limit: Int) -> Bool {
         switch expression {
-        case .identifier(let name): out += escaped(name)
-        case .token(let text): out += text
-        case .string(let text): out += SwiftLiteral.string(text)
+        case .identifier(let name): out.append(escaped(name))
+        case .token(let text): out.append(text)
+        case .string(let text): out.append(SwiftLiteral.string(text))
         case .member(let base, let name):
             guard append(base, to: &out, limit: limit) else { return false }
-            out += "." + escaped(name)
-        case .implicitMember(let name): out += "." + escaped(name)
+            out.append(".")
+            out.append(escaped(name))
+        case .implicitMember(let name):
+            out.append(".")
+            out.append(escaped(name))
         case .call(let callee, let arguments):
             guard append(callee, to: &out, limit: limit), append(arguments, in: ("(", ")"), to: &out, limit: limit) else { return false }
         case .array(let elements):
-            out += "["
+            out.append("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += ", " }
+                if index > 0 { out.append(", ") }
                 guard append(element, to: &out, limit: limit) else { return false }
             }
-            out += "]"
+            out.append("]")
         case .dictionary(let elements):
             guard !elements.isEmpty else {
-                out += "[:]"
+                out.append("[:]")
                 break
             }
-            out += "["
+            out.append("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += ", " }
+                if index > 0 { out.append(", ") }
                 guard append(element.key, to: &out, limit: limit) else { return false }
-                out += ": "
+                out.append(": ")
                 guard append(element.value, to: &out, limit: limit) else { return false }
             }
-            out += "]"
+            out.append("]")
         case .forceUnwrap(let value):
             guard append(value, to: &out, limit: limit) else { return false }
-            out += "!"
+            out.append("!")
         case .tryExpression(let value):
-            out += "try "
+            out.append("try ")
             guard append(value, to: &out, limit: limit) else { return false }
         case .forcedTry(let value):
-            out += "try! "
+            out.append("try! ")
             guard append(value, to: &out, limit: limit) else { return false }
         case .inOut(let value):
-            out += "&"
+            out.append("&")
             guard append(value, to: &out, limit: limit) else { return false }
         case .binary(let lhs, let op, let rhs):
             guard append(lhs, to: &out, limit: limit) else { return false }
-            out += " " + op + " "
+            out.append(" ")
+            out.append(op)
+            out.append(" ")
             guard append(rhs, to: &out, limit: limit) else { return false }
-        case .metatype(let type): out += render(type) + ".self"
-        case .type(let type): out += render(type)
+        case .metatype(let type):
+            out.append(render(type))
+            out.append(".self")
+        case .type(let type): out.append(render(type))
         case .cast(let value, let type, let forced):
             guard append(value, to: &out, limit: limit) else { return false }
-            out += (forced ? " as! " : " as? ") + render(type)
+            out.append(forced ? " as! " : " as? ")
+            out.append(render(type))
         case .subscripted(let base, let arguments):
             guard append(base, to: &out, limit: limit), append(arguments, in: ("[", "]"), to: &out, limit: limit) else { return false }
         case .keyPath(let root, let components):
-            out += "\\" + render(root) + components.map { "." + escaped($0) }.joined()
+            out.append("\\")
+            out.append(render(root))
+            for component in components {
+                out.append(".")
+                out.append(escaped(component))
+            }
         case .closure(let parameters, let body):
-            out += parameters.isEmpty ? "{ " : "{ " + parameters.map(closureParameter).joined(separator: ", ") + " in "
+            out.append(parameters.isEmpty ? "{ " : "{ " + parameters.map(closureParameter).joined(separator: ", ") + " in ")
             guard append(body, to: &out, limit: limit) else { return false }
-            out += " }"
+            out.append(" }")
         case .optionalChain(let value):
             guard append(value, to: &out, limit: limit) else { return false }
-            out += "?"
+            out.append("?")
         case .parenthesized(let value):
-            out += "("
+            out.append("(")
             guard append(value, to: &out, limit: limit) else { return false }
-            out += ")"
+            out.append(")")
         }
-        return out.utf8.count <= limit
+        return out.count <= limit
     }
 
     /// Appends `(label: value, …)` (or with other brackets); `false` once `out` exceeds `limit`.
-    private func append(_ arguments: [SwiftArgument], in brackets: (String, String), to out: inout String, limit: Int) -> Bool {
-        out += brackets.0
+    private func append(_ arguments: [SwiftArgument], in brackets: (String, String), to out: inout SourceBuffer, limit: Int) -> Bool {
+        out.append(brackets.0)
         for (index, argument) in arguments.enumerated() {
-            if index > 0 { out += ", " }
-            if let label = argument.label { out += Self.argumentLabel(label) + ": " }
+            if index > 0 { out.append(", ") }
+            if let label = argument.label {
+                out.append(Self.argumentLabel(label))
+                out.append(": ")
+            }
             guard append(argument.value, to: &out, limit: limit) else { return false }
         }
-        out += brackets.1
-        return out.utf8.count <= limit
+        out.append(brackets.1)
+        return out.count <= limit
     }
 
     /// The expression starting at `column`, broken over lines (one argument or element per
     /// line, indented one level deeper than `depth`) when it does not fit.
     private func layout(_ expression: SwiftExpression, column: Int, depth: Int) -> String {
-        var out = ""
+        var out = SourceBuffer()
         layout(expression, column: column, depth: depth, into: &out)
-        return out
+        return out.text
     }
 
     /// Appends `expression` starting at `column` to `out`, broken over lines (one argument or
     /// element per line, indented one level deeper than `depth`) when it does not fit. Writes
-    /// into one buffer so that nested breaks do not copy their text at every level.
-    private func layout(_ expression: SwiftExpression, column: Int, depth: Int, into out: inout String) {
-        if let oneLine = flat(expression, within: lineWidth - column) {
-            out += oneLine
-            return
-        }
+    /// into one buffer, trying the one-line form in place first and cutting it off when it is
+    /// too long, so that nested breaks copy no text.
+    private func layout(_ expression: SwiftExpression, column: Int, depth: Int, into out: inout SourceBuffer) {
+        let start = out.count
+        if append(expression, to: &out, limit: start + lineWidth - column) { return }
+        out.truncate(to: start)
         let inner = indentation(depth + 1)
         let closing = indentation(depth)
         switch expression {
         case .call(let callee, let arguments) where !arguments.isEmpty:
             _ = append(callee, to: &out, limit: .max)
-            out += "(\n"
+            out.append("(\n")
             for (index, argument) in arguments.enumerated() {
-                if index > 0 { out += ",\n" }
-                out += inner
+                if index > 0 { out.append(",\n") }
+                out.append(inner)
                 var width = inner.utf8.count
                 if let label = argument.label {
-                    let text = Self.argumentLabel(label) + ": "
-                    out += text
-                    width += text.utf8.count
+                    let text = Self.argumentLabel(label)
+                    out.append(text)
+                    out.append(": ")
+                    width += text.utf8.count + 2
                 }
                 layout(argument.value, column: width, depth: depth + 1, into: &out)
             }
-            out += "\n" + closing + ")"
+            out.append("\n")
+            out.append(closing)
+            out.append(")")
         case .array(let elements) where !elements.isEmpty:
-            out += "[\n"
+            out.append("[\n")
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += ",\n" }
-                out += inner
+                if index > 0 { out.append(",\n") }
+                out.append(inner)
                 layout(element, column: inner.utf8.count, depth: depth + 1, into: &out)
             }
-            out += "\n" + closing + "]"
+            out.append("\n")
+            out.append(closing)
+            out.append("]")
         case .dictionary(let elements) where !elements.isEmpty:
-            out += "[\n"
+            out.append("[\n")
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += ",\n" }
-                let key = inner + flat(element.key) + ": "
-                out += key
-                layout(element.value, column: key.utf8.count, depth: depth + 1, into: &out)
+                if index > 0 { out.append(",\n") }
+                let keyStart = out.count
+                out.append(inner)
+                _ = append(element.key, to: &out, limit: .max)
+                out.append(": ")
+                layout(element.value, column: out.count - keyStart, depth: depth + 1, into: &out)
             }
-            out += "\n" + closing + "]"
+            out.append("\n")
+            out.append(closing)
+            out.append("]")
         case .forceUnwrap(let value):
             layout(value, column: column, depth: depth, into: &out)
-            out += "!"
+            out.append("!")
         case .tryExpression(let value):
-            out += "try "
+            out.append("try ")
             layout(value, column: column + 4, depth: depth, into: &out)
         default:
             _ = append(expression, to: &out, limit: .max)
@@ -457,26 +483,65 @@ public struct SwiftRenderer: Sendable {
 
 /// Accumulates indented lines.
 private struct Printer {
-    var text = ""
+    private var buffer = SourceBuffer()
+
+    var text: String { buffer.text }
 
     mutating func line(_ depth: Int, _ content: String) {
-        if !content.isEmpty { text += depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4) }
         // A multi-line expression already carries its own indentation after the first line.
-        text += content + "\n"
+        if !content.isEmpty { buffer.append(depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4)) }
+        buffer.append(content)
+        buffer.append("\n")
     }
 
     mutating func blank() {
-        text += "\n"
+        buffer.append("\n")
+    }
+}
+
+/// Source text being built, as UTF-8 bytes: appending copies bytes without the checks and
+/// small-string steps of `String`, and a part written on trial can be cut off again.
+private struct SourceBuffer {
+    private var bytes: [UInt8] = []
+
+    /// The number of bytes so far.
+    var count: Int { bytes.count }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Removes everything after the first `count` bytes.
+    mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
     }
 }
 
 /// `name`, in backticks when it is a keyword (SwiftNames' two lists, looked up once).
 private func escaped(_ name: String) -> String {
-    EscapedNames.all.contains(name) ? "`" + name + "`" : name
+    EscapedNames.contains(name) ? "`" + name + "`" : name
 }
 
 private enum EscapedNames {
     static let all = SwiftNames.keywords.union(SwiftNames.memberKeywords)
+
+    /// Whether some keyword has this UTF-8 length and first byte, at `length * 256 + byte`:
+    /// most names are no keyword by that alone, without hashing them.
+    static let candidates: [Bool] = {
+        var table = [Bool](repeating: false, count: (maxLength + 1) * 256)
+        for keyword in all { table[keyword.utf8.count * 256 + Int(keyword.utf8.first!)] = true }
+        return table
+    }()
+
+    static let maxLength = all.map(\.utf8.count).max()!
+
+    static func contains(_ name: String) -> Bool {
+        let length = name.utf8.count
+        guard length <= maxLength, let first = name.utf8.first, candidates[length * 256 + Int(first)] else { return false }
+        return all.contains(name)
+    }
 }
 
 /// Indentation strings for the usual depths, made once.

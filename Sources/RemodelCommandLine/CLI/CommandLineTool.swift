@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelGeneration
 
 /// Runs `remodel`: picks the subcommand, answers `help`, `-h/--help` and `--version`, parses
 /// the arguments and turns errors into messages and exit statuses.
@@ -47,7 +48,7 @@ enum CommandLineTool {
         } catch let error as ExitError {
             return error.status
         } catch {
-            Console.writeError("Error: \(message(for: error))\n")
+            Console.writeError("Error: \(Console.message(for: error))\n")
             return ExitStatus.failure
         }
     }
@@ -76,10 +77,5 @@ enum CommandLineTool {
             break
         }
         return (path, Array(words[index...]))
-    }
-
-    private static func message(for error: any Error) -> String {
-        if let description = (error as? any LocalizedError)?.errorDescription { return description }
-        return "\(error)"
     }
 }

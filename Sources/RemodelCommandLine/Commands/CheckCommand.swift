@@ -1,5 +1,6 @@
 import RemodelCheck
 import RemodelCore
+import RemodelGeneration
 import RemodelMigrate
 import RemodelSchema
 

@@ -1,6 +1,7 @@
 import Foundation
 import RemodelCheck
 import RemodelCore
+import RemodelGeneration
 import RemodelMigrate
 import RemodelSchema
 

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelGeneration
 import RemodelStore
 
 /// `remodel export`: writes every object of a store as JSON.

@@ -1,11 +1,8 @@
-import Foundation
-import RemodelCheck
 import RemodelCodegen
-import RemodelCore
-import RemodelSchema
+import RemodelGeneration
 
 /// `remodel generate`: writes the Swift models, enums, projections, store bridges and schema
-/// manifest for the schema.
+/// manifest for the schema (`ModelGeneration`, which the build plugin's tool runs too).
 struct GenerateCommand: Command {
     let name = "generate"
     let abstract = "Generate Swift models, store bridges and the schema manifest from the schema."
@@ -32,9 +29,9 @@ struct GenerateCommand: Command {
         when a version of the migrations folder cannot run, and when the schema differs from \
         the newest snapshot (schema-not-snapshotted: Schemas/ edited without a new version; \
         run `remodel migration new NAME`, or `remodel migration amend` for a version no store \
-        has applied): so does the build plugin, which runs it. Exit status: 0 success (or up to \
-        date), 1 invalid schema, history that cannot run, schema not snapshotted, or (--check) \
-        out of date, 64 usage error.
+        has applied): so does the build plugin, whose tool (remodel-generate) runs the same \
+        code. Exit status: 0 success (or up to date), 1 invalid schema, history that cannot \
+        run, schema not snapshotted, or (--check) out of date, 64 usage error.
         """
     static let output = OptionSpec.option("output", short: "o", value: "DIR", help: "The folder to write the generated files to.")
     static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")
@@ -67,67 +64,19 @@ struct GenerateCommand: Command {
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let output = arguments.value(Self.output)
-        let bundle = arguments.value(Self.bundle)
-        let checkOnly = arguments.flag(Self.check)
-        switch (output, bundle) {
+        let destination: ModelGeneration.Destination
+        switch (arguments.value(Self.output), arguments.value(Self.bundle)) {
         case (nil, nil): throw UsageError("missing --output DIR (or --bundle DIR)")
         case (.some, .some): throw UsageError("--output and --bundle cannot be used together")
-        default: break
+        case (let output?, nil): destination = .files(output)
+        case (nil, let bundle?): destination = .bundle(bundle)
         }
-
-        // The same check as `validate` and `migrate`: code generated from a schema or history
-        // that cannot migrate a store would build, then fail when the app opens its store.
-        let project = HistoryInput.read(arguments, requireSchema: true)
-        DiagnosticsOutput.print(project.diagnostics)
-        guard let loaded = project.schema, let schema = loaded.schema, !project.hasErrors else { return ExitStatus.failure }
-        let migrations = project.loaded
-        let input = GeneratedCodeCheck.input(schema: schema, result: loaded, schemasPath: arguments.schemasPath, migrations: migrations)
-        var pluginOptions = PluginOptions()
-        if let path = arguments.value(Self.pluginOptions) {
-            let read = PluginOptions.read(path)
-            DiagnosticsOutput.print(read.diagnostics)
-            guard !read.diagnostics.containsErrors else { return ExitStatus.failure }
-            pluginOptions = read.options
-        }
-        let generator = CodeGenerator(options: GeneratorOptions(
-            manifestName: arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName,
-            realm: arguments.flag(Self.realm) || pluginOptions.realm,
-            // The command line's --realm-class-names, else the options file's, else the default.
-            realmClassNames: arguments.allValues(Self.realmClassNames.name).isEmpty ? pluginOptions.realmClassNames ?? GeneratorOptions.defaultRealmClassNames : try Self.realmClassNames(arguments)
-        ))
-        var files: [GeneratedFile]
-        do {
-            files = bundle != nil ? try generator.bundle(for: input) : try generator.files(for: input)
-        } catch {
-            DiagnosticsOutput.print(error.diagnostics)
-            return ExitStatus.failure
-        }
-        // The plugin declares its outputs before it reads the options: with an options file
-        // the Realm file is one of them, whatever `realm:` says.
-        if bundle != nil, arguments.value(Self.pluginOptions) != nil, !generator.options.realm {
-            files.append(generator.realmBundlePlaceholder(for: input))
-        }
-
-        // The given path as it is, so that messages name it as the user wrote it.
-        let folder = OutputDirectory(path: bundle ?? output!)
-        try folder.refuseInputFolders([(arguments.schemasPath, "the schemas folder"), (arguments.migrationsPath, "the migrations folder")])
-        let changes = try folder.changes(toMatch: files)
-        if checkOnly {
-            guard !changes.isEmpty else {
-                Console.writeError("\(output ?? bundle!): up to date (\(files.count) files)\n")
-                return ExitStatus.success
-            }
-            Console.write(folder.diff(changes))
-            Console.writeError("\(output ?? bundle!): out of date: \(changes.count) of the generated files differ; run `remodel generate` without --check\n")
-            return ExitStatus.failure
-        }
-        try folder.apply(changes)
-        if bundle == nil {
-            let written = changes.filter { if case .delete = $0 { false } else { true } }.count
-            let deleted = changes.count - written
-            Console.writeError("\(output!): \(written) written, \(deleted) deleted, \(files.count - written) unchanged\n")
-        }
-        return ExitStatus.success
+        var generation = ModelGeneration(schemasPath: arguments.schemasPath, migrationsPath: arguments.migrationsPath, destination: destination)
+        generation.checkOnly = arguments.flag(Self.check)
+        generation.realm = arguments.flag(Self.realm)
+        generation.realmClassNames = arguments.allValues(Self.realmClassNames.name).isEmpty ? nil : try Self.realmClassNames(arguments)
+        generation.pluginOptions = arguments.value(Self.pluginOptions)
+        generation.manifestName = arguments.value(Self.manifestName) ?? GeneratorOptions.defaultManifestName
+        return try generation.run() ? ExitStatus.success : ExitStatus.failure
     }
 }

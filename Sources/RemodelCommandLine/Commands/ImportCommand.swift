@@ -1,4 +1,5 @@
 import Foundation
+import RemodelGeneration
 import RemodelStore
 
 /// `remodel import`: adds the objects of a JSON file to a store, all or nothing.

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelGeneration
 import RemodelStore
 
 /// `remodel init`: creates an empty store laid out for a schema version.

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelGeneration
 import RemodelMigrate
 import RemodelSchema
 

@@ -1,6 +1,7 @@
 import RemodelCheck
 import RemodelCodegen
 import RemodelCore
+import RemodelGeneration
 import RemodelMigrate
 import RemodelSchema
 
@@ -40,7 +41,7 @@ struct ValidateCommand: Command {
                 }
             }
             if arguments.flag(Self.realm), let result = input.schema, let schema = result.schema {
-                let generatorInput = GeneratedCodeCheck.input(schema: schema, result: result, schemasPath: arguments.schemasPath, migrations: input.loaded)
+                let generatorInput = GeneratorInput(schema: schema, result: result, schemasPath: arguments.schemasPath, migrations: input.loaded)
                 diagnostics += CodeGenerator(options: GeneratorOptions(realm: true)).check(generatorInput)
             }
         }

@@ -113,12 +113,21 @@ public enum CanonicalYAML {
 
     /// Words that YAML 1.1 resolves to booleans or null when written plain.
     static let reservedPlainWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"]
+    private static let longestReservedWord = reservedPlainWords.map(\.utf8.count).max() ?? 0
 
+    /// An ASCII identifier (letters, digits, `_`, not starting with a digit) that is not one of
+    /// `reservedPlainWords`. Checked on UTF-8 bytes: every name of a schema goes through here
+    /// when it is hashed.
     static func isPlainSafe(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first else { return false }
-        guard first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        guard !reservedPlainWords.contains(text.lowercased()) else { return false }
-        return text.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        let utf8 = text.utf8
+        guard let first = utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+        guard utf8.allSatisfy({ $0 == UInt8(ascii: "_") || isASCIILetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+        // Names longer than every reserved word need no lower-casing.
+        return utf8.count > longestReservedWord || !reservedPlainWords.contains(text.lowercased())
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     /// A YAML double-quoted scalar that reads back as exactly `text`.

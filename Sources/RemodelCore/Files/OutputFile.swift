@@ -5,7 +5,8 @@ import Foundation
 /// reading, and atomically. The new contents go to a temporary file in the same folder, are
 /// flushed to disk (`fsync`) and then renamed into place, so the path holds either the old
 /// file or the whole new one; on any failure the temporary file is removed and the path is
-/// unchanged.
+/// unchanged. Build output that needs no per-file durability is staged with `flushed: false`
+/// and its folder flushed once (`flushFolder`) after the last commit.
 public struct OutputFile: Sendable {
     /// What to do when a file already exists at the path.
     public enum Existing: Sendable {
@@ -50,10 +51,13 @@ public struct OutputFile: Sendable {
         try stage(data).commit()
     }
 
-    /// Checks the path and writes `data` to a temporary file beside it, flushed to disk:
-    /// `commit()` then puts it in place, `discard()` removes it. Lets a caller write several
-    /// files all or none (stage them all, then commit them all).
-    public func stage(_ data: Data) throws -> Staged {
+    /// Checks the path and writes `data` to a temporary file beside it, flushed to disk
+    /// unless `flushed` is `false`: `commit()` then puts it in place, `discard()` removes it.
+    /// Lets a caller write several files all or none (stage them all, then commit them all).
+    /// Unflushed, the errors the system reports on writing and closing (a full disk, a file
+    /// size limit) are still thrown here, before anything is committed; only durability across
+    /// a power loss is left to the caller.
+    public func stage(_ data: Data, flushed: Bool = true) throws -> Staged {
         let target = try checkedTarget()
         let folder = Self.folder(of: target)
         var mode: mode_t = 0o666
@@ -76,13 +80,13 @@ public struct OutputFile: Sendable {
             }
         }
         if code == 0, existingMode(of: target) != nil { fchmod(descriptor, mode) }
-        if code == 0, fsync(descriptor) != 0 { code = errno }
+        if code == 0, flushed, fsync(descriptor) != 0 { code = errno }
         if close(descriptor) != 0, code == 0 { code = errno }
         guard code == 0 else {
             unlink(temporary)
             throw failure(code, folder: folder)
         }
-        return Staged(target: target, temporary: temporary, mayReplace: { if case .refuse = existing { false } else { true } }(), file: self)
+        return Staged(target: target, temporary: temporary, mayReplace: { if case .refuse = existing { false } else { true } }(), flushed: flushed, file: self)
     }
 
     /// A new file written beside its path, not yet in place.
@@ -91,6 +95,8 @@ public struct OutputFile: Sendable {
         public let target: String
         let temporary: String
         let mayReplace: Bool
+        /// Whether the file was flushed when staged, and its folder is when committed.
+        let flushed: Bool
         let file: OutputFile
 
         /// Puts the file in place: renames it over the old one, or (when existing files are
@@ -109,11 +115,7 @@ public struct OutputFile: Sendable {
                 if code != 0 { throw file.failure(code, folder: OutputFile.folder(of: target)) }
             }
             // The new name itself is on disk only once the folder is flushed.
-            let folderDescriptor = open(OutputFile.folder(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if folderDescriptor >= 0 {
-                fsync(folderDescriptor)
-                close(folderDescriptor)
-            }
+            if flushed { OutputFile.flushFolder(OutputFile.folder(of: target)) }
         }
 
         /// Removes the temporary file; the path is left as it was.
@@ -156,6 +158,15 @@ public struct OutputFile: Sendable {
             }
         }
         return target
+    }
+
+    /// Flushes a folder's entries (new and renamed names) to disk; errors are ignored, as a
+    /// folder cannot always be opened for that.
+    public static func flushFolder(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     private func existingMode(of target: String) -> mode_t? {

@@ -150,7 +150,7 @@ package struct MigrationExecutor {
                 case .foreignKeyCheck: checkedLinks = true
                 case .statement, .custom: checkedLinks = false
                 // Reads, and a definition whose foreign keys were checked to be the same.
-                case .check, .count, .normalize: break
+                case .check, .count, .normalize, .retype: break
                 }
             }
             let duration = ContinuousClock.now - versionStart
@@ -207,9 +207,16 @@ package struct MigrationExecutor {
             } catch let mismatch as TableDefinitionNormalizer.Mismatch {
                 throw MigrationError.layout(version: version.version, "\(mismatch)")
             }
+        case .retype(let table, let column, let type):
+            report("declaring \(table).\(column) \(type.rawValue)")
+            do {
+                try wrap(version) { try TableDefinitionNormalizer.retypeColumn(connection, table: table, column: column, to: type) }
+            } catch let mismatch as TableDefinitionNormalizer.Mismatch {
+                throw MigrationError.layout(version: version.version, "\(mismatch)")
+            }
         case .foreignKeyCheck:
             report("checking links")
-            let (links, count) = try wrap(version) { try ForeignKeyCheck.danglingLinks(connection, layout: try StoreLayout(schema: version.schema), limit: 5) }
+            let (links, count) = try wrap(version) { try ForeignKeyCheck.danglingLinks(connection, layout: try StoreLayout(storing: version.schema), limit: 5) }
             if count > 0 {
                 let details = links.map(Self.describe)
                 throw MigrationError.danglingLinks(version: version.version, details: details + (count > details.count ? ["and \(count - details.count) more"] : []))

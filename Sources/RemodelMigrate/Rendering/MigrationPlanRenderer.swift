@@ -46,6 +46,8 @@ public enum MigrationPlanRenderer {
             "-- custom step '\(call.name)' on every \(call.type)"
         case .normalize(let definition, _):
             "-- give \(SQLiteRenderer.identifier(definition.name)) the definition a fresh store has, if it differs (sqlite_schema, columns in stored order)"
+        case .retype(let table, let column, let type):
+            "-- declare \(SQLiteRenderer.identifier(table)).\(SQLiteRenderer.identifier(column)) \(type.rawValue), its values as they are, for the UPDATE that converts them (sqlite_schema)"
         case .foreignKeyCheck:
             "PRAGMA foreign_key_check"
         }

@@ -38,12 +38,12 @@ extension SchemaValidator {
             )
             return false
         }
-        let reservation = switch kind {
-        case .type: StoreNames.tableNameReservation(text)
-        case .property where stored: StoreNames.columnNameReservation(text)
-        default: StoreNames.otherNameReservation(text)
+        let rule: ReservationRule = switch kind {
+        case .type: .table
+        case .property where stored: .column
+        default: .other
         }
-        if let reservation {
+        if let reservation = reservation(of: text, under: rule) {
             log.error(
                 "reserved-name", "\(noun) name '\(text)' \(reservation)", at: name.location,
                 hint: reservation.fix
@@ -81,6 +81,25 @@ extension SchemaValidator {
             )
         }
         return true
+    }
+
+    /// Which of `StoreNames`' rules a name follows.
+    enum ReservationRule: Hashable {
+        case table, column, other
+    }
+
+    /// `StoreNames`' verdict on `name`, asked once per name and rule: large schemas repeat
+    /// the same property names in every object type.
+    private func reservation(of name: String, under rule: ReservationRule) -> StoreNames.Reservation? {
+        let key = ReservationKey(rule: rule, name: name)
+        if let known = reservations[key] { return known }
+        let found = switch rule {
+        case .table: StoreNames.tableNameReservation(name)
+        case .column: StoreNames.columnNameReservation(name)
+        case .other: StoreNames.otherNameReservation(name)
+        }
+        reservations[key] = .some(found)
+        return found
     }
 
     /// `first-name` → `firstName`, `2fa` → `_2fa`: a close identifier, if one is easy to make.

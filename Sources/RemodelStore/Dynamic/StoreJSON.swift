@@ -52,7 +52,7 @@ public enum StoreJSON {
     /// Checks a document against `schema` without any store: what `importDocument` checks
     /// before writing. Throws `StoreError.invalidInput` listing every problem found.
     public static func check(_ document: JSONValue, schema: Schema, source: String = "the data", maximumProblems: Int = 20) throws {
-        _ = try validate(document, schema: schema, layout: try StoreLayout(schema: schema), source: source, maximumProblems: maximumProblems)
+        _ = try validate(document, schema: schema, layout: try StoreLayout(storing: schema), source: source, maximumProblems: maximumProblems)
     }
 
     /// The objects of a document, converted and checked; throws `StoreError.invalidInput`

@@ -35,6 +35,42 @@ package enum TableDefinitionNormalizer {
         let normalized = try canonical(definition, matching: stored, rowsRewritten: rowsRewritten)
         let text = SQLiteRenderer().createTable(normalized)
         guard stored.sql != .text(text) else { return }
+        try write(connection, definition: text, of: name)
+        try confirm(connection, normalized, before: stored)
+    }
+
+    /// Declares `column` of table `name` with `type`, its values as they are: the first half of
+    /// a retype in place, before one `UPDATE` converts the values (and SQLite stores them with
+    /// the new type's affinity). Only the declared type changes in the definition's text; the
+    /// table is read again afterwards to confirm that nothing else did. The column must not be
+    /// a key, indexed or a link (the caller's plan checks that). Inside the caller's
+    /// transaction, as `normalize`.
+    package static func retypeColumn(_ connection: Connection, table name: String, column: String, to type: SQLColumnType) throws {
+        let stored = try StoredTable.read(connection, name)
+        func mismatch(_ reason: String) -> Mismatch { Mismatch(table: name, reason: reason) }
+        guard stored.kind == "table", !stored.withoutRowid, !stored.strict else {
+            throw mismatch("it is \(stored.kindDescription); the schema has an ordinary table")
+        }
+        guard let position = stored.columns.firstIndex(where: { $0.name == column }) else {
+            throw mismatch("it has no column \(SQLiteRenderer.identifier(column)) to declare as \(type.rawValue)")
+        }
+        guard stored.columns[position].type != type.rawValue else { return }
+        guard case .text(let sql) = stored.sql, let text = DeclaredTypeEditor.replacingType(of: column, in: sql, with: type.rawValue) else {
+            throw mismatch("its definition text does not declare the column \(SQLiteRenderer.identifier(column)) where it can be read")
+        }
+        try write(connection, definition: text, of: name)
+        var expected = stored
+        expected.sql = .text(text)
+        expected.columns[position].type = type.rawValue
+        let reread = try StoredTable.read(connection, name)
+        guard reread == expected else {
+            throw mismatch("SQLite reads its definition with \(SQLiteRenderer.identifier(column)) declared \(type.rawValue) as the columns \(StoredTable.describe(reread.columns)), not \(StoredTable.describe(expected.columns))")
+        }
+    }
+
+    /// Replaces the `CREATE TABLE` text of table `name` in `sqlite_schema` (SQLite's documented
+    /// `writable_schema` procedure), so that this connection and others read it again.
+    private static func write(_ connection: Connection, definition text: String, of name: String) throws {
         guard case .integer(let schemaVersion) = try connection.scalar("PRAGMA schema_version") else {
             // Not a difference of layout: SQLite did not answer as documented.
             throw SQLiteError(code: SQLITE_ERROR, message: "PRAGMA schema_version did not return the schema's version, so the definition of \(SQLiteRenderer.identifier(name)) was not rewritten")
@@ -45,7 +81,6 @@ package enum TableDefinitionNormalizer {
         // Other connections (and this one) read the schema again.
         try connection.execute("PRAGMA schema_version = \(schemaVersion + 1)")
         try connection.execute("PRAGMA writable_schema = OFF")
-        try confirm(connection, normalized, before: stored)
     }
 
     /// `definition` with its columns in the stored order (and the stored defaults unless

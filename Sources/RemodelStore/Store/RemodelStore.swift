@@ -42,7 +42,7 @@ public final class RemodelStore: @unchecked Sendable {
                 "\(Manifest.self).schemaHash (\(manifest.schemaHash)) is not the hash of \(Manifest.self).schema (\(hash)); the generated code is inconsistent: regenerate it"
             )
         }
-        let layout = try StoreLayout(schema: manifest.schema)
+        let layout = try StoreLayout(storing: manifest.schema)
         for model in manifest.models where layout.table(named: model.schemaName) == nil {
             throw StoreError.unknownType(model.schemaName)
         }
@@ -57,7 +57,7 @@ public final class RemodelStore: @unchecked Sendable {
     }
 
     init(path: String, target: StoreTarget, options: OpenOptions) throws {
-        let layout = try StoreLayout(schema: target.schema)
+        let layout = try StoreLayout(storing: target.schema)
         self.path = path
         self.schema = target.schema
         self.version = target.version

@@ -80,7 +80,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason):
             return "cannot open the store '\(path)': \(reason)"
         case .unsupportedSchema(let message):
-            return "unsupported schema: \(message)"
+            return UnsupportedSchema(message).description
         case .unknownType(let name):
             return "'\(name)' is not an object type of the store's schema; check the type name, or regenerate the models from the store's schema"
         case .unknownProperty(let type, let property):

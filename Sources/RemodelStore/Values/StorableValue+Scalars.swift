@@ -143,27 +143,10 @@ extension Data: StorableValue {
 }
 
 extension Date: StorableValue {
-    /// Whole microseconds since 1970-01-01T00:00:00Z: the stored form of dates. Dates outside
-    /// the supported range (years -9999 through 9999) are clamped to it, and a NaN interval
-    /// is 0, so that this never traps; writes refuse such dates (`storageProblem`).
-    public var storeMicroseconds: Int64 {
-        let seconds = timeIntervalSince1970
-        if let micros = ISODateText.microseconds(secondsSince1970: seconds) { return micros }
-        if seconds.isNaN { return 0 }
-        return seconds < 0 ? ISODateText.supportedRange.lowerBound : ISODateText.supportedRange.upperBound
-    }
-
     /// Dates outside years -9999 through 9999 (or with a NaN interval) cannot be stored.
     public var storageProblem: String? {
         guard ISODateText.microseconds(secondsSince1970: timeIntervalSince1970) == nil else { return nil }
         return "the date \(timeIntervalSince1970) seconds after 1970 is out of range: dates are supported for \(ISODateText.rangeDescription)"
-    }
-
-    /// The date `microseconds` after 1970-01-01T00:00:00Z.
-    @inlinable
-    public init(storeMicroseconds microseconds: Int64) {
-        let seconds = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
-        self.init(timeIntervalSince1970: Double(seconds.quotient) + Double(seconds.remainder) / 1_000_000)
     }
 
     @inlinable
@@ -224,7 +207,7 @@ extension UUID: StorableValue {
         withUnsafeBytes(of: uuid) { statement.bind(bytes: $0, index) }
     }
 
-    public var storeValue: StoreValue { .blob(withUnsafeBytes(of: uuid) { Array($0) }) }
+    public var storeValue: StoreValue { StoredForm.uuid(self) }
 
     public init(storeValue: StoreValue) throws(ValueConversionError) {
         guard case .blob(let bytes) = storeValue, bytes.count == 16 else { throw Self.mismatch(storeValue, expected: "a 16-byte blob") }
@@ -251,7 +234,7 @@ extension ObjectID: StorableValue {
         withUnsafeBytes(of: bytes) { statement.bind(bytes: $0, index) }
     }
 
-    public var storeValue: StoreValue { .blob(byteArray) }
+    public var storeValue: StoreValue { StoredForm.objectID(self) }
 
     public init(storeValue: StoreValue) throws(ValueConversionError) {
         guard case .blob(let bytes) = storeValue, let id = ObjectID(bytes: bytes) else { throw Self.mismatch(storeValue, expected: "a 12-byte blob") }

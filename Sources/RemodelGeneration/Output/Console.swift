@@ -1,0 +1,62 @@
+import Foundation
+import RemodelCore
+
+/// Where the tools write: results to stdout, diagnostics and progress to stderr. Shared by
+/// `remodel` and the build plugin's `remodel-generate`.
+package enum Console {
+    /// Writes `text` to standard output as it is (add the newline yourself). A failed write
+    /// (a full disk) is ignored: for results that must arrive, use `writeResult`.
+    package static func write(_ text: String) {
+        try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Writes `text` to standard output, or throws `OutputStreamError` saying why it could
+    /// not (standard output redirected to a full disk, a file size limit) and what is
+    /// `intact`.
+    package static func writeResult(_ text: String, intact: String) throws {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw OutputStreamError(fault: StorageFault(of: error), reason: (error as NSError).localizedDescription, intact: intact)
+        }
+    }
+
+    /// Writes `text` to standard error as it is (add the newline yourself).
+    package static func writeError(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Whether standard output is a terminal.
+    package static var outputIsTerminal: Bool { isatty(FileHandle.standardOutput.fileDescriptor) != 0 }
+
+    /// Whether standard error is a terminal.
+    package static var errorIsTerminal: Bool { isatty(FileHandle.standardError.fileDescriptor) != 0 }
+
+    /// Whether to colour output written to stderr: only on a terminal, and never when
+    /// `NO_COLOR` is set or `TERM` is `dumb`.
+    package static var colorsErrors: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return errorIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// What the tools print after `Error: ` for a failure no diagnostic explains (a folder
+    /// that cannot be written): the error's `errorDescription`, else its description.
+    package static func message(for error: any Error) -> String {
+        if let description = (error as? any LocalizedError)?.errorDescription { return description }
+        return "\(error)"
+    }
+}
+
+/// Standard output could not be written; what was written of it is incomplete.
+package struct OutputStreamError: Error, CustomStringConvertible {
+    package var fault: StorageFault?
+    package var reason: String
+    /// What is intact, e.g. "the store is unchanged".
+    package var intact: String
+
+    package var description: String {
+        let intact = "the output written so far is incomplete; \(self.intact)"
+        if let fault { return fault.message(cannot: "write to standard output", intact: intact) }
+        return "cannot write to standard output: \(reason); \(intact)"
+    }
+}

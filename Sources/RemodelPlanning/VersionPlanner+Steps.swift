@@ -1,0 +1,451 @@
+import Foundation
+import RemodelCore
+import RemodelLayout
+
+/// Declarative steps, in file order: each replaces the value of one or more properties with a
+/// new expression over the values before it.
+extension VersionPlanner {
+    /// What a step works on: a table (by current name) or an embedded type's values.
+    enum StepTarget: Hashable {
+        case table(String)
+        case embedded(String)
+    }
+
+    /// Past this depth an expression is kept in a temporary table before more is composed on
+    /// it: SQLite's parser gives up at a few dozen nested calls.
+    static let maximumDepth = 12
+    /// Past this size, an operand a step reads more than once is kept first, so that text
+    /// cannot double at every step.
+    static let maximumSharedSize = 40
+
+    mutating func applySteps() {
+        for (index, step) in migration.steps.enumerated() {
+            switch step {
+            case .renameType, .renameProperty, .createObjects, .custom:
+                // Renames are resolved first; new objects and custom steps come after the rewrite.
+                continue
+            case .deleteObjects(let typeName, let matches):
+                guard let target = stepTarget(typeName, step: index) else { continue }
+                guard case .table(let name) = target else {
+                    error("migration-invalid-step", "'\(typeName)' is embedded: its objects are deleted with their owners", at: .step(index, field: "type"),
+                          hint: "delete the owners, or set the property that holds them to null")
+                    continue
+                }
+                var table = tables[name]!
+                planDeletion(matches, step: index, table: &table)
+                tables[name] = table
+            default:
+                guard let typeName = step.typeName, let target = stepTarget(typeName, step: index) else { continue }
+                var scope = scope(of: target)
+                apply(step, index: index, to: &scope, target: target)
+                store(scope, at: target)
+            }
+        }
+    }
+
+    /// The table or embedded type a step names, or an error.
+    mutating func stepTarget(_ name: String, step: Int) -> StepTarget? {
+        guard let newName = resolveType(name, step: step) else { return nil }
+        if let state = embedded[newName] {
+            if case .fromTable(let table) = state.kind { return .table(table) }
+            return .embedded(newName)
+        }
+        if let table = continuedTableOfNewType[newName] {
+            return .table(table)
+        }
+        if let table = tableOfOldType[newName], tables[table]?.role == .removed {
+            error("migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: "type"),
+                  hint: "remove the step, or keep '\(newName)' in the schema")
+            return nil
+        }
+        error("migration-unknown-type", "'\(newName)' is new in version \(version), so it has no stored objects to change", at: .step(step, field: "type"),
+              hint: "give new objects their values with createObjects, or defaults in the schema")
+        return nil
+    }
+
+    func scope(of target: StepTarget) -> PropertyScope {
+        switch target {
+        case .table(let name): tables[name]!.scope
+        case .embedded(let name): embedded[name]!.scope
+        }
+    }
+
+    mutating func store(_ scope: PropertyScope, at target: StepTarget) {
+        switch target {
+        case .table(let name): tables[name]!.scope = scope
+        case .embedded(let name):
+            embedded[name]!.scope = scope
+            embedded[name]!.changesJSON = embedded[name]!.changesJSON || !scope.writes.isEmpty
+        }
+    }
+
+    /// The table name a target's values are evaluated in, for display and for reads.
+    func rowTable(_ target: StepTarget) -> String {
+        switch target {
+        case .table(let name), .embedded(let name): name
+        }
+    }
+
+    /// The schema whose enum and object names a value's type uses.
+    func schema(of value: RowValue) -> Schema { value.isNew ? new : old }
+
+    mutating func apply(_ step: MigrationStep, index: Int, to scope: inout PropertyScope, target: StepTarget) {
+        let reference = reference(index)
+        let typeName = scope.typeName
+        switch step {
+        case .set(_, let property, let source):
+            let change = record(.step(index: index, step), .dataDependent, "set \(typeName).\(property) to \(CanonicalYAML.quoted(source))")
+            guard let type = newSingleValueType(property, in: scope, step: index) else { return }
+            let template: Template
+            do { template = try Template(parsing: source) } catch {
+                self.error("migration-invalid-template", "\(error)", at: .step(index, field: "value"))
+                return
+            }
+            let value: SQLExpression
+            var readsItself = false
+            if let text = template.literalText {
+                guard let literal = literal(text, for: type, step: index), let stored = storedExpression(literal, type: type, step: index, field: "value") else { return }
+                value = stored
+            } else {
+                guard type.scalar == .string || type.scalar == .url else {
+                    error("migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: "value"),
+                          hint: "set a \(type) property to a literal value, or convert it with a `convert` step")
+                    return
+                }
+                var pieces: [SQLExpression] = []
+                for part in template.parts {
+                    switch part {
+                    case .text(let text):
+                        pieces.append(.text(text))
+                    case .property(let path):
+                        guard let read = self.read(path, in: scope, target: target, step: index, field: "value") else { return }
+                        if read.path.first == property || scope.properties.new(for: read.path.first ?? "") == property { readsItself = true }
+                        guard let text = textForm(of: prepare(read.value, uses: 1, target: target, change: change)) else {
+                            error("migration-invalid-template", "{\(path)} is \(read.value.type), which a template cannot write as text", at: .step(index, field: "value"),
+                                  hint: "use string, number, bool or enum properties in templates")
+                            return
+                        }
+                        pieces.append(text)
+                    }
+                }
+                value = pieces.dropFirst().reduce(pieces.first ?? .text("")) { .binary(.concatenate, $0, $1) }
+            }
+            changes[change].assignments = [assignment(property, value, target: target)]
+            assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: template.literalText == nil || !value.isNullLiteral),
+                   in: &scope, step: reference, change: change, readsPrevious: readsItself)
+
+        case .split(_, let property, let targets, let separator):
+            let change = record(.step(index: index, step), .dataDependent, "split \(typeName).\(property) at \(CanonicalYAML.quoted(separator)) into \(targets.joined(separator: ", "))")
+            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard source.value.type.scalar == .string || source.value.type.scalar == .url, source.value.type.collection == nil else {
+                error("migration-invalid-step", "'\(typeName).\(property)' is \(source.value.type); split works on text", at: .step(index, field: "property"), hint: "convert it to string first")
+                return
+            }
+            guard !separator.isEmpty else {
+                error("migration-invalid-step", "split needs a non-empty separator", at: .step(index, field: "separator"), hint: "write separator: \" \"")
+                return
+            }
+            let operand = prepare(source.value, uses: targets.count, target: target, change: change).expression
+            var parts: [(String, PropertyType, SQLExpression)] = []
+            for (position, name) in targets.enumerated() {
+                guard let type = newSingleValueType(name, in: scope, step: index, field: "into.\(position)") else { return }
+                guard type.scalar == .string else {
+                    error("migration-invalid-step", "'\(typeName).\(name)' is \(type); split produces text", at: .step(index, field: "into.\(position)"),
+                          hint: "make '\(name)' a string, or convert it in a later version")
+                    return
+                }
+                // One pass over the bytes per part (see MigrationFunctions.splitPart); NULL
+                // splits like "".
+                parts.append((name, type, .function(.splitPart, [operand, .text(separator), .integer(Int64(position)), .integer(Int64(targets.count))])))
+            }
+            changes[change].assignments = parts.map { assignment($0.0, $0.2, target: target) }
+            for (name, type, value) in parts {
+                assign(name, RowValue(expression: value, type: type, isNew: true, isNonNull: true), in: &scope, step: reference, change: change, readsPrevious: source.name == name)
+            }
+
+        case .mapValues(_, let property, let values, let otherwise):
+            let change = record(.step(index: index, step), .dataDependent,
+                                "map values of \(typeName).\(property) (\(values.count) mapped\(otherwise.map { ", otherwise \(CanonicalYAML.literal($0))" } ?? ", others fail"))")
+            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let type = newSingleValueType(property, in: scope, step: index) else { return }
+            let sourceSchema = schema(of: source.value)
+            let operand = prepare(source.value, uses: 3, target: target, change: change)
+            var whens: [SQLCaseBranch] = []
+            for mapping in values {
+                guard let from = matchLiteral(mapping.from, for: operand.type, in: sourceSchema, step: index, field: "values.\(mapping.from)"),
+                      let to = storedExpression(mapping.to, type: type, step: index, field: "values.\(mapping.from)") else { return }
+                whens.append(SQLCaseBranch(from, to))
+            }
+            var fallback: SQLExpression = .null
+            var nonNull = false
+            if let otherwise {
+                guard let value = storedExpression(otherwise, type: type, step: index, field: "otherwise") else { return }
+                fallback = value
+                nonNull = !value.isNullLiteral
+            }
+            // Values that already are raw values of the target enum stay as they are: all of
+            // them when an earlier step of this version made them cases of that enum.
+            var rest: SQLExpression = fallback
+            if let enumName = type.enumName, let enumType = new.enumType(named: enumName) {
+                if operand.isNew && operand.type.enumName == enumName {
+                    rest = operand.expression
+                    nonNull = operand.isNonNull
+                } else {
+                    let keep = SQLExpression.inList(operand.expression, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
+                    rest = .caseWhen(operand: nil, branches: [SQLCaseBranch(keep, operand.expression)], otherwise: fallback)
+                }
+            }
+            // Simple CASE reads the operand once, whatever the number of values.
+            var mapped = SQLExpression.caseWhen(operand: operand.expression, branches: whens, otherwise: rest)
+            if type.isOptional && otherwise != nil {
+                mapped = .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(operand.expression), .null)], otherwise: mapped)
+                nonNull = false
+            }
+            changes[change].assignments = [assignment(property, mapped, target: target)]
+            if otherwise == nil {
+                let unmapped = SQLExpression.isNull(mapped)
+                let condition = type.isOptional ? .binary(.and, .isNotNull(operand.expression), unmapped) : unmapped
+                scope.checks.append(PendingCheck(property: property, step: reference.label, problem: "values that mapValues does not map (and there is no `otherwise`)",
+                                                 hint: "add the missing values to `values:`, or an `otherwise:` value", condition: condition, shown: operand.expression, change: change))
+            }
+            assign(property, RowValue(expression: mapped, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
+
+        case .convert(_, let property, let to, let onError):
+            let change = record(.step(index: index, step), .dataDependent, "convert \(typeName).\(property) to \(to) (onError: \(onError.rawValue))")
+            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let type = newSingleValueType(property, in: scope, step: index) else { return }
+            guard to.base == type.base && to.collection == type.collection else {
+                error("migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(type)", at: .step(index, field: "to"),
+                      hint: "make the step's `to:` match the schema")
+                return
+            }
+            let operand = prepare(source.value, uses: 3, target: target, change: change)
+            guard let conversion = Conversion.between(operand.type, in: schema(of: operand), type, in: new, operand: operand.expression) else {
+                error("migration-unsupported-conversion", "cannot convert \(operand.type) to \(type)", at: .step(index, field: "to"), hint: "use a custom step for this conversion")
+                return
+            }
+            var fallback: SQLExpression = .null
+            var fallbackNonNull = false
+            var check: PendingCheck?
+            switch onError {
+            case .null:
+                guard type.isOptional else {
+                    error("migration-invalid-step", "onError: null needs '\(typeName).\(property)' to be optional, but it is \(type)", at: .step(index, field: "onError"),
+                          hint: "use onError: default or fail, or make the property optional")
+                    return
+                }
+            case .default:
+                guard let value = defaultValue(for: property, type: type, in: scope, blame: .step(index, field: "onError")) else { return }
+                fallback = value
+                fallbackNonNull = !value.isNullLiteral
+            case .fail:
+                let nullFails = !type.isOptional && !operand.isNonNull
+                var bad: [SQLExpression] = []
+                if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), test.negated)) }
+                if nullFails { bad.append(.isNull(operand.expression)) }
+                if let condition = SQLExpression.any(bad) {
+                    check = PendingCheck(property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
+                                         hint: (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null", condition: condition, shown: operand.expression, change: change)
+                }
+            }
+            var value = conversion.value(orElse: fallback)
+            if !operand.isNonNull {
+                value = .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(operand.expression), type.isOptional ? .null : fallback)], otherwise: value)
+            }
+            let nonNull = !type.isOptional && (operand.isNonNull || fallbackNonNull) && (conversion.test == nil || fallbackNonNull || onError == .fail)
+            changes[change].summary = "convert \(typeName).\(property) from \(operand.type) to \(type) (onError: \(onError.rawValue))"
+            changes[change].assignments = [assignment(property, value, target: target)]
+            if let check { scope.checks.append(check) }
+            assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
+
+        case .renameType, .renameProperty, .deleteObjects, .createObjects, .custom:
+            break
+        }
+    }
+
+    // MARK: - Values
+
+    /// Keeps `value` in a temporary table when composing more on it would nest too deep, or
+    /// repeat a large expression `uses` times; returns what to compose on.
+    mutating func prepare(_ value: RowValue, uses: Int, target: StepTarget, change: Int) -> RowValue {
+        let expression = value.expression
+        guard expression.depth > Self.maximumDepth || (uses > 1 && expression.size > Self.maximumSharedSize) else { return value }
+        guard case .table(let tableName) = target else { return value }
+        return keep(value, table: tableName, change: change)
+    }
+
+    /// Gives property `name` a new value; a second write that ignores the first is an error.
+    mutating func assign(_ name: String, _ value: RowValue, in scope: inout PropertyScope, step: StepReference, change: Int, readsPrevious: Bool) {
+        if let earlier = scope.writes[name], !readsPrevious {
+            error("migration-conflicting-steps",
+                  "\(step.label) sets '\(scope.typeName).\(name)', which \(earlier.step.label) already set; the earlier value would never be used",
+                  at: .step(step.index), hint: "remove one of the steps, or make the later one read the property (\"{\(name)}\")",
+                  notes: [Diagnostic.Note("\(earlier.step.label) is here", at: location(.step(earlier.step.index)))])
+            return
+        }
+        var value = value
+        value.isNew = true
+        scope.values[name] = value
+        scope.writes[name] = (step, change)
+    }
+
+    /// The new schema's type of single-value property `name`, or an error.
+    mutating func newSingleValueType(_ name: String, in scope: PropertyScope, step: Int, field: String = "property") -> PropertyType? {
+        guard let newObject = scope.newObject else { return nil }
+        guard let property = newObject.property(named: name) else {
+            error("migration-unknown-property", "'\(newObject.name)' has no property '\(name)' in version \(version)", at: .step(step, field: field),
+                  hint: Self.suggestion(name, in: newObject.properties.map(\.name)) ?? "add '\(name)' to the schema first")
+            return nil
+        }
+        guard let type = property.storedType, type.collection == nil else {
+            error("migration-unsupported-step", "'\(newObject.name).\(name)' is \(property.storedType.map { "a \($0.collection!.rawValue)" } ?? "an inverse relationship"); declarative steps work on single values",
+                  at: .step(step, field: field), hint: "use a custom step")
+            return nil
+        }
+        return type
+    }
+
+    mutating func storedExpression(_ value: DefaultValue, type: PropertyType, step: Int?, field: String? = nil, blame: Blame? = nil) -> SQLExpression? {
+        do {
+            return try literals.expression(for: value, type: type)
+        } catch {
+            let place: Blame = if let blame { blame } else if let step, let field { .value(step, field: field) } else if let step { .step(step) } else { .migration }
+            self.error("migration-invalid-value", "\(error)", at: place, hint: (error as? StoredLiteral.Mismatch)?.hint)
+            return nil
+        }
+    }
+
+    /// The value `onError: default` and new properties use: the schema default, else the
+    /// type's zero value where it has an obvious one.
+    mutating func defaultValue(for property: String, type: PropertyType, in scope: PropertyScope, blame: Blame) -> SQLExpression? {
+        if let value = scope.newObject?.property(named: property)?.defaultValue {
+            return storedExpression(value, type: type, step: nil, blame: blame)
+        }
+        if type.isOptional { return .null }
+        switch type.base {
+        case .scalar(let scalar) where scalar.isInteger || scalar == .bool: return .integer(0)
+        case .scalar(.double), .scalar(.float): return .real(0)
+        case .scalar(.string), .scalar(.url): return .text("")
+        case .scalar(.decimal128): return .text("0")
+        case .scalar(.data): return .blob([])
+        default:
+            error("migration-missing-default", "'\(scope.typeName).\(property)' (\(type)) has no default value to fall back on", at: blame,
+                  hint: "add `default:` to the property in the schema")
+            return nil
+        }
+    }
+
+    /// A literal written in a template with no placeholders, read as a value of `type`.
+    /// Numbers are YAML core-schema numbers, as elsewhere in steps; a number that does not fit
+    /// an integer property (too large, or not whole) is left to `StoredLiteral` to say why.
+    mutating func literal(_ text: String, for type: PropertyType, step: Int) -> DefaultValue? {
+        if text == "null" { return .null }
+        switch type.base {
+        case .enumeration: return .enumCase(text)
+        case .scalar(let scalar):
+            switch scalar {
+            case .bool:
+                if ["true", "false"].contains(text) { return .bool(text == "true") }
+            case _ where scalar.isInteger:
+                if let number = IntegerLiteral.parse(text) { return .int(number) }
+                if let number = FloatLiteral.parse(text) { return .double(number) }
+            case .double, .float:
+                if let number = FloatLiteral.parse(text) { return .double(number) }
+            default:
+                return .string(text)
+            }
+        case .object:
+            return .string(text)
+        }
+        error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"),
+              hint: type.scalar.flatMap(StoredLiteral.numericForm))
+        return nil
+    }
+
+    /// The SQL literal a stored value of `type` is compared with, for `mapValues` keys.
+    mutating func matchLiteral(_ text: String, for type: PropertyType, in schema: Schema, step: Int, field: String) -> SQLExpression? {
+        switch type.base {
+        case .scalar(let scalar) where scalar.isInteger:
+            guard let number = IntegerLiteral.parse(text) else {
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field),
+                      hint: "write the old value as it is stored, e.g. 3")
+                return nil
+            }
+            return .integer(number)
+        case .scalar(.double), .scalar(.float):
+            guard let number = FloatLiteral.parse(text) else {
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field),
+                      hint: "write the old value as it is stored, e.g. 2.5")
+                return nil
+            }
+            return .real(number)
+        case .scalar(.bool):
+            let word = text.lowercased()
+            if Conversion.truthWords.contains(word) { return .integer(1) }
+            if Conversion.falsehoodWords.contains(word) { return .integer(0) }
+            error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not true or false, but the old values are \(type)", at: .step(step, field: field),
+                  hint: "write true or false (or yes/no, on/off, 1/0)")
+            return nil
+        case .enumeration(let name):
+            // Old enum values are matched by case name or raw value, compared in their stored
+            // form: an integer for an int enum (a value an earlier step computed has no column
+            // affinity to convert '1' to 1).
+            guard let enumType = schema.enumType(named: name) else { return .text(text) }
+            if let enumCase = enumType.enumCase(named: text) ?? enumType.cases.first(where: { $0.rawValue.description == text }) {
+                return StoredLiteral.raw(enumCase.rawValue)
+            }
+            guard enumType.rawType == .int else { return .text(text) }
+            guard let number = Int64(text) else {
+                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is neither a case nor a raw value of \(name), the old values' enum", at: .step(step, field: field),
+                      hint: "write one of its cases (\(StoredLiteral.caseList(enumType))) or a whole number")
+                return nil
+            }
+            return .integer(number)
+        default:
+            return .text(text)
+        }
+    }
+
+    /// A value as text for templates (null as empty text).
+    func textForm(of value: RowValue) -> SQLExpression? {
+        let v = value.expression
+        switch value.type.base {
+        case .scalar(.string), .scalar(.url), .scalar(.decimal128):
+            return value.isNonNull ? v : .call(.coalesce, v, .text(""))
+        case .scalar(let scalar) where scalar.isInteger || scalar == .double || scalar == .float:
+            return .call(.coalesce, .cast(v, .text), .text(""))
+        case .scalar(.bool):
+            // Null is written as "", like every other null.
+            return .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(v), .text("")), SQLCaseBranch(v, .text("true"))], otherwise: .text("false"))
+        case .enumeration:
+            return .call(.coalesce, .cast(v, .text), .text(""))
+        default:
+            return nil
+        }
+    }
+}
+
+extension SQLExpression {
+    /// `NOT self`, simplified where SQL has the opposite form.
+    var negated: SQLExpression {
+        switch self {
+        case .isNotNull(let inner): .isNull(inner)
+        case .isNull(let inner): .isNotNull(inner)
+        case .not(let inner): inner
+        default: .not(self)
+        }
+    }
+
+    var isNullLiteral: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// A constant written in the plan (not computed, not generated per row).
+    var isLiteral: Bool {
+        switch self {
+        case .integer, .real, .text, .blob: true
+        default: false
+        }
+    }
+}
