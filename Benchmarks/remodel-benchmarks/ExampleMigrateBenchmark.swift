@@ -17,11 +17,8 @@ import RemodelStore
 //     (Benchmarks/sql/migrate-v1-v3-alter.sql: ALTER TABLE + UPDATE + DROP COLUMN;
 //     migrate-v1-v3-rebuild.sql: CREATE / INSERT … SELECT / DROP / RENAME); the faster is the
 //     baseline.
-// A third script (Benchmarks/sql/reference-naive.sql) is a yardstick, not a baseline: the
-// naive kind of script the issue timed next to Realm (2.75 s against Realm's 2.0 s and 1.1 s),
-// timed here to scale Realm's figures to this machine's speed during the run. Remodel also
-// migrates the same v1 store through Benchmarks/comparable, a history whose one migration is
-// just that change (split Person.name, rename employeeId, Dog.weight text → int).
+// (Against realm-core, on the change Realm's migration example makes: `remodel-benchmarks
+// migrate --realm-harness PATH`.)
 // `PRAGMA quick_check` of the v1 store is timed on its own too: the integrity check every
 // migration runs before it changes anything, part of remodel migrate's time.
 // Every result is checked against the first Remodel result with a checksum query. Prints
@@ -74,12 +71,8 @@ struct MigrateBenchmark {
     let folder: String
     let v1: Schema
 
-    /// The name of the naive script that measures the machine rather than a rival.
-    static let yardstick = "naive"
     /// `PRAGMA quick_check` of the v1 store alone: the check every migration runs first.
     static let integrity = "quick_check"
-    /// The name of the run of Remodel on just the change the yardstick makes.
-    static let comparable = "comparable"
 
     init(objects: Int, rssObjects: Int, runs: Int, remodel: String?, baseline: String? = nil, baselineHistory: String? = nil) throws {
         self.baseline = baseline
@@ -112,7 +105,7 @@ struct MigrateBenchmark {
 
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         var scripts: [(name: String, path: String)] = []
-        for (variant, file) in [("alter", "migrate-v1-v3-alter"), ("rebuild", "migrate-v1-v3-rebuild"), (Self.yardstick, "reference-naive")] {
+        for (variant, file) in [("alter", "migrate-v1-v3-alter"), ("rebuild", "migrate-v1-v3-rebuild")] {
             let text = try String(contentsOfFile: "\(root)/Benchmarks/sql/\(file).sql", encoding: .utf8)
             let path = "\(folder)/\(variant).sql"
             try text.replacingOccurrences(of: "{{now}}", with: String(now)).write(toFile: path, atomically: true, encoding: .utf8)
@@ -129,7 +122,7 @@ struct MigrateBenchmark {
         var reference: String?
         for runIndex in 0..<runs {
             // Alternate the order, so that neither side always runs on a warmer machine.
-            let variants = ["remodel", Self.comparable] + (baseline == nil ? [] : [Self.baselineRun, Self.baselineComparable]) + scripts.map(\.name)
+            let variants = ["remodel"] + (baseline == nil ? [] : [Self.baselineRun]) + scripts.map(\.name)
             let order = runIndex % 2 == 0 ? variants : variants.reversed()
             for variant in order {
                 let copy = "\(folder)/copy.db"
@@ -139,20 +132,16 @@ struct MigrateBenchmark {
                     result = try runRemodel(on: copy)
                     remodelTimes.append(result.seconds)
                     remodelRSS.append(result.maxRSSKilobytes)
-                } else if variant == Self.comparable {
-                    result = try runRemodel(on: copy, history: root + "/Benchmarks/comparable")
-                    sqlTimes[variant, default: []].append(result.seconds)
-                } else if variant == Self.baselineRun || variant == Self.baselineComparable {
-                    result = try runRemodel(on: copy, history: variant == Self.baselineRun ? baselineHistory : root + "/Benchmarks/comparable", executable: baseline!)
+                } else if variant == Self.baselineRun {
+                    result = try runRemodel(on: copy, history: baselineHistory, executable: baseline!)
                     sqlTimes[variant, default: []].append(result.seconds)
                 } else {
                     let script = scripts.first { $0.name == variant }!.path
                     result = try runChild(sqlite3, [copy], stdin: script, log: "\(folder)/\(variant).log")
                     sqlTimes[variant, default: []].append(result.seconds)
                 }
-                // The yardstick and the comparable change do less than v1 → v3: their
-                // results differ by design.
-                if variant != Self.yardstick && variant != Self.comparable && variant != Self.baselineComparable && variant != Self.integrity {
+                // The integrity check changes nothing.
+                if variant != Self.integrity {
                     let sum = try checksum(copy)
                     if reference == nil { reference = sum }
                     guard sum == reference else {
@@ -167,11 +156,8 @@ struct MigrateBenchmark {
         emit("checksum of every result (Person; Dog; Person.dogs; Note): \(reference ?? "-")")
 
         let remodelMedian = median(remodelTimes)
-        let yardstick = median(sqlTimes.removeValue(forKey: Self.yardstick) ?? [])
-        let comparable = median(sqlTimes.removeValue(forKey: Self.comparable) ?? [])
         let integrity = median(sqlTimes.removeValue(forKey: Self.integrity) ?? [])
         let baselineWhole = sqlTimes.removeValue(forKey: Self.baselineRun)
-        let baselineChange = sqlTimes.removeValue(forKey: Self.baselineComparable)
         let baselines = sqlTimes.map { (name: $0.key, median: median($0.value)) }.sorted { $0.median < $1.median }
         for baseline in baselines.reversed() {
             emit(String(format: "sqlite3 %@ (hand-written SQL, one transaction): median %.2f s wall, %.2f s CPU", baseline.name, baseline.median, median(cpuTimes[baseline.name] ?? [])))
@@ -182,18 +168,9 @@ struct MigrateBenchmark {
         emit(String(format: "ratio remodel / best hand-written (%@): %.2f wall (bound 1.2), %.2f CPU", best.name, remodelMedian / best.median, remodelCPU / median(cpuTimes[best.name] ?? [])))
         emit(String(format: "integrity check (sqlite3 PRAGMA quick_check of the v1 store, which remodel migrate runs before it changes anything): median %.2f s wall, %.0f%% of remodel migrate's median",
                     integrity, 100 * integrity / remodelMedian))
-        // The issue quotes Realm next to a naive SQL script measured on its machine: 2.0 s
-        // (accessors) and 1.1 s (core) against 2.75 s. The same kind of script, timed here in
-        // this run, turns those into times for this machine as it is now.
-        emit(String(format: "yardstick: naive statement-by-statement SQL (Benchmarks/sql/reference-naive.sql, Person + Dog only): median %.2f s wall", yardstick))
-        emit(String(format: "remodel migrate of that change only (Benchmarks/comparable: split, rename, weight → int): median %.2f s wall, %.2f s CPU", comparable, median(cpuTimes[Self.comparable] ?? [])))
-        emit(String(format: "Realm on the issue's machine / its naive script: accessor path 2.0 / 2.75 = %.2f, core engine 1.1 / 2.75 = %.2f", 2.0 / 2.75, 1.1 / 2.75))
-        emit(String(format: "remodel / yardstick here: that change %.2f, the whole v1 → v3 %.2f", comparable / yardstick, remodelMedian / yardstick))
-        emit(String(format: "Realm scaled to this machine now: accessor path %.2f s, core engine %.2f s", yardstick * 2.0 / 2.75, yardstick * 1.1 / 2.75))
-        if let baselineWhole, let baselineChange {
-            emit(String(format: "baseline remodel migrate: median %.2f s wall, %.2f s CPU; that change only: median %.2f s wall", median(baselineWhole), median(cpuTimes[Self.baselineRun] ?? []), median(baselineChange)))
-            emit(String(format: "ratio remodel / baseline remodel: v1 → v3 %.2f wall, %.2f CPU; that change %.2f wall", remodelMedian / median(baselineWhole),
-                        remodelCPU / median(cpuTimes[Self.baselineRun] ?? []), comparable / median(baselineChange)))
+        if let baselineWhole {
+            emit(String(format: "baseline remodel migrate: median %.2f s wall, %.2f s CPU", median(baselineWhole), median(cpuTimes[Self.baselineRun] ?? [])))
+            emit(String(format: "ratio remodel / baseline remodel: %.2f wall, %.2f CPU", remodelMedian / median(baselineWhole), remodelCPU / median(cpuTimes[Self.baselineRun] ?? [])))
         }
 
         // Peak memory at a tenth (or --rss-objects) of the size.
@@ -310,11 +287,10 @@ struct MigrateBenchmark {
 
     // MARK: - Processes
 
-    /// `remodel migrate` of the store with the history in `history` (Migrations/ and Schemas/).
-    /// The names of the runs of the baseline binary.
+    /// The name of the runs of the baseline binary.
     static let baselineRun = "baseline"
-    static let baselineComparable = "baseline-comparable"
 
+    /// `remodel migrate` of the store with the history in `history` (Migrations/ and Schemas/).
     func runRemodel(on store: String, history: String? = nil, executable: String? = nil) throws -> ChildResult {
         let history = history ?? root
         return try runChild(executable ?? remodel, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")

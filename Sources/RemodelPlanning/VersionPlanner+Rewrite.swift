@@ -361,14 +361,14 @@ extension VersionPlanner {
             // affinity; a BLOB column, which has none, and keys, links and indexed columns are
             // replaced as before.
             var retyped: [String: SQLColumnType] = [:]
-            replaced.removeAll { column, value in
+            for (column, value) in replaced {
                 guard let old = table.physical[column.name], canReuse(old), canReuse(column), old.sqlType != .blob,
-                      old.type.isOptional == column.type.isOptional, !value.isNullLiteral else { return false }
+                      old.type.isOptional == column.type.isOptional, !value.isNullLiteral else { continue }
                 retyped[column.name] = old.sqlType
                 retypes.append(.retype(table: name, column: column.name, type: column.sqlType))
                 assignments.append(SQLAssignment(column.name, value))
-                return true
             }
+            replaced.removeAll { retyped[$0.0.name] != nil }
             var reusable = removed.filter { canReuse($0.value) }.map { (slot: $0.key, layout: $0.value) }
             reusable += replaced.compactMap { entry in table.physical[entry.0.name].flatMap { canReuse($0) ? (slot: entry.0.name, layout: $0) : nil } }
             var reused: [(slot: String, column: String)] = []
