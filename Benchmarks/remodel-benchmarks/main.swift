@@ -42,8 +42,9 @@ guard let name = arguments.first, name != "--help", name != "-h",
       let benchmark = benchmarks.first(where: { $0.name == name })
 else {
     print("USAGE: remodel-benchmarks <name> [arguments]\n\nBENCHMARKS:")
+    let width = benchmarks.map(\.name.count).max()! + 2
     for benchmark in benchmarks {
-        print("  " + benchmark.name.padding(toLength: 12, withPad: " ", startingAt: 0) + benchmark.abstract)
+        print("  " + benchmark.name.padding(toLength: width, withPad: " ", startingAt: 0) + benchmark.abstract)
     }
     exit(arguments.isEmpty || arguments.first == "--help" || arguments.first == "-h" ? 0 : 64)
 }

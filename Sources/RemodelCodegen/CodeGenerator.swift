@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import RemodelCore
 
 /// What to generate from: the schema, the files it came from and its migration history.
@@ -115,43 +113,57 @@ public struct CodeGenerator: Sendable {
 
     /// One file per type, in a fixed order: enums, models, projections, store bridges, manifest.
     public func files(for input: GeneratorInput) throws(DiagnosticsError) -> [GeneratedFile] {
-        let parts = try declarations(for: input)
-        var plans: [(name: String, imports: [String], declarations: [SwiftDeclaration])] = []
-        for (name, declaration, usesObjectID) in parts.models {
-            plans.append((name + ".swift", modelImports(usesObjectID), [declaration]))
+        let builders = try prepare(input)
+        let realm = options.realm ? realmParts(input: input, types: builders.types) : nil
+        // One job per file. Every declaration is independent of the others: each file is
+        // built and rendered on whichever core is free, and the files come back in order.
+        // The manifest (which hashes the whole schema) goes first, so that no core waits for
+        // it at the end.
+        enum Job {
+            case model(Int), bridge(Int), manifest, realmType(Int), realmShared
         }
-        for (name, declaration) in parts.bridges {
-            plans.append((name + "+RemodelStore.swift", storeImports, [.mark("Store bridge of \(name)")] + StoreBridgeGenerator.versionCheck + [declaration]))
+        var jobs: [Job] = [.manifest]
+        jobs += (0..<builders.modelCount).map(Job.model)
+        jobs += (0..<builders.bridgeCount).map(Job.bridge)
+        if let realm {
+            jobs += realm.types.indices.map(Job.realmType)
+            if !realm.shared.isEmpty { jobs.append(.realmShared) }
         }
-        plans.append((options.manifestName + ".swift", storeImports, [.mark("Schema manifest")] + StoreBridgeGenerator.versionCheck + [parts.manifest]))
-        var conditions = Array(repeating: String?.none, count: plans.count)
-        for (name, declaration) in parts.realmTypes {
-            plans.append((RealmTypeMapper.className(name) + ".swift", parts.realmImports, [declaration]))
-            conditions.append(Self.realmCondition)
+        let built = jobs.concurrentMap { job -> GeneratedFile in
+            switch job {
+            case .model(let index):
+                let model = builders.model(at: index)
+                return file(model.name + ".swift", input, imports: modelImports(model.usesObjectID), [model.declaration])
+            case .bridge(let index):
+                let bridge = builders.bridge(at: index)
+                return file(bridge.name + "+RemodelStore.swift", input, imports: storeImports, [.mark("Store bridge of \(bridge.name)")] + StoreBridgeGenerator.versionCheck + [bridge.declaration])
+            case .manifest:
+                return file(options.manifestName + ".swift", input, imports: storeImports, [.mark("Schema manifest")] + StoreBridgeGenerator.versionCheck + [builders.manifest()])
+            case .realmType(let index):
+                let type = realm!.types[index]
+                return file(RealmTypeMapper.className(type.name) + ".swift", input, imports: realm!.imports, [type.declaration], condition: Self.realmCondition)
+            case .realmShared:
+                return file(options.manifestName + "+Realm.swift", input, imports: realm!.imports, [.mark("Realm support")] + realm!.shared, condition: Self.realmCondition)
+            }
         }
-        if !parts.realmShared.isEmpty {
-            plans.append((options.manifestName + "+Realm.swift", parts.realmImports, [.mark("Realm support")] + parts.realmShared))
-            conditions.append(Self.realmCondition)
-        }
-        // Files are independent: render them in parallel; the result (and its order) is the
-        // same as rendering them one by one.
-        return Array(plans.indices).concurrentMap { index in
-            let plan = plans[index]
-            return file(plan.name, input, imports: plan.imports, plan.declarations, condition: conditions[index])
-        }
+        // Models, bridges, the manifest, then the Realm files.
+        let bridgesEnd = 1 + builders.modelCount + builders.bridgeCount
+        return Array(built[1..<bridgesEnd]) + [built[0]] + built[bridgesEnd...]
     }
 
     /// The two files of `bundleFileNames`: every model, enum and projection; then every store
     /// bridge and the manifest.
     public func bundle(for input: GeneratorInput) throws(DiagnosticsError) -> [GeneratedFile] {
-        let parts = try declarations(for: input)
-        let usesObjectID = parts.models.contains { $0.usesObjectID }
+        let builders = try prepare(input)
+        let models = (0..<builders.modelCount).map(builders.model(at:))
+        let bridges = (0..<builders.bridgeCount).map { builders.bridge(at: $0).declaration }
+        let usesObjectID = models.contains { $0.usesObjectID }
         var files = [
-            file(Self.bundleFileNames[0], input, imports: modelImports(usesObjectID), parts.models.map(\.declaration)),
-            file(Self.bundleFileNames[1], input, imports: storeImports, [.mark("Store bridges")] + StoreBridgeGenerator.versionCheck + parts.bridges.map(\.declaration) + [parts.manifest]),
+            file(Self.bundleFileNames[0], input, imports: modelImports(usesObjectID), models.map(\.declaration)),
+            file(Self.bundleFileNames[1], input, imports: storeImports, [.mark("Store bridges")] + StoreBridgeGenerator.versionCheck + bridges + [builders.manifest()]),
         ]
-        if options.realm {
-            files.append(file(Self.realmBundleFileName, input, imports: parts.realmImports, [.mark("Realm bridges")] + parts.realmTypes.map(\.declaration) + parts.realmShared, condition: Self.realmCondition))
+        if let realm = options.realm ? realmParts(input: input, types: builders.types) : nil {
+            files.append(file(Self.realmBundleFileName, input, imports: realm.imports, [.mark("Realm bridges")] + realm.types.map(\.declaration) + realm.shared, condition: Self.realmCondition))
         }
         return files
     }
@@ -162,59 +174,24 @@ public struct CodeGenerator: Sendable {
         file(Self.realmBundleFileName, input, imports: [], [.comment(["The Realm side is off: `realm: true` in remodel-plugin.yaml (or --realm) generates it."])])
     }
 
-    private typealias Parts = (
-        models: [(name: String, declaration: SwiftDeclaration, usesObjectID: Bool)],
-        bridges: [(name: String, declaration: SwiftDeclaration)],
-        manifest: SwiftDeclaration,
-        realmTypes: [(name: String, declaration: SwiftDeclaration)],
-        realmShared: [SwiftDeclaration],
-        realmImports: [String]
-    )
-
-    private func declarations(for input: GeneratorInput) throws(DiagnosticsError) -> Parts {
+    /// Checks `input` and returns the generators of its declarations.
+    private func prepare(_ input: GeneratorInput) throws(DiagnosticsError) -> DeclarationBuilders {
         let problems = check(input)
         guard !problems.containsErrors else { throw DiagnosticsError(problems) }
-        let schema = input.schema
-        let types = SwiftTypeMapper(schema: schema)
-        let enums = EnumGenerator()
-        let models = ModelGenerator(types: types)
-        let projections = ProjectionGenerator(types: types)
-        let bridges = StoreBridgeGenerator(types: types)
-
-        // The manifest (which hashes the whole schema) is built on another thread meanwhile.
-        let manifest = ManifestSlot()
-        let manifestGenerator = ManifestGenerator(name: options.manifestName)
-        let manifestThread = DispatchGroup()
-        DispatchQueue.global().async(group: manifestThread) {
-            manifest.set(manifestGenerator.declaration(schema: schema, version: input.version, history: input.history))
-        }
-        var parts: Parts = ([], [], .comment([]), [], [], [])
-        for enumType in schema.enums {
-            parts.models.append((enumType.name, enums.declaration(for: enumType), false))
-        }
-        for object in schema.objects {
-            let usesObjectID = object.storedProperties.contains { $0.storedType?.scalar == .objectId }
-            parts.models.append((object.name, models.declaration(for: object), usesObjectID))
-        }
-        for projection in schema.projections {
-            parts.models.append((projection.name, projections.declaration(for: projection), false))
-        }
-        parts.bridges = schema.enums.map { ($0.name, bridges.declaration(for: $0)) } + schema.objects.map { ($0.name, bridges.declaration(for: $0)) }
-        if options.realm { addRealm(to: &parts, input: input, types: types) }
-        manifestThread.wait()
-        parts.manifest = manifest.get()
-        return parts
+        return DeclarationBuilders(input: input, manifestName: options.manifestName)
     }
 
-    private func addRealm(to parts: inout Parts, input: GeneratorInput, types: SwiftTypeMapper) {
+    private typealias RealmParts = (types: [(name: String, declaration: SwiftDeclaration)], shared: [SwiftDeclaration], imports: [String])
+
+    private func realmParts(input: GeneratorInput, types: SwiftTypeMapper) -> RealmParts {
         let realmTypes = RealmTypeMapper(models: types, manifestName: options.manifestName, storedNames: options.realmClassNames)
         let objects = RealmObjectGenerator(types: realmTypes)
         let schema = input.schema
-        parts.realmTypes = schema.objects.map { ($0.name, objects.declaration(for: $0)) } + schema.projections.map { ($0.name, objects.declaration(for: $0)) }
+        let classes = schema.objects.map { ($0.name, objects.declaration(for: $0)) } + schema.projections.map { ($0.name, objects.declaration(for: $0)) }
         var migration = RealmMigrationGenerator(types: realmTypes, history: input.history, version: input.version, sources: input.sources)
         let manifest = RealmManifestGenerator(types: realmTypes, manifestName: options.manifestName).declaration(migration: &migration)
-        parts.realmShared = schema.enums.map(objects.declaration(for:)) + RealmSupportGenerator.declarations(for: schema, manifestName: options.manifestName) + [manifest]
-        parts.realmImports = ["Foundation", "RealmSwift", "RemodelCore", "RemodelRealm", "RemodelStore"]
+        let shared = schema.enums.map(objects.declaration(for:)) + RealmSupportGenerator.declarations(for: schema, manifestName: options.manifestName) + [manifest]
+        return (classes, shared, ["Foundation", "RealmSwift", "RemodelCore", "RemodelRealm", "RemodelStore"])
     }
 
     private var storeImports: [String] { ["Foundation", "RemodelCore", "RemodelStore"] }
@@ -230,20 +207,59 @@ public struct CodeGenerator: Sendable {
     }
 }
 
-/// The manifest declaration, built on another thread.
-private final class ManifestSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var declaration: SwiftDeclaration?
+/// The generators of one schema's declarations. Each declaration is built on its own from
+/// the schema alone, so that any of them can be built on any thread.
+private struct DeclarationBuilders: Sendable {
+    let input: GeneratorInput
+    let manifestName: String
+    let types: SwiftTypeMapper
+    let enums = EnumGenerator()
+    let models: ModelGenerator
+    let projections: ProjectionGenerator
+    let bridges: StoreBridgeGenerator
 
-    func set(_ declaration: SwiftDeclaration) {
-        lock.lock()
-        self.declaration = declaration
-        lock.unlock()
+    init(input: GeneratorInput, manifestName: String) {
+        self.input = input
+        self.manifestName = manifestName
+        types = SwiftTypeMapper(schema: input.schema)
+        models = ModelGenerator(types: types)
+        projections = ProjectionGenerator(types: types)
+        bridges = StoreBridgeGenerator(types: types)
     }
 
-    func get() -> SwiftDeclaration {
-        lock.lock()
-        defer { lock.unlock() }
-        return declaration!
+    private var schema: Schema { input.schema }
+
+    /// Enums, then object types, then projections.
+    var modelCount: Int { schema.enums.count + schema.objects.count + schema.projections.count }
+
+    /// Enums, then object types.
+    var bridgeCount: Int { schema.enums.count + schema.objects.count }
+
+    func model(at index: Int) -> (name: String, declaration: SwiftDeclaration, usesObjectID: Bool) {
+        if index < schema.enums.count {
+            let enumType = schema.enums[index]
+            return (enumType.name, enums.declaration(for: enumType), false)
+        }
+        let objectIndex = index - schema.enums.count
+        if objectIndex < schema.objects.count {
+            let object = schema.objects[objectIndex]
+            let usesObjectID = object.storedProperties.contains { $0.storedType?.scalar == .objectId }
+            return (object.name, models.declaration(for: object), usesObjectID)
+        }
+        let projection = schema.projections[objectIndex - schema.objects.count]
+        return (projection.name, projections.declaration(for: projection), false)
+    }
+
+    func bridge(at index: Int) -> (name: String, declaration: SwiftDeclaration) {
+        if index < schema.enums.count {
+            let enumType = schema.enums[index]
+            return (enumType.name, bridges.declaration(for: enumType))
+        }
+        let object = schema.objects[index - schema.enums.count]
+        return (object.name, bridges.declaration(for: object))
+    }
+
+    func manifest() -> SwiftDeclaration {
+        ManifestGenerator(name: manifestName).declaration(schema: schema, version: input.version, history: input.history)
     }
 }

@@ -57,6 +57,34 @@ final class SchemaLoaderTests: XCTestCase {
         XCTAssertEqual(result.schema?.objectType(named: "Dog")?.property(named: "owners")?.kind, .inverse(type: "Person", property: "dogs"))
     }
 
+    /// Object types are resolved in parallel runs (several per core); every problem in every
+    /// run must still be reported once, at its place, in file order, and what one run
+    /// resolved (where a property's type is written) must reach the checks that follow.
+    func testProblemsInManyObjectsAreAllReportedInOrder() throws {
+        let count = 61
+        var text = "objects:\n"
+        for index in 0..<count {
+            text += "  T\(index):\n    primaryKey: id\n    properties:\n      id: uuid\n"
+            // Every seventh type has an unknown type; every eleventh an inverse of a property
+            // that is not a link (reported by the relationship checks, at the inverse).
+            text += index % 7 == 3 ? "      bad: Nope\(index)\n" : "      next: T\((index + 1) % count)?\n"
+            if index % 11 == 5 { text += "      back: { inverse: T\((index + 1) % count).id }\n" }
+        }
+        try write(text, to: "many.yaml")
+        let result = SchemaLoader.load(path: folder.path)
+        XCTAssertNil(result.schema)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func line(containing needle: String) -> Int { lines.firstIndex { $0.contains(needle) }! + 1 }
+        var expected: [(rule: String, line: Int)] = []
+        for index in 0..<count {
+            if index % 7 == 3 { expected.append(("unknown-type", line(containing: "bad: Nope\(index)"))) }
+            if index % 11 == 5 { expected.append(("inverse-origin-not-link", line(containing: "back: { inverse: T\((index + 1) % count).id }"))) }
+        }
+        XCTAssertEqual(result.diagnostics.map(\.rule), expected.map(\.rule))
+        XCTAssertEqual(result.diagnostics.map { $0.location?.line }, expected.map(\.line))
+        XCTAssertEqual(result.diagnostics.first?.location?.column, 12, "at the type name")
+    }
+
     func testMissingPathIsReported() {
         let result = SchemaLoader.load(path: folder.path + "/Nope")
         XCTAssertEqual(result.diagnostics.map(\.rule), ["file-unreadable"])

@@ -25,9 +25,9 @@ enum GenerationChecks {
         func error(_ rule: String, _ message: String, hint: String) {
             found.append(.error(rule, message, at: nil, hint: hint))
         }
-        func checkName(_ name: String, _ what: String) {
+        func checkName(_ name: String, _ what: @autoclosure () -> String) {
             if !SwiftNames.isIdentifier(name) {
-                error("codegen-invalid-name", "\(what) '\(SwiftLiteral.commentLine(name))' is not a Swift identifier", hint: "use letters, digits and underscores, starting with a letter")
+                error("codegen-invalid-name", "\(what()) '\(SwiftLiteral.commentLine(name))' is not a Swift identifier", hint: "use letters, digits and underscores, starting with a letter")
             }
         }
 

@@ -33,9 +33,16 @@ public enum SwiftNames {
     /// digits or underscores (ASCII only, so that the name is also a valid column name and
     /// JSON key everywhere).
     public static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first else { return false }
-        guard first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
-            && name != "_"
+        let utf8 = name.utf8
+        guard let first = utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first), name != "_" else { return false }
+        return utf8.allSatisfy(isIdentifierByte)
+    }
+
+    /// Whether `byte` may appear in a plain identifier: an ASCII letter, digit or `_`.
+    public static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 }

@@ -105,7 +105,7 @@ struct TypeExpression: Equatable {
             utf8 = utf8.dropLast()
         }
         guard let first = utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              utf8.allSatisfy(Identifier.isIdentifierByte)
+              utf8.allSatisfy(SwiftNames.isIdentifierByte)
         else { return nil }
         return TypeExpression(collection: collection, name: String(Substring(utf8)), nameOffset: offset, isOptional: optional)
     }

@@ -51,7 +51,7 @@ extension SchemaValidator {
     func parseInverse(_ node: YAMLNode, what: String) -> (type: String, property: String)? {
         let text = node.scalar?.text ?? ""
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
-        guard parts.count == 2, Identifier.isValid(parts[0]), Identifier.isValid(parts[1]) else {
+        guard parts.count == 2, SwiftNames.isIdentifier(parts[0]), SwiftNames.isIdentifier(parts[1]) else {
             log.error(
                 "inverse-syntax", "inverse of property \(what) must be written 'Type.property', found '\(text)'", at: node.location,
                 hint: "name the link it inverts, e.g. 'inverse: Person.dogs'"

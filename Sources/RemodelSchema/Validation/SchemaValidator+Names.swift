@@ -31,7 +31,7 @@ extension SchemaValidator {
     @discardableResult
     func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false, stored: Bool = true) -> Bool {
         let text = name.value
-        guard Identifier.isValid(text) else {
+        guard SwiftNames.isIdentifier(text) else {
             log.error(
                 "invalid-name", "\(noun) name '\(text)' is not a valid identifier", at: name.location,
                 hint: "use ASCII letters, digits and '_', not starting with a digit\(Self.identifierSuggestion(for: text).map { ", e.g. '\($0)'" } ?? "")"
@@ -115,7 +115,7 @@ extension SchemaValidator {
             }
         }
         if let first = out.unicodeScalars.first, ("0"..."9").contains(first) { out = "_" + out }
-        return Identifier.isValid(out) ? out : nil
+        return SwiftNames.isIdentifier(out) ? out : nil
     }
 
     /// Records every enum, object and projection name, reporting names declared twice (in
@@ -169,7 +169,7 @@ extension SchemaValidator {
     /// Checks a `renamedFrom` value: an identifier that no longer names anything current.
     func checkRenamedFrom(_ renamedFrom: Located<String>?, noun: String, owner: String, currentNames: Set<String>) {
         guard let renamedFrom else { return }
-        guard Identifier.isValid(renamedFrom.value) else {
+        guard SwiftNames.isIdentifier(renamedFrom.value) else {
             log.error(
                 "invalid-name", "'renamedFrom' of \(noun) '\(owner)' is not a valid identifier: '\(renamedFrom.value)'", at: renamedFrom.location,
                 hint: "write the old name exactly as it was declared"

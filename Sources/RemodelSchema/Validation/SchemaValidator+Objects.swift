@@ -1,3 +1,4 @@
+import Foundation
 import RemodelCore
 
 /// Objects and their properties: names, types, primary keys, defaults and indexes.
@@ -9,62 +10,90 @@ extension SchemaValidator {
         "binary": "data", "blob": "data", "ObjectId": "objectId", "ObjectID": "objectId", "objectid": "objectId",
     ]
 
+    /// Resolves every object type. Each one depends only on the registered declarations and
+    /// the resolved enums, so they are resolved in parallel, in runs of consecutive objects
+    /// with a validator (and a log) of their own, and gathered in declaration order: the
+    /// outcome, diagnostics included, is the same as resolving them one by one.
     func resolveObjects() {
         let currentNames = Set(declaredNames.keys)
-        for declaration in syntax.objects {
-            let objectName = declaration.name.value
-            guard objectDeclarations[objectName]?.name.location == declaration.name.location else { continue }
-            let primaryKey = primaryKeyName(of: declaration)
-            var properties: [Property] = []
-            var propertyNames: [String: SourceLocation] = [:]
-            var foldedPropertyNames: [String: Located<String>] = [:]
-            for property in declaration.properties {
-                let name = property.name.value
-                let isPrimaryKey = name == primaryKey?.value
-                guard checkName(property.name, kind: .property, noun: "property", isPrimaryKey: isPrimaryKey) else { continue }
-                if let first = propertyNames[name] {
-                    log.error(
-                        "duplicate-property", "object '\(objectName)' has property '\(name)' more than once", at: property.name.location,
-                        hint: "remove or rename one of them", notes: [.init("'\(name)' first declared here", at: first)]
-                    )
-                    continue
-                }
-                propertyNames[name] = property.name.location
-                let key = StoreNames.foldedKey(name)
-                if let first = foldedPropertyNames[key] {
-                    log.error(
-                        "name-case-collision", "object '\(objectName)' has properties '\(first.value)' and '\(name)', which differ only in letter case", at: property.name.location,
-                        hint: "rename one of them: SQLite's column names (and the side tables '\(objectName).property' of collections) ignore letter case",
-                        notes: [.init("'\(first.value)' declared here", at: first.location)]
-                    )
-                    continue
-                }
-                foldedPropertyNames[key] = property.name
-                if let resolved = resolve(property, in: declaration) { properties.append(resolved) }
-            }
-            if declaration.properties.contains(where: { $0.renamedFrom != nil }) {
-                let names = Set(declaration.properties.map(\.name.value))
-                for property in declaration.properties {
-                    checkRenamedFrom(property.renamedFrom, noun: "property", owner: "\(objectName).\(property.name.value)", currentNames: names)
-                }
-            }
-            checkRenamedFrom(declaration.renamedFrom, noun: "object", owner: objectName, currentNames: currentNames)
-            if declaration.properties.isEmpty {
-                log.error("empty-declaration", "object '\(objectName)' has no properties", at: declaration.name.location, hint: "add at least one property under 'properties:'")
-            }
-            checkPrimaryKey(primaryKey, of: declaration, properties: properties)
-            if primaryKey == nil, !declaration.isEmbedded { checkCollectionsHaveAnOwnerKey(declaration, properties: properties) }
-            let object = ObjectType(
-                name: objectName,
-                primaryKey: primaryKey?.value,
-                isEmbedded: declaration.isEmbedded,
-                properties: properties,
-                renamedFrom: declaration.renamedFrom?.value,
-                doc: declaration.doc
-            )
-            objects.append(object)
-            objectsByName[objectName] = object
+        let declarations = syntax.objects
+        let runs = Self.runs(of: declarations.count)
+        let resolved = runs.concurrentMap { run in
+            let worker = SchemaValidator(resolvingObjectsFor: self)
+            for declaration in declarations[run] { worker.resolveObject(declaration, currentNames: currentNames) }
+            return worker
         }
+        for worker in resolved {
+            log.add(contentsOf: worker.log.diagnostics)
+            for object in worker.objects {
+                objects.append(object)
+                objectsByName[object.name] = object
+            }
+            typeNodes.merge(worker.typeNodes) { first, _ in first }
+        }
+    }
+
+    /// Consecutive index ranges covering `0..<count`, a few per core, so that a run of large
+    /// objects does not leave the other cores idle.
+    static func runs(of count: Int) -> [Range<Int>] {
+        let runCount = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        guard runCount > 1 else { return count == 0 ? [] : [0..<count] }
+        return (0..<runCount).map { index in (count * index / runCount)..<(count * (index + 1) / runCount) }
+    }
+
+    private func resolveObject(_ declaration: ObjectDeclaration, currentNames: Set<String>) {
+        let objectName = declaration.name.value
+        guard objectDeclarations[objectName]?.name.location == declaration.name.location else { return }
+        let primaryKey = primaryKeyName(of: declaration)
+        var properties: [Property] = []
+        var propertyNames: [String: SourceLocation] = [:]
+        var foldedPropertyNames: [String: Located<String>] = [:]
+        for property in declaration.properties {
+            let name = property.name.value
+            let isPrimaryKey = name == primaryKey?.value
+            guard checkName(property.name, kind: .property, noun: "property", isPrimaryKey: isPrimaryKey) else { continue }
+            if let first = propertyNames[name] {
+                log.error(
+                    "duplicate-property", "object '\(objectName)' has property '\(name)' more than once", at: property.name.location,
+                    hint: "remove or rename one of them", notes: [.init("'\(name)' first declared here", at: first)]
+                )
+                continue
+            }
+            propertyNames[name] = property.name.location
+            let key = StoreNames.foldedKey(name)
+            if let first = foldedPropertyNames[key] {
+                log.error(
+                    "name-case-collision", "object '\(objectName)' has properties '\(first.value)' and '\(name)', which differ only in letter case", at: property.name.location,
+                    hint: "rename one of them: SQLite's column names (and the side tables '\(objectName).property' of collections) ignore letter case",
+                    notes: [.init("'\(first.value)' declared here", at: first.location)]
+                )
+                continue
+            }
+            foldedPropertyNames[key] = property.name
+            if let resolved = resolve(property, in: declaration) { properties.append(resolved) }
+        }
+        if declaration.properties.contains(where: { $0.renamedFrom != nil }) {
+            let names = Set(declaration.properties.map(\.name.value))
+            for property in declaration.properties {
+                checkRenamedFrom(property.renamedFrom, noun: "property", owner: "\(objectName).\(property.name.value)", currentNames: names)
+            }
+        }
+        checkRenamedFrom(declaration.renamedFrom, noun: "object", owner: objectName, currentNames: currentNames)
+        if declaration.properties.isEmpty {
+            log.error("empty-declaration", "object '\(objectName)' has no properties", at: declaration.name.location, hint: "add at least one property under 'properties:'")
+        }
+        checkPrimaryKey(primaryKey, of: declaration, properties: properties)
+        if primaryKey == nil, !declaration.isEmbedded { checkCollectionsHaveAnOwnerKey(declaration, properties: properties) }
+        let object = ObjectType(
+            name: objectName,
+            primaryKey: primaryKey?.value,
+            isEmbedded: declaration.isEmbedded,
+            properties: properties,
+            renamedFrom: declaration.renamedFrom?.value,
+            doc: declaration.doc
+        )
+        objects.append(object)
+        objectsByName[objectName] = object
     }
 
     /// The property the object names as its key, either with `primaryKey: name` on the object

@@ -45,7 +45,7 @@ extension SchemaValidator {
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var offset = 0
         for component in components {
-            if !Identifier.isValid(component) {
+            if !SwiftNames.isIdentifier(component) {
                 log.error(
                     "invalid-key-path", "key path '\(text)' of projection property \(what) has an invalid component '\(component)'", at: location(in: property.keyPath, offset: offset),
                     hint: "write property names separated by '.', e.g. 'lastName.first'"

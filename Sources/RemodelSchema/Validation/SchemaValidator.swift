@@ -42,6 +42,20 @@ final class SchemaValidator {
         self.origin = origin
     }
 
+    /// A validator for some of `parent`'s object types, with its registered declarations and
+    /// resolved enums and a log of its own (`resolveObjects`).
+    init(resolvingObjectsFor parent: SchemaValidator) {
+        self.syntax = parent.syntax
+        self.log = DiagnosticLog()
+        self.origin = parent.origin
+        self.enumDeclarations = parent.enumDeclarations
+        self.objectDeclarations = parent.objectDeclarations
+        self.declaredNames = parent.declaredNames
+        self.foldedTypeNames = parent.foldedTypeNames
+        self.enums = parent.enums
+        self.enumsByName = parent.enumsByName
+    }
+
     /// Checks everything and returns the schema, or `nil` when any error was reported.
     func validate() -> Schema? {
         registerDeclarations()
