@@ -19,9 +19,10 @@ let package = Package(
         .plugin(name: "RemodelGenerateModels", targets: ["RemodelGenerateModels"]),
     ],
     targets: [
-        // System libraries (Debian: libyaml-dev, libsqlite3-dev).
+        // System libraries (Debian: libyaml-dev, libsqlite3-dev, libpq-dev).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         // Libraries, one per concern.
         .target(name: "RemodelCore"),
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "RemodelPlanning", dependencies: ["RemodelCore", "RemodelLayout"]),
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelPlanning", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
+        // PostgreSQL through libpq: connections, statements, errors with their SQLSTATE.
+        .target(name: "RemodelPostgres", dependencies: ["CLibPQ"]),
         .target(name: "RemodelRealm", dependencies: ["RemodelCore"]),
         // What `remodel generate` and the build plugin's tool share: the schema and history loaded
         // and checked as every command does, the plugin options, generating and writing the
@@ -86,7 +89,8 @@ let package = Package(
         .executableTarget(name: "remodel-fuzz", dependencies: ["RemodelFuzzTargets", "CFuzzerDriver"], path: "Fuzz/remodel-fuzz"),
 
         // The example history as Swift values and the migration plan references, shared by the
-        // migration and code generator tests and the reference recorder.
+        // migration and code generator tests and the reference recorder; the throwaway
+        // PostgreSQL server of the PostgreSQL tests.
         .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema"], path: "Tests/RemodelTestSupport"),
         .testTarget(name: "RemodelCoreTests", dependencies: ["RemodelCore"]),
         .testTarget(
@@ -95,6 +99,9 @@ let package = Package(
             resources: [.copy("Corpus")]
         ),
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
+        // Against a throwaway server each run starts (PostgresTestServer); skipped by name
+        // where PostgreSQL's server programs are not installed.
+        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelTestSupport"]),
         .testTarget(
             name: "RemodelMigrateTests",
             dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],

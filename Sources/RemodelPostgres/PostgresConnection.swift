@@ -1,0 +1,199 @@
+import CLibPQ
+
+/// One connection to a PostgreSQL server through libpq, used by one thread at a time.
+///
+/// Statements run in libpq's text format: parameters are sent as text (or NULL) and results
+/// come back as text, which keeps every value exact (`numeric`, `timestamptz` with its
+/// microseconds, `bytea` in hex) and leaves conversion to the layout that knows each
+/// column's type. The server's notices are collected in `notices` rather than printed.
+public final class PostgresConnection {
+    private let pointer: OpaquePointer
+    /// The database and schema this connection was opened for.
+    public let target: PostgresTarget
+    private let noticeBox = NoticeBox()
+
+    /// Connects to `target`; throws `PostgresError` (kind `.connection`) naming the server
+    /// without its password and saying what to check.
+    public init(_ target: PostgresTarget) throws(PostgresError) {
+        self.target = target
+        guard let pointer = PQconnectdb(target.connectionString) else {
+            throw PostgresError(kind: .connection, message: "libpq could not allocate a connection (out of memory)", target: target.redacted)
+        }
+        guard PQstatus(pointer) == CONNECTION_OK else {
+            let error = Self.connectionError(pointer, target: target)
+            PQfinish(pointer)
+            throw error
+        }
+        self.pointer = pointer
+        PQsetNoticeProcessor(pointer, { context, message in
+            guard let context, let message else { return }
+            Unmanaged<NoticeBox>.fromOpaque(context).takeUnretainedValue().add(String(cString: message))
+        }, Unmanaged.passUnretained(noticeBox).toOpaque())
+    }
+
+    /// Connects to a URL or key/value string (see `PostgresTarget`).
+    public convenience init(url: String) throws(PostgresError) {
+        try self.init(try PostgresTarget(url))
+    }
+
+    deinit {
+        PQfinish(pointer)
+    }
+
+    /// The server, as connected, without a password: `postgresql://app@127.0.0.1:5432/notes`
+    /// (a Unix socket's folder stands in for the host).
+    public var displayName: String { Self.displayName(pointer) }
+
+    /// The server's version as a number, e.g. 150018 for 15.18.
+    public var serverVersion: Int { Int(PQserverVersion(pointer)) }
+
+    /// The notices the server sent so far (`NOTICE: … skipping`), oldest first.
+    public var notices: [String] { noticeBox.messages }
+
+    /// Runs one or more statements separated by semicolons, with no parameters and no result.
+    public func execute(_ sql: String) throws(PostgresError) {
+        let result = PQexec(pointer, sql)
+        defer { PQclear(result) }
+        try check(result, statement: sql)
+    }
+
+    /// Runs one statement with `$1`, `$2`, … bound to `parameters` (text, or nil for NULL)
+    /// and returns its rows as text.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
+        let result = Self.withCStrings(parameters) { values in
+            PQexecParams(pointer, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, statement: sql)
+        return PostgresResult(result!)
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    public func scalar(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {
+        let result = try query(sql, parameters)
+        return result.rows.first?.first ?? nil
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: - Errors
+
+    private func check(_ result: OpaquePointer?, statement: String) throws(PostgresError) {
+        guard let result else {
+            throw Self.connectionError(pointer, target: target, statement: statement)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN, PGRES_COPY_OUT:
+            return
+        default:
+            if PQstatus(pointer) != CONNECTION_OK {
+                throw Self.connectionError(pointer, target: target, statement: statement)
+            }
+            func field(_ code: UInt8) -> String? {
+                PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+            }
+            // The diagnostic field codes of libpq's PG_DIAG_* macros.
+            throw PostgresError(
+                kind: .statement,
+                sqlState: field(UInt8(ascii: "C")) ?? "",
+                message: field(UInt8(ascii: "M")) ?? Self.trimmed(PQresultErrorMessage(result)),
+                detail: field(UInt8(ascii: "D")),
+                hint: field(UInt8(ascii: "H")),
+                statement: statement,
+                target: Self.displayName(pointer)
+            )
+        }
+    }
+
+    private static func connectionError(_ pointer: OpaquePointer, target: PostgresTarget, statement: String? = nil) -> PostgresError {
+        var message = trimmed(PQerrorMessage(pointer))
+        if message.isEmpty { message = "the connection failed" }
+        let hint: String
+        if PQconnectionNeedsPassword(pointer) == 1 {
+            hint = "the server wants a password: set PGPASSWORD, add the server to ~/.pgpass, or put it in the URL"
+        } else if PQstatus(pointer) == CONNECTION_OK || statement != nil {
+            hint = "the connection broke; check that the server still runs, then try again"
+        } else {
+            hint = "check the URL (postgresql://user@host:port/database), that the server runs and accepts connections from here, and the user's password"
+        }
+        return PostgresError(kind: .connection, message: message, hint: hint, statement: statement, target: displayName(pointer))
+    }
+
+    /// `postgresql://user@host:port/database` from what libpq resolved (URL, environment and
+    /// defaults), never with the password.
+    static func displayName(_ pointer: OpaquePointer) -> String {
+        func text(_ value: UnsafeMutablePointer<CChar>?) -> String { value.map { String(cString: $0) } ?? "" }
+        let host = text(PQhost(pointer))
+        let port = text(PQport(pointer))
+        let user = text(PQuser(pointer))
+        let database = text(PQdb(pointer))
+        let authority = host.hasPrefix("/") ? "[\(host)]" : host
+        return "postgresql://" + (user.isEmpty ? "" : user + "@") + authority + (port.isEmpty ? "" : ":" + port) + "/" + database
+    }
+
+    private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
+        guard let message else { return "" }
+        var text = String(cString: message)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+
+    private static func withCStrings<R>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        var storage: [[CChar]?] = values.map { $0.map { Array($0.utf8CString) } }
+        func pointers(_ index: Int, _ collected: [UnsafePointer<CChar>?]) -> R {
+            guard index < storage.count else { return body(collected) }
+            guard storage[index] != nil else { return pointers(index + 1, collected + [nil]) }
+            return storage[index]!.withUnsafeBufferPointer { pointers(index + 1, collected + [$0.baseAddress]) }
+        }
+        defer { storage.removeAll() }
+        return pointers(0, [])
+    }
+}
+
+/// The rows of one statement, as text.
+public struct PostgresResult: Sendable {
+    /// The column names, in order.
+    public var columns: [String]
+    /// The columns' type OIDs (`pg_type.oid`: 25 text, 20 int8, 2950 uuid …).
+    public var types: [UInt32]
+    /// Each row's values, nil for NULL.
+    public var rows: [[String?]]
+    /// The number of rows the statement changed (`UPDATE 3` → 3), 0 when it says none.
+    public var affectedRows: Int
+
+    init(_ result: OpaquePointer) {
+        let columnCount = Int(PQnfields(result))
+        columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        types = (0..<columnCount).map { UInt32(PQftype(result, Int32($0))) }
+        rows = (0..<Int(PQntuples(result))).map { row in
+            (0..<columnCount).map { column in
+                PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+            }
+        }
+        affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+}
+
+/// The notices a connection received; libpq calls its processor on the connection's thread.
+private final class NoticeBox {
+    private(set) var messages: [String] = []
+
+    func add(_ message: String) {
+        var text = message
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        messages.append(text)
+    }
+}
