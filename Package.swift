@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelPlanning", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
         // PostgreSQL through libpq: connections, statements, errors with their SQLSTATE.
-        .target(name: "RemodelPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "CLibPQ"]),
         .target(name: "RemodelRealm", dependencies: ["RemodelCore"]),
         // What `remodel generate` and the build plugin's tool share: the schema and history loaded
         // and checked as every command does, the plugin options, generating and writing the
@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         // Against a throwaway server each run starts (PostgresTestServer); skipped by name
         // where PostgreSQL's server programs are not installed.
-        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelTestSupport"]),
+        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelTestSupport"], exclude: ["References"]),
         .testTarget(
             name: "RemodelMigrateTests",
             dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],

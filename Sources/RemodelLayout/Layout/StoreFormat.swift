@@ -17,6 +17,9 @@ public enum StoreFormat {
         public static let schemaHash = "schemaHash"
         /// `StoreFormat.formatVersion` when the store was written.
         public static let formatVersion = "formatVersion"
+        /// The schema version of a PostgreSQL store (a SQLite store keeps it in
+        /// `PRAGMA user_version`).
+        public static let schemaVersion = "schemaVersion"
     }
 
     /// Statements creating the metadata tables.

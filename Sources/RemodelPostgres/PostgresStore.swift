@@ -1,0 +1,137 @@
+import RemodelCore
+import RemodelLayout
+
+/// A Remodel store in one schema of a PostgreSQL database (`PostgresLayout`): creating it, and
+/// what it says about itself. The metadata are the SQLite store's (`StoreFormat`): the
+/// schema's canonical text and hash, the layout rules' version, and here also the schema
+/// version, in `_remodel_metadata`; applied migrations in `_remodel_migrations`.
+public enum PostgresStore {
+    /// Creates the layout of `schema` at `version` in `target`'s schema, all or nothing (one
+    /// transaction; PostgreSQL's DDL is transactional). Creates the database schema when it
+    /// does not exist; refuses one that already holds a store or any table the layout needs.
+    @discardableResult
+    public static func create(at target: PostgresTarget, schema: Schema, version: Int) throws -> PostgresStoreInfo {
+        let layout: PostgresLayout
+        do {
+            layout = try PostgresLayout(schema: schema, schemaName: target.schema)
+        } catch let error as UnsupportedSchema {
+            throw PostgresStoreError.unsupportedSchema(error.message)
+        }
+        let connection = try PostgresConnection(target)
+        try connection.transaction {
+            // Two `init`s at once: the second waits here, then finds the first one's store.
+            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["remodel:" + target.schema])
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS " + SQLiteRenderer.identifier(target.schema))
+            let names = [StoreFormat.metadataTable, StoreFormat.migrationsTable] + layout.layout.tables.flatMap { [$0.name] + $0.sideTables.map(\.name) }
+            let existing = try tables(in: connection, schema: target.schema)
+            if existing.contains(StoreFormat.metadataTable) {
+                throw PostgresStoreError.alreadyAStore(schema: target.schema, database: connection.displayName)
+            }
+            let clashes = names.filter(existing.contains)
+            if !clashes.isEmpty {
+                throw PostgresStoreError.tablesExist(schema: target.schema, database: connection.displayName, tables: clashes)
+            }
+            for statement in layout.createStatements { try connection.execute(statement) }
+            try PostgresMetadata.writeSchema(connection, layout: layout, schema: schema, hash: schema.storageHash, version: version)
+        }
+        return try info(connection) { _ in schema }
+    }
+
+    /// What the store at `target` says about itself, and how many objects of each type it
+    /// holds, by the tables of `schemaAt(version)`: the schema of the version it records
+    /// (from the history; nil counts nothing).
+    public static func info(at target: PostgresTarget, schemaAt: (Int) -> Schema?) throws -> PostgresStoreInfo {
+        try info(try PostgresConnection(target), schemaAt: schemaAt)
+    }
+
+    static func info(_ connection: PostgresConnection, schemaAt: (Int) -> Schema?) throws -> PostgresStoreInfo {
+        let schemaName = connection.target.schema
+        guard try tables(in: connection, schema: schemaName).contains(StoreFormat.metadataTable) else {
+            throw PostgresStoreError.notAStore(schema: schemaName, database: connection.displayName)
+        }
+        let entries = try PostgresMetadata.entries(connection, schemaName: schemaName)
+        guard let versionText = entries[StoreFormat.Key.schemaVersion], let version = Int(versionText), version >= 1 else {
+            throw PostgresStoreError.incomplete(schema: schemaName, database: connection.displayName, reason: "its '\(StoreFormat.Key.schemaVersion)' entry is missing or not a version number")
+        }
+        if let format = entries[StoreFormat.Key.formatVersion].flatMap(Int.init), format > StoreFormat.formatVersion {
+            throw PostgresStoreError.newerFormat(schema: schemaName, database: connection.displayName, formatVersion: format)
+        }
+        var counts: [(type: String, count: Int)] = []
+        if let schema = schemaAt(version), let layout = try? PostgresLayout(schema: schema, schemaName: schemaName) {
+            for table in layout.layout.tables {
+                counts.append((table.name, Int(try connection.scalar("SELECT count(*) FROM " + layout.qualified(table.name)) ?? "0") ?? 0))
+            }
+        }
+        return PostgresStoreInfo(
+            database: connection.displayName, schemaName: schemaName, version: version,
+            schemaHash: entries[StoreFormat.Key.schemaHash] ?? "", objectCounts: counts
+        )
+    }
+
+    /// The tables of `schema`.
+    static func tables(in connection: PostgresConnection, schema: String) throws -> Set<String> {
+        let rows = try connection.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]).rows
+        return Set(rows.compactMap { $0.first ?? nil })
+    }
+}
+
+/// What a PostgreSQL store says about itself.
+public struct PostgresStoreInfo: Sendable {
+    /// The server and database, without a password.
+    public var database: String
+    public var schemaName: String
+    public var version: Int
+    public var schemaHash: String
+    /// Objects per type, in schema order.
+    public var objectCounts: [(type: String, count: Int)]
+}
+
+/// Why a PostgreSQL store cannot be created or read; each says where and how to fix it.
+public enum PostgresStoreError: Error, CustomStringConvertible {
+    case unsupportedSchema(String)
+    case alreadyAStore(schema: String, database: String)
+    case tablesExist(schema: String, database: String, tables: [String])
+    case notAStore(schema: String, database: String)
+    case incomplete(schema: String, database: String, reason: String)
+    case newerFormat(schema: String, database: String, formatVersion: Int)
+
+    public var description: String {
+        switch self {
+        case .unsupportedSchema(let reason):
+            "the schema cannot be stored in PostgreSQL: \(reason)"
+        case .alreadyAStore(let schema, let database):
+            "the schema '\(schema)' of \(database) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, 'remodel migrate' to upgrade it, or another schema (?schema=NAME)"
+        case .tablesExist(let schema, let database, let tables):
+            "the schema '\(schema)' of \(database) already has tables the store needs (\(tables.sorted().map { "'\($0)'" }.joined(separator: ", "))); nothing was changed: choose another schema (?schema=NAME) or drop those tables"
+        case .notAStore(let schema, let database):
+            "the schema '\(schema)' of \(database) holds no Remodel store (no '\(StoreFormat.metadataTable)' table): create one with 'remodel init', or name the schema it is in (?schema=NAME)"
+        case .incomplete(let schema, let database, let reason):
+            "the Remodel store in schema '\(schema)' of \(database) is incomplete: \(reason); restore it from a backup"
+        case .newerFormat(let schema, let database, let format):
+            "the Remodel store in schema '\(schema)' of \(database) has store format \(format), newer than this Remodel's \(StoreFormat.formatVersion): upgrade Remodel"
+        }
+    }
+}
+
+/// The one place that writes what a PostgreSQL store says about itself (the counterpart of
+/// the SQLite store's `StoreMetadata`).
+enum PostgresMetadata {
+    static func writeSchema(_ connection: PostgresConnection, layout: PostgresLayout, schema: Schema, hash: String, version: Int) throws {
+        let upsert = "INSERT INTO \(layout.qualified(StoreFormat.metadataTable)) (\"key\", \"value\") VALUES ($1, $2) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
+        for (key, value) in [
+            (StoreFormat.Key.schema, CanonicalYAML.text(of: schema)), (StoreFormat.Key.schemaHash, hash),
+            (StoreFormat.Key.formatVersion, String(StoreFormat.formatVersion)), (StoreFormat.Key.schemaVersion, String(version)),
+        ] {
+            try connection.query(upsert, [key, value])
+        }
+    }
+
+    static func entries(_ connection: PostgresConnection, schemaName: String) throws -> [String: String] {
+        let table = SQLiteRenderer.identifier(schemaName) + "." + SQLiteRenderer.identifier(StoreFormat.metadataTable)
+        var entries: [String: String] = [:]
+        for row in try connection.query("SELECT \"key\", \"value\" FROM \(table)").rows {
+            if let key = row[0], let value = row[1] { entries[key] = value }
+        }
+        return entries
+    }
+}
