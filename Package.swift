@@ -50,7 +50,7 @@ let package = Package(
         // starts it, so that apps can build their own with custom steps.
         .target(
             name: "RemodelCommandLine",
-            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration"]
+            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration", "RemodelPostgres"]
         ),
         .executableTarget(name: "remodel", dependencies: ["RemodelCommandLine"]),
         // The build plugins' tool: `remodel generate` and nothing else (RemodelGeneration), so
@@ -123,7 +123,7 @@ let package = Package(
             path: "Tests/RemodelCodegenRecorder"
         ),
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelCore"]),
-        .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore"]),
+        .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport"]),
         .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),
 
         // A test-only mirror of realm-swift 10.54.6's API (module `RealmSwift`, not a product)

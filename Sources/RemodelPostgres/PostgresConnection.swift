@@ -144,11 +144,13 @@ public final class PostgresConnection {
         return "postgresql://" + (user.isEmpty ? "" : user + "@") + authority + (port.isEmpty ? "" : ":" + port) + "/" + database
     }
 
+    /// libpq's message on one line: its lines (`…failed: Connection refused` and a tab-indented
+    /// `Is the server running…`) joined by "; ".
     private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
         guard let message else { return "" }
-        var text = String(cString: message)
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return text
+        return String(cString: message).split(whereSeparator: \.isNewline)
+            .map { line in String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
     private static func withCStrings<R>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {

@@ -62,9 +62,13 @@ public enum PostgresStore {
                 counts.append((table.name, Int(try connection.scalar("SELECT count(*) FROM " + layout.qualified(table.name)) ?? "0") ?? 0))
             }
         }
+        let migrations = SQLiteRenderer.identifier(schemaName) + "." + SQLiteRenderer.identifier(StoreFormat.migrationsTable)
+        let applied = try connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\" FROM \(migrations) ORDER BY \"version\"").rows.map { row in
+            PostgresStoreInfo.AppliedMigration(version: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", checksum: row[2] ?? "", appliedAt: row[3] ?? "")
+        }
         return PostgresStoreInfo(
             database: connection.displayName, schemaName: schemaName, version: version,
-            schemaHash: entries[StoreFormat.Key.schemaHash] ?? "", objectCounts: counts
+            schemaHash: entries[StoreFormat.Key.schemaHash] ?? "", objectCounts: counts, appliedMigrations: applied
         )
     }
 
@@ -84,6 +88,16 @@ public struct PostgresStoreInfo: Sendable {
     public var schemaHash: String
     /// Objects per type, in schema order.
     public var objectCounts: [(type: String, count: Int)]
+    /// The migrations applied to the store, oldest first.
+    public var appliedMigrations: [AppliedMigration]
+
+    /// One row of `_remodel_migrations`.
+    public struct AppliedMigration: Sendable {
+        public var version: Int
+        public var name: String
+        public var checksum: String
+        public var appliedAt: String
+    }
 }
 
 /// Why a PostgreSQL store cannot be created or read; each says where and how to fix it.
@@ -100,7 +114,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
         case .unsupportedSchema(let reason):
             "the schema cannot be stored in PostgreSQL: \(reason)"
         case .alreadyAStore(let schema, let database):
-            "the schema '\(schema)' of \(database) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, 'remodel migrate' to upgrade it, or another schema (?schema=NAME)"
+            "the schema '\(schema)' of \(database) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store"
         case .tablesExist(let schema, let database, let tables):
             "the schema '\(schema)' of \(database) already has tables the store needs (\(tables.sorted().map { "'\($0)'" }.joined(separator: ", "))); nothing was changed: choose another schema (?schema=NAME) or drop those tables"
         case .notAStore(let schema, let database):

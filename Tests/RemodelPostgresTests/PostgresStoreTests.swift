@@ -126,7 +126,7 @@ final class PostgresStoreTests: XCTestCase {
         try PostgresStore.create(at: target, schema: ExampleHistory.v1, version: 1)
         let before = try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", database: name)
         XCTAssertThrowsError(try PostgresStore.create(at: target, schema: ExampleHistory.v3, version: 3)) { error in
-            XCTAssertEqual("\(error)", "the schema 'public' of postgresql://postgres@[\(server.socketFolder)]:5432/\(name) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, 'remodel migrate' to upgrade it, or another schema (?schema=NAME)")
+            XCTAssertEqual("\(error)", "the schema 'public' of postgresql://postgres@[\(server.socketFolder)]:5432/\(name) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store")
         }
         XCTAssertEqual(try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", database: name), before)
         XCTAssertEqual(try server.psql("SELECT value FROM _remodel_metadata WHERE key = 'schemaVersion'", database: name), "1\n")

@@ -53,7 +53,7 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     private init() throws {
         guard let binaries = Self.findBinaries() else {
-            throw Unavailable(description: "PostgreSQL's server programs (initdb, pg_ctl) are not installed; install Debian's 'postgresql' package to run the PostgreSQL tests")
+            throw Unavailable(description: "PostgreSQL's server programs (initdb, pg_ctl, psql) are not installed; install Debian's 'postgresql' package to run the PostgreSQL tests")
         }
         self.binaries = binaries
         runAs = geteuid() == 0 ? "postgres" : nil
@@ -155,10 +155,15 @@ public final class PostgresTestServer: @unchecked Sendable {
         return output
     }
 
-    /// The folder with initdb and pg_ctl: `pg_config --bindir` when it has them, else the
-    /// newest `/usr/lib/postgresql/N/bin`.
+    /// The folder with initdb and pg_ctl: `REMODEL_POSTGRES_BINDIR` if set, else
+    /// `pg_config --bindir` when it has them, else the newest `/usr/lib/postgresql/N/bin`.
     private static func findBinaries() -> String? {
         var candidates: [String] = []
+        // REMODEL_POSTGRES_BINDIR names the folder to use, and only it (a folder without the
+        // programs shows what a machine without PostgreSQL reports).
+        if let folder = ProcessInfo.processInfo.environment["REMODEL_POSTGRES_BINDIR"] {
+            return ["initdb", "pg_ctl", "psql"].allSatisfy { FileManager.default.isExecutableFile(atPath: folder + "/" + $0) } ? folder : nil
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["pg_config", "--bindir"]

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelGeneration
+import RemodelPostgres
 import RemodelStore
 
 /// `remodel init`: creates an empty store laid out for a schema version.
@@ -13,14 +14,28 @@ struct InitCommand: Command {
         folder, or from snapshot N of the migrations folder with --version N. An existing \
         file is never overwritten. The store is built in a temporary file beside STORE and \
         renamed into place once complete, so a failure (a full disk, a schema SQLite rejects) \
-        leaves no file behind. Exit status: 0 created, 1 error, 64 usage error.
+        leaves no file behind. With a postgresql:// URL the same tables are created in the \
+        URL's schema (public, or ?schema=NAME, created when missing) with PostgreSQL's own \
+        types, in one transaction; a schema that already holds a store or any table the \
+        store needs is refused, and nothing changes. Exit status: 0 created, 1 error, 64 \
+        usage error.
         """
     var options: [OptionSpec] {
-        [StoreCommandSupport.store, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
+        [StoreCommandSupport.storeOrDatabase, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let path = try StoreCommandSupport.storePath(arguments)
+        let path: String
+        switch try StoreCommandSupport.storeLocation(arguments) {
+        case .file(let file):
+            path = file
+        case .postgres(let database):
+            guard let target = try StoreCommandSupport.targetSchema(arguments, command: "init") else { return ExitStatus.failure }
+            let info = try PostgresStore.create(at: database, schema: target.schema, version: target.version)
+            let types = target.schema.objects.filter { !$0.isEmbedded }.count
+            Console.write("Created a store in schema '\(info.schemaName)' of \(info.database) at schema version \(target.version) (\(ValidateCommand.plural(types, "object type")), schema hash \(info.schemaHash))\n")
+            return ExitStatus.success
+        }
         if FileManager.default.fileExists(atPath: path) {
             Console.writeError("Error: '\(path)' already exists; remove it first, or choose another path for the new store\n")
             return ExitStatus.failure

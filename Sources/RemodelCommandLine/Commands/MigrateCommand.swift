@@ -37,7 +37,7 @@ struct MigrateCommand: Command {
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        guard let store = arguments.value(Self.store) else { throw UsageError("missing --store FILE") }
+        let store = try StoreCommandSupport.storePath(arguments, option: Self.store)
         var target: Int?
         if let text = arguments.value(Self.to) {
             guard let number = Int(text), number > 0 else { throw UsageError("--to needs a version number (1, 2, …), found '\(text)'") }

@@ -2,6 +2,7 @@ import Foundation
 import RemodelCore
 import RemodelGeneration
 import RemodelMigrate
+import RemodelPostgres
 import RemodelStore
 
 /// `remodel status`: what a store holds and whether it needs migrating.
@@ -12,12 +13,17 @@ struct StatusCommand: Command {
         Reads the store's own description (PRAGMA user_version, the recorded schema and its \
         hash, the migrations applied) without changing it. Pending migrations are the versions \
         of the migrations folder newer than the store; a store newer than the folder is \
-        reported as superseded. Exit status: 0 read, 1 error, 64 usage error.
+        reported as superseded. A postgresql:// URL reads the store in the URL's schema the \
+        same way. Exit status: 0 read, 1 error, 64 usage error.
         """
-    var options: [OptionSpec] { [StoreCommandSupport.store, CommonOptions.schemas, CommonOptions.migrations] }
+    var options: [OptionSpec] { [StoreCommandSupport.storeOrDatabase, CommonOptions.schemas, CommonOptions.migrations] }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let path = try StoreCommandSupport.storePath(arguments)
+        let path: String
+        switch try StoreCommandSupport.storeLocation(arguments) {
+        case .file(let file): path = file
+        case .postgres(let database): return try postgresStatus(database, arguments, display: arguments.value(StoreCommandSupport.storeOrDatabase) ?? "")
+        }
         let info = try RemodelStore.inspect(path: path)
         let store = try StoreCommandSupport.openExisting(path, readOnly: true)
         var lines = [
@@ -34,7 +40,7 @@ struct StatusCommand: Command {
         lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
         let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
         let checked = foldersFound ? HistoryInput.load(arguments) : nil
-        lines.append("Pending migrations: " + pending(info, checked, foldersFound: foldersFound, tool: arguments.tool))
+        lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: path, checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         if let checked {
             for edited in Migrator(history: checked.history).editedMigrations(applied) {
@@ -47,30 +53,57 @@ struct StatusCommand: Command {
     /// The versions of the history newer than the store, when a history can be read here.
     /// `HistoryInput.load` has planned every version already; what is left to say is whether
     /// this program can run them (custom steps it does not register).
-    private func pending(_ info: StoreInfo, _ checked: CheckedHistory?, foldersFound: Bool, tool: RemodelTool) -> String {
+    /// `store` is what to pass to `remodel migrate --store`, nil where migrate cannot run yet.
+    private func pending(version: Int, schemaHash: String, store: String?, _ checked: CheckedHistory?, foldersFound: Bool, tool: RemodelTool) -> String {
         guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
         guard let checked else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
         let history = checked.history
-        if info.version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
-        guard history.currentVersion > info.version else {
-            if let hash = history.schema(at: info.version)?.storageHash, hash != info.schemaHash {
-                return "none, but the store's schema hash differs from version \(info.version) of the history"
+        if version > history.currentVersion { return "none — the store is newer than the history (version \(history.currentVersion)): superseded" }
+        guard history.currentVersion > version else {
+            if let hash = history.schema(at: version)?.storageHash, hash != schemaHash {
+                return "none, but the store's schema hash differs from version \(version) of the history"
             }
             return "none (up to date)"
         }
-        let names = ((info.version + 1)...history.currentVersion).map { version in
+        let names = ((version + 1)...history.currentVersion).map { version in
             history.migrations.first { $0.version == version }.map { "\(version) \($0.name)" } ?? String(version)
         }
         let listed = "\(names.count): " + names.joined(separator: ", ")
         // The plain tool has no custom steps: say so instead of recommending a run that stops.
         let unavailable = HistoryCheck.unregisteredCustomSteps(in: history, registered: tool.registeredStepNames, sources: checked.sources)
-            .filter { ($0.version ?? history.currentVersion) > info.version }
+            .filter { ($0.version ?? history.currentVersion) > version }
         guard unavailable.isEmpty else {
             let places = unavailable.map { step in step.location.map { "\($0.file):\($0.line)" } ?? "version \(step.version ?? history.currentVersion)" }
             return listed + " (they have custom steps this program does not register, in \(MessageText.list(places)); "
                 + "run them with the app, or a remodel built with RemodelTool that registers them; see the README)"
         }
-        return listed + " (run `remodel migrate --store \(info.path)`)"
+        guard let store else { return listed + " ('remodel migrate' does not run on PostgreSQL stores yet)" }
+        return listed + " (run `remodel migrate --store \(store)`)"
+    }
+
+    /// `status` of a store in a PostgreSQL database: the same lines but the size, which a
+    /// schema of a shared database does not have.
+    private func postgresStatus(_ database: PostgresTarget, _ arguments: ParsedArguments, display: String) throws -> Int32 {
+        let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
+        let checked = foldersFound ? HistoryInput.load(arguments) : nil
+        let info = try PostgresStore.info(at: database) { version in checked?.history.schema(at: version) }
+        var lines = [
+            "Store:           schema '\(info.schemaName)' of \(info.database)",
+            "Schema version:  \(info.version)",
+            "Schema hash:     \(info.schemaHash)",
+        ]
+        if info.objectCounts.isEmpty {
+            lines.append("Objects:         unknown (the history does not have version \(info.version); pass --migrations DIR)")
+        } else {
+            lines.append("Objects:")
+            let width = info.objectCounts.map(\.type.count).max() ?? 0
+            lines += info.objectCounts.map { "  \($0.type.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.count)" }
+        }
+        let applied = info.appliedMigrations
+        lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
+        lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: nil, checked, foldersFound: foldersFound, tool: arguments.tool))
+        Console.write(lines.joined(separator: "\n") + "\n")
+        return ExitStatus.success
     }
 
     static func size(_ bytes: Int64) -> String {

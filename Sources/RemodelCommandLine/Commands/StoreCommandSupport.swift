@@ -1,4 +1,5 @@
 import Foundation
+import RemodelPostgres
 import RemodelCore
 import RemodelGeneration
 import RemodelSchema
@@ -10,10 +11,31 @@ enum StoreCommandSupport {
     static let store = OptionSpec.option("store", value: "FILE", required: true, help: "The store file.")
     static let version = OptionSpec.option("version", value: "N", help: "The schema version to use (default: the newest in the migrations folder, or 1 without one).")
 
-    /// The `--store` path.
-    static func storePath(_ arguments: ParsedArguments) throws -> String {
-        guard let path = arguments.value(store), !path.isEmpty else { throw UsageError("missing --store FILE") }
+    /// `--store` for the commands that also work on a PostgreSQL database.
+    static let storeOrDatabase = OptionSpec.option(
+        "store", value: "STORE", required: true,
+        help: "The store file, or a PostgreSQL database as a libpq URL (postgresql://user@host:5432/db, ?schema=NAME for a schema other than public; the password from PGPASSWORD or ~/.pgpass)."
+    )
+
+    /// Where a store is: a file, or a schema of a PostgreSQL database.
+    enum Location {
+        case file(String)
+        case postgres(PostgresTarget)
+    }
+
+    /// The `--store` path; a PostgreSQL URL is refused with the commands that take one.
+    static func storePath(_ arguments: ParsedArguments, option: OptionSpec = store) throws -> String {
+        guard let path = arguments.value(option), !path.isEmpty else { throw UsageError("missing --store FILE") }
+        if PostgresTarget.isURL(path) {
+            throw UsageError("--store takes a file here: PostgreSQL stores (postgresql:// URLs) work with 'remodel init' and 'remodel status' so far")
+        }
         return path
+    }
+
+    /// The `--store` file or PostgreSQL URL (`storeOrDatabase`).
+    static func storeLocation(_ arguments: ParsedArguments) throws -> Location {
+        guard let text = arguments.value(storeOrDatabase), !text.isEmpty else { throw UsageError("missing --store STORE") }
+        return PostgresTarget.isURL(text) ? .postgres(try PostgresTarget(text)) : .file(text)
     }
 
     /// The schema and version to create a store with: `--version N` of the history (the
