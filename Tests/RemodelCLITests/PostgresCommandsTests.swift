@@ -46,6 +46,22 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         XCTAssertEqual(try server.psql("SELECT count(*) FROM notes.\"Note\"", database: database), "1\n")
     }
 
+    /// Ten `init`s at once on one schema (ten app instances starting): the advisory lock
+    /// lets one create the store; every other one finds it and changes nothing.
+    func testConcurrentInitsCreateOneStore() throws {
+        try startServer()
+        let url = server.url(database: database) + "?schema=race"
+        let runs = try (0..<10).map { _ in try CLIRunner.start(["init", "--store", url, "--version", "2"]) }
+        let outputs = try runs.map { try $0.wait() }
+        XCTAssertEqual(outputs.filter { $0.status == 0 }.count, 1, outputs.map { "\($0.status): \($0.stdout)\($0.stderr)" }.joined(separator: "\n"))
+        for output in outputs where output.status != 0 {
+            XCTAssertEqual(output.status, 1)
+            XCTAssertTrue(output.stderr.contains("already holds a Remodel store; nothing was changed"), output.stderr)
+        }
+        XCTAssertEqual(try server.psql("SELECT value FROM race._remodel_metadata WHERE key = 'schemaVersion'", database: database), "2\n")
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'race'", database: database), "6\n")
+    }
+
     func testCommandsThatDoNotTakeAURLSaySo() throws {
         let url = "postgresql://app@127.0.0.1:5432/notes"
         for command in [["export", "--store", url], ["import", "--store", url, "data.json"], ["migrate", "--store", url]] {
