@@ -16,6 +16,19 @@ public final class PostgresConnection {
     /// without its password and saying what to check.
     public init(_ target: PostgresTarget) throws(PostgresError) {
         self.target = target
+        // A string libpq cannot parse: its message may quote the string, password included.
+        var parseError: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(target.connectionString, &parseError) {
+            PQconninfoFree(options)
+        } else {
+            let message = parseError.map { String(cString: $0) } ?? "out of memory"
+            PQfreemem(parseError)
+            throw PostgresError(
+                kind: .connection, message: target.redacting("libpq cannot read the URL or connection string: " + Self.oneLine(message)),
+                hint: "write it as postgresql://user@host:port/database (percent-encode '%', '@', '/' and ':' in the user and password), or as key=value pairs",
+                target: target.redacted
+            )
+        }
         guard let pointer = PQconnectdb(target.connectionString) else {
             throw PostgresError(kind: .connection, message: "libpq could not allocate a connection (out of memory)", target: target.redacted)
         }
@@ -40,8 +53,8 @@ public final class PostgresConnection {
         PQfinish(pointer)
     }
 
-    /// The server, as connected, without a password: `postgresql://app@127.0.0.1:5432/notes`
-    /// (a Unix socket's folder stands in for the host).
+    /// The server, as connected, without a password: `postgresql://app@127.0.0.1:5432/notes`,
+    /// or `postgresql://app@/notes?host=/run/postgresql&port=5432` for a Unix socket.
     public var displayName: String { Self.displayName(pointer) }
 
     /// The server's version as a number, e.g. 150018 for 15.18.
@@ -61,6 +74,10 @@ public final class PostgresConnection {
     /// and returns its rows as text.
     @discardableResult
     public func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
+        // libpq takes text parameters as C strings, which end at a NUL: refuse, rather than cut.
+        if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError(kind: .statement, message: "parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold", statement: sql, target: displayName)
+        }
         let result = Self.withCStrings(parameters) { values in
             PQexecParams(pointer, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -96,8 +113,12 @@ public final class PostgresConnection {
             throw Self.connectionError(pointer, target: target, statement: statement)
         }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN, PGRES_COPY_OUT:
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return
+        case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
+            // Nothing here speaks COPY's sub-protocol; leave the connection usable.
+            while let pending = PQgetResult(pointer) { PQclear(pending) }
+            throw PostgresError(kind: .statement, message: "COPY is not supported through this connection", statement: statement, target: Self.displayName(pointer))
         default:
             if PQstatus(pointer) != CONNECTION_OK {
                 throw Self.connectionError(pointer, target: target, statement: statement)
@@ -119,7 +140,7 @@ public final class PostgresConnection {
     }
 
     private static func connectionError(_ pointer: OpaquePointer, target: PostgresTarget, statement: String? = nil) -> PostgresError {
-        var message = trimmed(PQerrorMessage(pointer))
+        var message = target.redacting(trimmed(PQerrorMessage(pointer)))
         if message.isEmpty { message = "the connection failed" }
         let hint: String
         if PQconnectionNeedsPassword(pointer) == 1 {
@@ -140,15 +161,24 @@ public final class PostgresConnection {
         let port = text(PQport(pointer))
         let user = text(PQuser(pointer))
         let database = text(PQdb(pointer))
-        let authority = host.hasPrefix("/") ? "[\(host)]" : host
-        return "postgresql://" + (user.isEmpty ? "" : user + "@") + authority + (port.isEmpty ? "" : ":" + port) + "/" + database
+        let credentials = user.isEmpty ? "" : user + "@"
+        // A Unix socket's folder goes in the query, where libpq reads it too.
+        if host.hasPrefix("/") {
+            return "postgresql://" + credentials + "/" + database + "?host=" + host + (port.isEmpty ? "" : "&port=" + port)
+        }
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return "postgresql://" + credentials + authority + (port.isEmpty ? "" : ":" + port) + "/" + database
     }
 
     /// libpq's message on one line: its lines (`…failed: Connection refused` and a tab-indented
     /// `Is the server running…`) joined by "; ".
     private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
         guard let message else { return "" }
-        return String(cString: message).split(whereSeparator: \.isNewline)
+        return oneLine(String(cString: message))
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline)
             .map { line in String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }

@@ -21,7 +21,11 @@ public enum PostgresStore {
         try connection.transaction {
             // Two `init`s at once: the second waits here, then finds the first one's store.
             try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["remodel:" + target.schema])
-            try connection.execute("CREATE SCHEMA IF NOT EXISTS " + SQLiteRenderer.identifier(target.schema))
+            // Only when missing: CREATE SCHEMA needs the CREATE right on the database even
+            // with IF NOT EXISTS, which a role that owns its schema may not have.
+            if try connection.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [target.schema]) == "0" {
+                try connection.execute("CREATE SCHEMA " + SQLiteRenderer.identifier(target.schema))
+            }
             let names = [StoreFormat.metadataTable, StoreFormat.migrationsTable] + layout.layout.tables.flatMap { [$0.name] + $0.sideTables.map(\.name) }
             let existing = try tables(in: connection, schema: target.schema)
             if existing.contains(StoreFormat.metadataTable) {
@@ -38,13 +42,13 @@ public enum PostgresStore {
     }
 
     /// What the store at `target` says about itself, and how many objects of each type it
-    /// holds, by the tables of `schemaAt(version)`: the schema of the version it records
-    /// (from the history; nil counts nothing).
-    public static func info(at target: PostgresTarget, schemaAt: (Int) -> Schema?) throws -> PostgresStoreInfo {
-        try info(try PostgresConnection(target), schemaAt: schemaAt)
+    /// holds, by the tables of the schema it records: `recordedSchema` reads that schema's
+    /// canonical text (RemodelSchema's `loadSchema`; nil counts nothing).
+    public static func info(at target: PostgresTarget, recordedSchema: (String) -> Schema?) throws -> PostgresStoreInfo {
+        try info(try PostgresConnection(target), recordedSchema: recordedSchema)
     }
 
-    static func info(_ connection: PostgresConnection, schemaAt: (Int) -> Schema?) throws -> PostgresStoreInfo {
+    static func info(_ connection: PostgresConnection, recordedSchema: (String) -> Schema?) throws -> PostgresStoreInfo {
         let schemaName = connection.target.schema
         guard try tables(in: connection, schema: schemaName).contains(StoreFormat.metadataTable) else {
             throw PostgresStoreError.notAStore(schema: schemaName, database: connection.displayName)
@@ -57,12 +61,12 @@ public enum PostgresStore {
             throw PostgresStoreError.newerFormat(schema: schemaName, database: connection.displayName, formatVersion: format)
         }
         var counts: [(type: String, count: Int)] = []
-        if let schema = schemaAt(version), let layout = try? PostgresLayout(schema: schema, schemaName: schemaName) {
+        if let text = entries[StoreFormat.Key.schema], let schema = recordedSchema(text), let layout = try? PostgresLayout(schema: schema, schemaName: schemaName) {
             for table in layout.layout.tables {
                 counts.append((table.name, Int(try connection.scalar("SELECT count(*) FROM " + layout.qualified(table.name)) ?? "0") ?? 0))
             }
         }
-        let migrations = SQLiteRenderer.identifier(schemaName) + "." + SQLiteRenderer.identifier(StoreFormat.migrationsTable)
+        let migrations = PostgresLayout.qualified(StoreFormat.migrationsTable, in: schemaName)
         let applied = try connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\" FROM \(migrations) ORDER BY \"version\"").rows.map { row in
             PostgresStoreInfo.AppliedMigration(version: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", checksum: row[2] ?? "", appliedAt: row[3] ?? "")
         }
@@ -72,9 +76,10 @@ public enum PostgresStore {
         )
     }
 
-    /// The tables of `schema`.
+    /// The tables (and views, sequences …: anything a table name would clash with) of
+    /// `schema`, those of other roles included, which `information_schema` would hide.
     static func tables(in connection: PostgresConnection, schema: String) throws -> Set<String> {
-        let rows = try connection.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]).rows
+        let rows = try connection.query("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1", [schema]).rows
         return Set(rows.compactMap { $0.first ?? nil })
     }
 }
@@ -141,7 +146,7 @@ enum PostgresMetadata {
     }
 
     static func entries(_ connection: PostgresConnection, schemaName: String) throws -> [String: String] {
-        let table = SQLiteRenderer.identifier(schemaName) + "." + SQLiteRenderer.identifier(StoreFormat.metadataTable)
+        let table = PostgresLayout.qualified(StoreFormat.metadataTable, in: schemaName)
         var entries: [String: String] = [:]
         for row in try connection.query("SELECT \"key\", \"value\" FROM \(table)").rows {
             if let key = row[0], let value = row[1] { entries[key] = value }

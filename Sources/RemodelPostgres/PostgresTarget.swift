@@ -22,7 +22,7 @@ public struct PostgresTarget: Hashable, Sendable {
     /// Parses a URL or a key/value string; throws when `?schema=` is empty or repeated.
     public init(_ text: String) throws(PostgresError) {
         schema = Self.defaultSchema
-        guard Self.isURL(text), let question = text.firstIndex(of: "?") else {
+        guard Self.isURL(text), let question = Self.queryStart(ofURL: text) else {
             connectionString = text
             return
         }
@@ -40,59 +40,126 @@ public struct PostgresTarget: Hashable, Sendable {
         guard schemas.count <= 1, !chosen.isEmpty, chosen.utf8.count <= 63 else {
             throw PostgresError(
                 kind: .connection, message: "the URL's 'schema' parameter must name one schema of at most 63 bytes, as in '?schema=remodel'",
-                target: Self.displayName(ofURL: String(base))
+                target: Self.redactedURL(String(base))
             )
         }
         schema = chosen
         connectionString = kept.isEmpty ? String(base) : String(base) + "?" + kept.joined(separator: "&")
     }
 
-    /// The URL or key/value string with any password replaced by `***`, for messages that
+    /// The URL or key/value string with every password replaced by `***`, for messages that
     /// must say which server was meant before a connection exists.
     public var redacted: String {
-        Self.isURL(connectionString) ? Self.displayName(ofURL: connectionString) : Self.redactedKeyValues(connectionString)
+        Self.isURL(connectionString) ? Self.redactedURL(connectionString) : Self.redactedKeyValues(connectionString)
     }
 
-    /// `postgresql://user:secret@host/db?x=y` → `postgresql://user:***@host/db?x=y`; also
-    /// `password=` among the query parameters.
-    static func displayName(ofURL url: String) -> String {
-        var text = url
-        if let scheme = text.firstRange(of: "://") {
-            let authorityEnd = text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
-            let authority = text[scheme.upperBound..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+    /// Whether `key` holds a secret: `password`, `sslpassword`, any key ending in "password".
+    static func isSecretKey(_ key: some StringProtocol) -> Bool {
+        key.lowercased().hasSuffix("password")
+    }
+
+    /// Where a URL's user part ends: its last `@` (a password may hold `/`, `?` or `#`, which
+    /// a host and a path before the query do not), or nil without one.
+    private static func userInfoEnd(ofURL url: String) -> String.Index? {
+        url.lastIndex(of: "@")
+    }
+
+    /// The `?` that starts a URL's query: the first after its user part.
+    static func queryStart(ofURL url: String) -> String.Index? {
+        let from = userInfoEnd(ofURL: url) ?? url.firstRange(of: "://")?.upperBound ?? url.startIndex
+        return url[from...].firstIndex(of: "?")
+    }
+
+    /// The secrets a connection string holds: a URL's password, the values of `*password`
+    /// keys. libpq quotes parts of the string in some of its messages; these are taken out.
+    var secrets: [String] {
+        var found: [String] = []
+        if Self.isURL(connectionString) {
+            if let at = Self.userInfoEnd(ofURL: connectionString), let scheme = connectionString.firstRange(of: "://"), scheme.upperBound <= at,
+               let colon = connectionString[scheme.upperBound..<at].firstIndex(of: ":") {
+                let password = String(connectionString[connectionString.index(after: colon)..<at])
+                found += [password, Self.percentDecoded(Substring(password))]
             }
+            if let question = Self.queryStart(ofURL: connectionString) {
+                for parameter in connectionString[connectionString.index(after: question)...].split(separator: "&") {
+                    let pair = parameter.split(separator: "=", maxSplits: 1)
+                    if pair.count == 2, Self.isSecretKey(pair[0]) { found += [String(pair[1]), Self.percentDecoded(pair[1])] }
+                }
+            }
+        } else {
+            found = Self.keyValues(connectionString).filter { Self.isSecretKey($0.key) }.map(\.value)
         }
-        if let question = text.firstIndex(of: "?") {
+        return found.filter { !$0.isEmpty }
+    }
+
+    /// `text` with every secret of this target replaced by `***`.
+    func redacting(_ text: String) -> String {
+        var result = text
+        for secret in secrets.sorted(by: { $0.count > $1.count }) { result = result.replacing(secret, with: "***") }
+        return result
+    }
+
+    /// `postgresql://user:secret@host/db?sslpassword=x` → `postgresql://user:***@host/db?sslpassword=***`.
+    static func redactedURL(_ url: String) -> String {
+        var text = url
+        if let at = userInfoEnd(ofURL: text), let scheme = text.firstRange(of: "://"), scheme.upperBound <= at,
+           let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
+            text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+        }
+        if let question = queryStart(ofURL: text) {
             let parameters = text[text.index(after: question)...].split(separator: "&").map { parameter in
-                parameter.hasPrefix("password=") ? "password=***" : String(parameter)
+                let key = parameter.split(separator: "=", maxSplits: 1).first ?? ""
+                return isSecretKey(key) ? key + "=***" : String(parameter)
             }
             text = String(text[...question]) + parameters.joined(separator: "&")
         }
         return text
     }
 
-    /// `host=x password=secret` → `host=x password=***` (also `password = 'a b'`).
-    static func redactedKeyValues(_ text: String) -> String {
-        guard let range = text.firstRange(of: "password") else { return text }
-        var index = range.upperBound
-        while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
-        guard index < text.endIndex, text[index] == "=" else { return text }
-        index = text.index(after: index)
-        while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
-        var end = index
-        if end < text.endIndex, text[end] == "'" {
-            end = text.index(after: end)
-            while end < text.endIndex, text[end] != "'" {
-                if text[end] == "\\" { end = text.index(end, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex; continue }
-                end = text.index(after: end)
+    /// The key/value pairs of a libpq key/value string (`key = value`, values optionally in
+    /// single quotes with backslash escapes), with where each value is written.
+    static func keyValues(_ text: String) -> [(key: String, value: String, range: Range<String.Index>)] {
+        var pairs: [(String, String, Range<String.Index>)] = []
+        var index = text.startIndex
+        func skipSpaces() { while index < text.endIndex, text[index].isWhitespace { index = text.index(after: index) } }
+        while true {
+            skipSpaces()
+            guard index < text.endIndex else { break }
+            let keyStart = index
+            while index < text.endIndex, text[index] != "=", !text[index].isWhitespace { index = text.index(after: index) }
+            let key = String(text[keyStart..<index])
+            skipSpaces()
+            guard index < text.endIndex, text[index] == "=" else { break }
+            index = text.index(after: index)
+            skipSpaces()
+            let valueStart = index
+            var value = ""
+            if index < text.endIndex, text[index] == "'" {
+                index = text.index(after: index)
+                while index < text.endIndex, text[index] != "'" {
+                    if text[index] == "\\", text.index(after: index) < text.endIndex { index = text.index(after: index) }
+                    value.append(text[index])
+                    index = text.index(after: index)
+                }
+                if index < text.endIndex { index = text.index(after: index) }
+            } else {
+                while index < text.endIndex, !text[index].isWhitespace {
+                    value.append(text[index])
+                    index = text.index(after: index)
+                }
             }
-            if end < text.endIndex { end = text.index(after: end) }
-        } else {
-            while end < text.endIndex, text[end] != " " { end = text.index(after: end) }
+            pairs.append((key, value, valueStart..<index))
         }
-        return String(text[..<index]) + "***" + redactedKeyValues(String(text[end...]))
+        return pairs
+    }
+
+    /// `host=x password='a b' sslpassword=y` → `host=x password=*** sslpassword=***`.
+    static func redactedKeyValues(_ text: String) -> String {
+        var result = text
+        for pair in keyValues(text).reversed() where isSecretKey(pair.key) {
+            result.replaceSubrange(pair.range, with: "***")
+        }
+        return result
     }
 
     private static func percentDecoded(_ text: Substring) -> String {

@@ -22,7 +22,7 @@ final class PostgresCommandsTests: CLIFolderTestCase {
     func testInitAndStatusOnAURL() throws {
         try startServer()
         let url = server.url(database: database) + "?schema=notes"
-        let display = "postgresql://postgres@[\(server.socketFolder)]:\(server.port)/\(database!)"
+        let display = "postgresql://postgres@/\(database!)?host=\(server.socketFolder)&port=\(server.port)"
         let created = try remodel(["init", "--store", url, "--version", "1"])
         XCTAssertTrue(created.stdout.hasPrefix("Created a store in schema 'notes' of \(display) at schema version 1 (3 object types, schema hash 1:"), created.stdout)
         XCTAssertEqual(try server.psql("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'notes'", database: database), "Dog,Note,Person,Person.dogs,_remodel_metadata,_remodel_migrations\n")
@@ -68,6 +68,12 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             let output = try remodel(command, expect: 64)
             XCTAssertTrue(output.stderr.hasPrefix("Error: --store takes a file here: PostgreSQL stores (postgresql:// URLs) work with 'remodel init' and 'remodel status' so far\n"), output.stderr)
         }
+    }
+
+    func testABadSchemaParameterIsAUsageError() throws {
+        let output = try remodel(["status", "--store", "postgresql://app:s3cret@127.0.0.1:1/notes?schema="], expect: 64)
+        XCTAssertTrue(output.stderr.hasPrefix("Error: --store: the URL's 'schema' parameter must name one schema of at most 63 bytes, as in '?schema=remodel'\n"), output.stderr)
+        XCTAssertFalse(output.stderr.contains("s3cret"), output.stderr)
     }
 
     func testAServerThatDoesNotAnswerIsNamedWithoutThePassword() throws {

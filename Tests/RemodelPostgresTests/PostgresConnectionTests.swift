@@ -108,7 +108,7 @@ final class PostgresConnectionTests: XCTestCase {
             guard let error = error as? PostgresError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.kind, .connection)
             let text = error.description
-            XCTAssertTrue(text.hasPrefix("cannot connect to PostgreSQL at postgresql://secretive@[\(server.socketFolder)]:\(server.port)/\(database!): "), text)
+            XCTAssertTrue(text.hasPrefix("cannot connect to PostgreSQL at postgresql://secretive@/\(database!)?host=\(server.socketFolder)&port=\(server.port): "), text)
             XCTAssertTrue(text.contains("password authentication failed for user \"secretive\""), text)
             XCTAssertFalse(text.contains("not-the-password-xyz"), text)
         }
@@ -131,6 +131,40 @@ final class PostgresConnectionTests: XCTestCase {
         }
         XCTAssertEqual(try PostgresTarget(nowhere).redacted, "postgresql://app:***@127.0.0.1:1/notes?connect_timeout=2")
         XCTAssertEqual(try PostgresTarget("host=h password='a b\\' c' dbname=x").redacted, "host=h password=*** dbname=x")
+    }
+
+    /// Passwords with the characters URLs use for structure, passwords libpq cannot parse,
+    /// keys that merely contain "password", and other secret keys.
+    func testPasswordsStayOutOfMessagesWhateverTheirCharacters() throws {
+        // A '?' and a '/' in the password: the query starts after the user part.
+        let odd = try PostgresTarget("postgresql://app:pa?ss/wo@127.0.0.1:1/notes?schema=remodel&connect_timeout=2")
+        XCTAssertEqual(odd.schema, "remodel")
+        XCTAssertEqual(odd.connectionString, "postgresql://app:pa?ss/wo@127.0.0.1:1/notes?connect_timeout=2")
+        XCTAssertEqual(odd.redacted, "postgresql://app:***@127.0.0.1:1/notes?connect_timeout=2")
+        XCTAssertThrowsError(try PostgresTarget("postgresql://app:pa?ss/wo@h/db?schema=")) { error in
+            XCTAssertFalse("\(error)".contains("pa?ss"), "\(error)")
+        }
+        // libpq cannot parse '%of' and quotes it in its message: the message leaves it out.
+        XCTAssertThrowsError(try PostgresConnection(url: "postgresql://app:50%off@127.0.0.1:1/notes")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("libpq cannot read the URL or connection string: "), text)
+            XCTAssertFalse(text.contains("50%off"), text)
+            XCTAssertTrue(text.contains("percent-encode"), text)
+        }
+        // Secret keys in a query and in key/value strings; a user named like a key.
+        XCTAssertEqual(try PostgresTarget("postgresql://u@h/db?sslpassword=k3y&sslmode=require").redacted, "postgresql://u@h/db?sslpassword=***&sslmode=require")
+        XCTAssertEqual(
+            try PostgresTarget("host=db user=password_reader password=hunter2 sslpassword='a b\\' c'").redacted,
+            "host=db user=password_reader password=*** sslpassword=***"
+        )
+        XCTAssertThrowsError(try PostgresConnection(url: "host=127.0.0.1 port=1 user=password_reader password=hunter2 connect_timeout=2")) { error in
+            XCTAssertFalse("\(error)".contains("hunter2"), "\(error)")
+        }
+        // Text parameters cannot hold NUL: refused, not cut short.
+        let connection = try connect()
+        XCTAssertThrowsError(try connection.query("SELECT $1::text", ["a\u{0}b"])) { error in
+            XCTAssertEqual((error as? PostgresError)?.message, "parameter $1 contains a NUL character, which PostgreSQL text cannot hold")
+        }
     }
 
     func testAnAdvisoryTransactionLockIsHeldUntilCommit() throws {

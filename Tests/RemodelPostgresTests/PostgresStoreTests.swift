@@ -120,13 +120,24 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try server.psql("SELECT indexname FROM pg_indexes WHERE tablename = 'Owner' ORDER BY 1", database: name), "Owner.pet.index\nOwner_pkey\n")
     }
 
+    /// Text is compared by bytes, as SQLite compares it, in a database whose own collation
+    /// (ICU's en-US: 'a' before 'B') orders otherwise.
+    func testTextKeysOrderByBytesWhateverTheDatabaseLocale() throws {
+        _ = try database()
+        try server.psql("CREATE DATABASE icu_collated LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C' TEMPLATE template0")
+        XCTAssertEqual(try server.psql("SELECT string_agg(x, ',' ORDER BY x) FROM (VALUES ('a'), ('B')) v(x)", database: "icu_collated"), "a,B\n")
+        try PostgresStore.create(at: try PostgresTarget(server.url(database: "icu_collated")), schema: ExampleHistory.v3, version: 3)
+        try server.psql("INSERT INTO \"Note\" VALUES ('a', '', now()), ('B', '', now())", database: "icu_collated")
+        XCTAssertEqual(try server.psql("SELECT string_agg(identifier, ',' ORDER BY identifier) FROM \"Note\"", database: "icu_collated"), "B,a\n")
+    }
+
     func testCreateRefusesASchemaWithAStoreOrTheTablesItNeedsAndChangesNothing() throws {
         let name = try database()
         let target = try PostgresTarget(server.url(database: name))
         try PostgresStore.create(at: target, schema: ExampleHistory.v1, version: 1)
         let before = try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", database: name)
         XCTAssertThrowsError(try PostgresStore.create(at: target, schema: ExampleHistory.v3, version: 3)) { error in
-            XCTAssertEqual("\(error)", "the schema 'public' of postgresql://postgres@[\(server.socketFolder)]:5432/\(name) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store")
+            XCTAssertEqual("\(error)", "the schema 'public' of postgresql://postgres@/\(name)?host=\(server.socketFolder)&port=5432 already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store")
         }
         XCTAssertEqual(try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", database: name), before)
         XCTAssertEqual(try server.psql("SELECT value FROM _remodel_metadata WHERE key = 'schemaVersion'", database: name), "1\n")
@@ -143,7 +154,7 @@ final class PostgresStoreTests: XCTestCase {
 
     func testInfoRefusesASchemaWithoutAStore() throws {
         let name = try database()
-        XCTAssertThrowsError(try PostgresStore.info(at: try PostgresTarget(server.url(database: name)), schemaAt: { _ in nil })) { error in
+        XCTAssertThrowsError(try PostgresStore.info(at: try PostgresTarget(server.url(database: name)), recordedSchema: { _ in nil })) { error in
             XCTAssertTrue("\(error)".hasSuffix("holds no Remodel store (no '_remodel_metadata' table): create one with 'remodel init', or name the schema it is in (?schema=NAME)"), "\(error)")
         }
     }

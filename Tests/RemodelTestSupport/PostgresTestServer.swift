@@ -9,8 +9,14 @@ import Foundation
 /// which the tests turn into a skip that names the reason. PostgreSQL refuses to run as
 /// root, so under root (CI) the server runs as the `postgres` user the package creates.
 public final class PostgresTestServer: @unchecked Sendable {
-    /// Why no server can be started here.
+    /// Why no server can be started here: PostgreSQL is not installed (the tests skip).
     public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A server program failed: PostgreSQL is installed but did not start or answer (the
+    /// tests fail, so that a broken setup never passes as a skip).
+    public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
@@ -27,21 +33,14 @@ public final class PostgresTestServer: @unchecked Sendable {
     private let lock = NSLock()
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var started: Result<PostgresTestServer, Unavailable>?
+    nonisolated(unsafe) private static var started: Result<PostgresTestServer, any Error>?
 
     /// The process's server, started on first use.
     public static func shared() throws -> PostgresTestServer {
         lock.lock()
         defer { lock.unlock() }
         if let started { return try started.get() }
-        let result: Result<PostgresTestServer, Unavailable>
-        do {
-            result = .success(try PostgresTestServer())
-        } catch let error as Unavailable {
-            result = .failure(error)
-        } catch {
-            result = .failure(Unavailable(description: "the PostgreSQL test server did not start: \(error)"))
-        }
+        let result = Result { try PostgresTestServer() }
         started = result
         if case .success = result { atexit { PostgresTestServer.stopShared() } }
         return try result.get()
@@ -66,12 +65,19 @@ public final class PostgresTestServer: @unchecked Sendable {
             }
             for path in [root, socketFolder] { chown(path, user.pointee.pw_uid, user.pointee.pw_gid) }
         }
-        try run("initdb", ["-D", root + "/data", "-U", superuser, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
-        try run("pg_ctl", [
-            "-D", root + "/data", "-l", root + "/server.log", "-w", "-t", "60",
-            "-o", "-c listen_addresses='' -k \(socketFolder) -p \(port) -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
-            "start",
-        ])
+        do {
+            try run("initdb", ["-D", root + "/data", "-U", superuser, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
+            try run("pg_ctl", [
+                "-D", root + "/data", "-l", root + "/server.log", "-w", "-t", "60",
+                "-o", "-c listen_addresses='' -k \(socketFolder) -p \(port) -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+                "start",
+            ])
+        } catch {
+            // A server that did start (pg_ctl timing out) is stopped; the folder goes.
+            let log = (try? String(contentsOfFile: root + "/server.log", encoding: .utf8)) ?? ""
+            stop()
+            throw Failure(description: "\(error)" + (log.isEmpty ? "" : "\nserver log:\n" + log))
+        }
     }
 
     /// A new, empty database; its name.
@@ -142,7 +148,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
         guard spawned == 0 else {
-            throw Unavailable(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
+            throw Failure(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -150,7 +156,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         // Exited normally with status 0 (the <sys/wait.h> macros, which Swift does not import).
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let errors = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
-            throw Unavailable(description: "\(program) \(arguments.joined(separator: " ")) failed (wait status \(status)): \(errors)")
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (wait status \(status)): \(errors)")
         }
         return output
     }

@@ -3,6 +3,7 @@ import RemodelCore
 import RemodelGeneration
 import RemodelMigrate
 import RemodelPostgres
+import RemodelSchema
 import RemodelStore
 
 /// `remodel status`: what a store holds and whether it needs migrating.
@@ -33,11 +34,9 @@ struct StatusCommand: Command {
             "Size:            \(Self.size(info.size))",
         ]
         let counts = try store.read { db in try db.objectTypeNames.map { ($0, try db.count(ofType: $0)) } }
-        lines.append("Objects:")
-        let width = counts.map(\.0.count).max() ?? 0
-        lines += counts.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
+        lines += Self.objectLines(counts)
         let applied = info.appliedMigrations
-        lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
+        lines.append(Self.migrationsLine(applied.map { ($0.version, $0.name, $0.appliedAt) }, createdAt: info.version))
         let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
         let checked = foldersFound ? HistoryInput.load(arguments) : nil
         lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: path, checked, foldersFound: foldersFound, tool: arguments.tool))
@@ -86,24 +85,33 @@ struct StatusCommand: Command {
     private func postgresStatus(_ database: PostgresTarget, _ arguments: ParsedArguments, display: String) throws -> Int32 {
         let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
         let checked = foldersFound ? HistoryInput.load(arguments) : nil
-        let info = try PostgresStore.info(at: database) { version in checked?.history.schema(at: version) }
+        let info = try PostgresStore.info(at: database) { text in loadSchema(yaml: text, file: "\(database.redacted) (recorded schema)").schema }
         var lines = [
             "Store:           schema '\(info.schemaName)' of \(info.database)",
             "Schema version:  \(info.version)",
             "Schema hash:     \(info.schemaHash)",
         ]
         if info.objectCounts.isEmpty {
-            lines.append("Objects:         unknown (the history does not have version \(info.version); pass --migrations DIR)")
+            lines.append("Objects:         unknown (the schema the store records does not load; it may come from a newer remodel)")
         } else {
-            lines.append("Objects:")
-            let width = info.objectCounts.map(\.type.count).max() ?? 0
-            lines += info.objectCounts.map { "  \($0.type.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.count)" }
+            lines += Self.objectLines(info.objectCounts.map { ($0.type, $0.count) })
         }
         let applied = info.appliedMigrations
-        lines.append("Migrations applied: " + (applied.isEmpty ? "none (created at version \(info.version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", ")))
+        lines.append(Self.migrationsLine(applied.map { ($0.version, $0.name, $0.appliedAt) }, createdAt: info.version))
         lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: nil, checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         return ExitStatus.success
+    }
+
+    /// `Objects:` and a line per type, the counts aligned.
+    private static func objectLines(_ counts: [(type: String, count: Int)]) -> [String] {
+        let width = counts.map(\.type.count).max() ?? 0
+        return ["Objects:"] + counts.map { "  \($0.type.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.count)" }
+    }
+
+    /// `Migrations applied: 2 split-person-name (…), …`, or when the store was created at.
+    private static func migrationsLine(_ applied: [(version: Int, name: String, appliedAt: String)], createdAt version: Int) -> String {
+        "Migrations applied: " + (applied.isEmpty ? "none (created at version \(version))" : applied.map { "\($0.version) \($0.name) (\($0.appliedAt))" }.joined(separator: ", "))
     }
 
     static func size(_ bytes: Int64) -> String {

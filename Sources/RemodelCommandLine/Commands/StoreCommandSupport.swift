@@ -35,7 +35,12 @@ enum StoreCommandSupport {
     /// The `--store` file or PostgreSQL URL (`storeOrDatabase`).
     static func storeLocation(_ arguments: ParsedArguments) throws -> Location {
         guard let text = arguments.value(storeOrDatabase), !text.isEmpty else { throw UsageError("missing --store STORE") }
-        return PostgresTarget.isURL(text) ? .postgres(try PostgresTarget(text)) : .file(text)
+        guard PostgresTarget.isURL(text) else { return .file(text) }
+        do {
+            return .postgres(try PostgresTarget(text))
+        } catch {
+            throw UsageError("--store: \(error.message)")
+        }
     }
 
     /// The schema and version to create a store with: `--version N` of the history (the

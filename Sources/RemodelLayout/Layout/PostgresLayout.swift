@@ -12,13 +12,13 @@ import RemodelCore
 /// | int, int64               | `bigint`           |                                             |
 /// | float                    | `real`             |                                             |
 /// | double                   | `double precision` |                                             |
-/// | string, url              | `text`             | URL: its absolute string                    |
+/// | string, url              | `text COLLATE "C"` | URL: its absolute string; bytes order it    |
 /// | data                     | `bytea`            |                                             |
 /// | date                     | `timestamptz`      | microseconds, as the SQLite store keeps them |
 /// | decimal128               | `numeric`          | every digit                                 |
 /// | uuid                     | `uuid`             |                                             |
 /// | objectId                 | `bytea`            | 12 bytes                                    |
-/// | enum                     | `text` / `bigint`  | its raw value                               |
+/// | enum                     | text / `bigint`    | its raw value                               |
 /// | embedded object          | `jsonb`            |                                             |
 /// | link                     | the target key's   | the target's primary key                    |
 ///
@@ -30,6 +30,10 @@ import RemodelCore
 /// become one: a table or column name that long is refused, and an index name (which no one
 /// writes) is shortened with a hash of the whole.
 package struct PostgresLayout: Sendable {
+    /// Text compared byte by byte, as SQLite compares it (its BINARY collation), whatever the
+    /// database's locale: keys, uniqueness and order are the same on both engines.
+    package static let text = "text COLLATE \"C\""
+
     /// The longest name PostgreSQL keeps whole (NAMEDATALEN − 1).
     package static let nameLimit = 63
 
@@ -57,6 +61,11 @@ package struct PostgresLayout: Sendable {
 
     /// `"schema"."name"`.
     package func qualified(_ name: String) -> String {
+        Self.qualified(name, in: schemaName)
+    }
+
+    /// `"schema"."name"`.
+    package static func qualified(_ name: String, in schemaName: String) -> String {
         SQLiteRenderer.identifier(schemaName) + "." + SQLiteRenderer.identifier(name)
     }
 
@@ -65,8 +74,8 @@ package struct PostgresLayout: Sendable {
     /// wants the table a key refers to to exist), then the indexes.
     package var createStatements: [String] {
         var tables = [
-            "CREATE TABLE \(qualified(StoreFormat.metadataTable)) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)",
-            "CREATE TABLE \(qualified(StoreFormat.migrationsTable)) (\"version\" integer PRIMARY KEY, \"name\" text NOT NULL, \"checksum\" text NOT NULL, \"applied_at\" text NOT NULL, \"duration_ms\" bigint NOT NULL)",
+            "CREATE TABLE \(qualified(StoreFormat.metadataTable)) (\"key\" \(Self.text) PRIMARY KEY, \"value\" \(Self.text))",
+            "CREATE TABLE \(qualified(StoreFormat.migrationsTable)) (\"version\" integer PRIMARY KEY, \"name\" \(Self.text) NOT NULL, \"checksum\" \(Self.text) NOT NULL, \"applied_at\" \(Self.text) NOT NULL, \"duration_ms\" bigint NOT NULL)",
         ]
         var keys: [String] = []
         var indexes: [String] = []
@@ -83,7 +92,7 @@ package struct PostgresLayout: Sendable {
             add(table.definition, types: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, columnType(of: $0.type.element)) }))
             indexes += table.indexes.map(createIndex)
             for side in table.sideTables {
-                add(side.definition, types: ["owner": ownerKeyType(of: side), "position": "bigint", "key": "text", "value": columnType(of: side.type.element)])
+                add(side.definition, types: ["owner": ownerKeyType(of: side), "position": "bigint", "key": Self.text, "value": columnType(of: side.type.element)])
                 indexes += side.index.map { [createIndex($0)] } ?? []
             }
         }
@@ -94,7 +103,7 @@ package struct PostgresLayout: Sendable {
     package func columnType(of type: PropertyType) -> String {
         switch type.base {
         case .scalar(let scalar): Self.columnType(of: scalar)
-        case .enumeration(let name): layout.schema.enumType(named: name)?.rawType == .int ? "bigint" : "text"
+        case .enumeration(let name): layout.schema.enumType(named: name)?.rawType == .int ? "bigint" : Self.text
         case .object(let name):
             if let target = layout.schema.objectType(named: name), !target.isEmbedded, let key = target.primaryKeyProperty?.storedType {
                 columnType(of: key)
@@ -113,7 +122,7 @@ package struct PostgresLayout: Sendable {
         case .int, .int64: "bigint"
         case .float: "real"
         case .double: "double precision"
-        case .string, .url: "text"
+        case .string, .url: text
         case .data, .objectId: "bytea"
         case .date: "timestamptz"
         case .decimal128: "numeric"
@@ -127,7 +136,7 @@ package struct PostgresLayout: Sendable {
 
     private func create(_ definition: SQLTableDefinition, types: [String: String]) -> String {
         var parts = definition.columns.map { column in
-            SQLiteRenderer.identifier(column.name) + " " + (types[column.name] ?? "text")
+            SQLiteRenderer.identifier(column.name) + " " + (types[column.name] ?? Self.text)
                 + (column.isPrimaryKey ? " PRIMARY KEY" : column.isNotNull ? " NOT NULL" : "")
         }
         for constraint in definition.constraints {
