@@ -99,17 +99,13 @@ package struct PostgresLayout: Sendable {
         return tables + keys + indexes
     }
 
-    /// The PostgreSQL type of one value of `type` (a link: its target's key type).
+    /// The PostgreSQL type of one value of `type` (a link: its target's key type), from
+    /// `StoreTypeMapping.storedKind`; the layout is already checked, so nothing throws here.
     package func columnType(of type: PropertyType) -> String {
-        switch type.base {
-        case .scalar(let scalar): Self.columnType(of: scalar)
-        case .enumeration(let name): layout.schema.enumType(named: name)?.rawType == .int ? "bigint" : Self.text
-        case .object(let name):
-            if let target = layout.schema.objectType(named: name), !target.isEmbedded, let key = target.primaryKeyProperty?.storedType {
-                columnType(of: key)
-            } else {
-                "jsonb"
-            }
+        switch try? StoreTypeMapping.storedKind(of: type, in: layout.schema, context: "") {
+        case .scalar(let scalar)?, .enumeration(let scalar)?, .link(_, _, let scalar)?: Self.columnType(of: scalar)
+        case .embedded?: "jsonb"
+        case nil: Self.text
         }
     }
 
