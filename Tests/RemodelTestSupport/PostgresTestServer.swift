@@ -56,7 +56,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
         self.binaries = binaries
         runAs = geteuid() == 0 ? "postgres" : nil
-        root = NSTemporaryDirectory() + "remodel-postgres-\(getpid())-\(UUID().uuidString.prefix(8))"
+        Self.removeStaleServers(binaries: binaries, runAs: runAs)
+        root = NSTemporaryDirectory() + "\(Self.folderPrefix)\(getpid())-\(UUID().uuidString.prefix(8))"
         socketFolder = root + "/socket"
         try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
         if let runAs {
@@ -78,6 +79,29 @@ public final class PostgresTestServer: @unchecked Sendable {
             stop()
             throw Failure(description: "\(error)" + (log.isEmpty ? "" : "\nserver log:\n" + log))
         }
+    }
+
+    /// The start of every server folder's name, before the test process's id.
+    static let folderPrefix = "remodel-postgres-"
+
+    /// Stops and removes the servers of test processes that ended without `exit` (killed by
+    /// a signal, so `atexit` never ran): folders `remodel-postgres-PID-…` whose process is
+    /// gone. Returns the folders removed.
+    @discardableResult
+    public static func removeStaleServers(in folder: String = NSTemporaryDirectory(), binaries: String? = nil, runAs: String? = nil) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var removed: [String] = []
+        for name in names where name.hasPrefix(folderPrefix) {
+            guard let pid = Int32(name.dropFirst(folderPrefix.count).prefix { $0 != "-" }),
+                  kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let path = (folder as NSString).appendingPathComponent(name)
+            if let binaries, FileManager.default.fileExists(atPath: path + "/data/postmaster.pid") {
+                let command = [binaries + "/pg_ctl", "-D", path + "/data", "-m", "immediate", "-w", "stop"]
+                _ = try? spawnAndWait(runAs.map { ["/usr/sbin/runuser", "-u", $0, "--"] + command } ?? command, in: folder)
+            }
+            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(path) }
+        }
+        return removed
     }
 
     /// A new, empty database; its name.
@@ -121,17 +145,28 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// Runs one of the server's programs (as `runAs` under root); its standard output.
-    ///
-    /// Spawned directly and waited for with `waitpid`, its output in files: `pg_ctl start`
-    /// leaves the server running with the standard streams it was given, so a pipe would
-    /// never reach its end (and Foundation's `Process` did not see the exit here).
     @discardableResult
     private func run(_ program: String, _ arguments: [String]) throws -> String {
         let executable = binaries + "/" + program
         let command = runAs.map { ["/usr/sbin/runuser", "-u", $0, "--", executable] + arguments } ?? [executable] + arguments
-        // In the server's folder: the user it runs as may not be able to read the tests' own.
-        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", root] + command
-        let outputPath = NSTemporaryDirectory() + "remodel-postgres-\(UUID().uuidString).out"
+        let (status, output, errors) = try Self.spawnAndWait(command, in: root)
+        // Exited normally with status 0 (the <sys/wait.h> macros, which Swift does not import).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (wait status \(status)): \(errors)")
+        }
+        return output
+    }
+
+    /// Runs `command` in `folder` and waits for it; its wait status, standard output and
+    /// standard error.
+    ///
+    /// Spawned directly and waited for with `waitpid`, its output in files: `pg_ctl start`
+    /// leaves the server running with the standard streams it was given, so a pipe would
+    /// never reach its end (and Foundation's `Process` did not see the exit here).
+    private static func spawnAndWait(_ command: [String], in folder: String) throws -> (status: Int32, output: String, errors: String) {
+        // In `folder`: the user a server runs as may not be able to read the tests' own.
+        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder] + command
+        let outputPath = NSTemporaryDirectory() + "remodel-pgtest-output-\(UUID().uuidString).out"
         let errorPath = outputPath + ".err"
         defer {
             try? FileManager.default.removeItem(atPath: outputPath)
@@ -153,12 +188,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let output = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
-        // Exited normally with status 0 (the <sys/wait.h> macros, which Swift does not import).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            let errors = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
-            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (wait status \(status)): \(errors)")
-        }
-        return output
+        let errors = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
+        return (status, output, errors)
     }
 
     /// The folder with initdb and pg_ctl: `REMODEL_POSTGRES_BINDIR` if set, else
