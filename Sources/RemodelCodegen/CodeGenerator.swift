@@ -120,14 +120,18 @@ public struct CodeGenerator: Sendable {
         // The manifest (which hashes the whole schema) goes first, so that no core waits for
         // it at the end.
         enum Job {
-            case model(Int), bridge(Int), manifest, realmType(Int), realmShared
+            case model(Int), bridge(Int), manifest
+            /// A Realm file, its declarations already built.
+            case realm(fileName: String, imports: [String], [SwiftDeclaration])
         }
         var jobs: [Job] = [.manifest]
         jobs += (0..<builders.modelCount).map(Job.model)
         jobs += (0..<builders.bridgeCount).map(Job.bridge)
         if let realm {
-            jobs += realm.types.indices.map(Job.realmType)
-            if !realm.shared.isEmpty { jobs.append(.realmShared) }
+            jobs += realm.types.map { .realm(fileName: RealmTypeMapper.className($0.name) + ".swift", imports: realm.imports, [$0.declaration]) }
+            if !realm.shared.isEmpty {
+                jobs.append(.realm(fileName: options.manifestName + "+Realm.swift", imports: realm.imports, [.mark("Realm support")] + realm.shared))
+            }
         }
         let built = jobs.concurrentMap { job -> GeneratedFile in
             switch job {
@@ -139,11 +143,8 @@ public struct CodeGenerator: Sendable {
                 return file(bridge.name + "+RemodelStore.swift", input, imports: storeImports, [.mark("Store bridge of \(bridge.name)")] + StoreBridgeGenerator.versionCheck + [bridge.declaration])
             case .manifest:
                 return file(options.manifestName + ".swift", input, imports: storeImports, [.mark("Schema manifest")] + StoreBridgeGenerator.versionCheck + [builders.manifest()])
-            case .realmType(let index):
-                let type = realm!.types[index]
-                return file(RealmTypeMapper.className(type.name) + ".swift", input, imports: realm!.imports, [type.declaration], condition: Self.realmCondition)
-            case .realmShared:
-                return file(options.manifestName + "+Realm.swift", input, imports: realm!.imports, [.mark("Realm support")] + realm!.shared, condition: Self.realmCondition)
+            case .realm(let fileName, let imports, let declarations):
+                return file(fileName, input, imports: imports, declarations, condition: Self.realmCondition)
             }
         }
         // Models, bridges, the manifest, then the Realm files.

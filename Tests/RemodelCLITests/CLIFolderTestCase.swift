@@ -23,6 +23,22 @@ class CLIFolderTestCase: XCTestCase {
     /// The path of `name` in this test's folder.
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// Writes `text` to `name` in this test's folder (making its folders); its path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// The package's example (Schemas/, Migrations/) copied into this test's folder.
+    func copyExample() throws {
+        for name in ["Schemas", "Migrations"] {
+            try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+    }
+
     /// Runs `remodel arguments…` in `directory` (default `commandDirectory`) and checks that
     /// it exits with `status`.
     @discardableResult

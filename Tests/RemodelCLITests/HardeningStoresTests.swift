@@ -7,12 +7,6 @@ import XCTest
 /// incomplete, on read-only storage; and names that only differ in letter case.
 final class HardeningStoresTests: CLIFolderTestCase {
 
-    private func write(_ text: String, to name: String) throws {
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
-
     /// The SHA-256 of every file in the folder (recursively), by relative path.
     private func snapshot(_ root: URL? = nil) throws -> [String: String] {
         let root = root ?? folder!

@@ -40,11 +40,6 @@ final class HardeningValuesTests: CLIFolderTestCase {
     // MARK: - Helpers
 
     @discardableResult
-    private func write(_ text: String, to name: String) throws -> String {
-        try write(Data(text.utf8), to: name)
-    }
-
-    @discardableResult
     private func write(_ data: Data, to name: String) throws -> String {
         let url = folder.appendingPathComponent(name)
         try data.write(to: url)

@@ -20,10 +20,6 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
 
-    private func write(_ text: String, to path: String) throws {
-        try text.write(to: folder.appendingPathComponent(path), atomically: true, encoding: .utf8)
-    }
-
     static let names = """
         objects:
           Person:

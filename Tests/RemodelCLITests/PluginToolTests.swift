@@ -5,19 +5,6 @@ import XCTest
 /// it, it writes exactly what `remodel generate` writes, prints exactly what it prints and
 /// exits with the same status, refusals included.
 final class PluginToolTests: CLIFolderTestCase {
-    /// The package's example (Schemas/, Migrations/) copied into the test folder.
-    private func copyExample() throws {
-        for name in ["Schemas", "Migrations"] {
-            try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
-    }
-
-    private func write(_ text: String, to name: String) throws {
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-
     /// Runs `remodel-generate arguments…` in the test folder and checks its exit status.
     @discardableResult
     private func pluginTool(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {

@@ -11,11 +11,7 @@ final class PostgresCommandsTests: CLIFolderTestCase {
 
     /// Starts (or reuses) the test server and makes this test's database.
     private func startServer() throws {
-        do {
-            server = try PostgresTestServer.shared()
-        } catch let unavailable as PostgresTestServer.Unavailable {
-            throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
-        }
+        server = try PostgresTestServer.shared { XCTSkip($0) }
         database = try server.makeDatabase()
     }
 

@@ -4,19 +4,6 @@ import XCTest
 /// `remodel generate --realm` through the real binary: what it writes, and what it refuses
 /// (at the YAML line, with the fix, writing nothing) because Realm cannot hold or run it.
 final class RealmGenerateCommandTests: CLIFolderTestCase {
-    /// The package's example (Schemas/, Migrations/) copied into the test folder.
-    private func copyExample() throws {
-        for name in ["Schemas", "Migrations"] {
-            try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
-    }
-
-    private func write(_ text: String, to name: String) throws {
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-
     func testRealmFilesAreWrittenAndCheckKnowsThem() throws {
         try copyExample()
         let output = try remodel(["generate", "--realm", "--output", "Generated"])

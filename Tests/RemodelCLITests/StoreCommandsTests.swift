@@ -6,12 +6,6 @@ import XCTest
 final class StoreCommandsTests: CLIFolderTestCase {
     override var commandDirectory: URL { CLIRunner.packageRoot }
 
-    private func write(_ text: String, to name: String) throws -> String {
-        let file = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
     static let data = """
         {
           "Person": [

@@ -11,11 +11,7 @@ final class PostgresConnectionTests: XCTestCase {
     private var database: String!
 
     override func setUpWithError() throws {
-        do {
-            server = try PostgresTestServer.shared()
-        } catch let unavailable as PostgresTestServer.Unavailable {
-            throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
-        }
+        server = try PostgresTestServer.shared { XCTSkip($0) }
         database = try server.makeDatabase()
     }
 

@@ -40,11 +40,7 @@ final class PostgresStoreTests: XCTestCase {
     private var server: PostgresTestServer!
 
     private func database() throws -> String {
-        do {
-            server = try PostgresTestServer.shared()
-        } catch let unavailable as PostgresTestServer.Unavailable {
-            throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
-        }
+        server = try PostgresTestServer.shared { XCTSkip($0) }
         return try server.makeDatabase()
     }
 

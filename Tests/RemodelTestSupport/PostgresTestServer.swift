@@ -46,6 +46,16 @@ public final class PostgresTestServer: @unchecked Sendable {
         return try result.get()
     }
 
+    /// The process's server; where PostgreSQL is not installed, throws what `skip` makes of
+    /// the reason (a test's `XCTSkip`), so that the test is reported as skipped, by name.
+    public static func shared(orSkip skip: (String) -> any Error) throws -> PostgresTestServer {
+        do {
+            return try shared()
+        } catch let unavailable as Unavailable {
+            throw skip("PostgreSQL tests skipped: \(unavailable)")
+        }
+    }
+
     private static func stopShared() {
         if case .success(let server)? = started { server.stop() }
     }

@@ -23,7 +23,7 @@ struct StatusCommand: Command {
         let path: String
         switch try StoreCommandSupport.storeLocation(arguments) {
         case .file(let file): path = file
-        case .postgres(let database): return try postgresStatus(database, arguments, display: arguments.value(StoreCommandSupport.storeOrDatabase) ?? "")
+        case .postgres(let database): return try postgresStatus(database, arguments)
         }
         let info = try RemodelStore.inspect(path: path)
         let store = try StoreCommandSupport.openExisting(path, readOnly: true)
@@ -37,8 +37,7 @@ struct StatusCommand: Command {
         lines += Self.objectLines(counts)
         let applied = info.appliedMigrations
         lines.append(Self.migrationsLine(applied.map { ($0.version, $0.name, $0.appliedAt) }, createdAt: info.version))
-        let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
-        let checked = foldersFound ? HistoryInput.load(arguments) : nil
+        let (foldersFound, checked) = history(arguments)
         lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: path, checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         if let checked {
@@ -82,9 +81,8 @@ struct StatusCommand: Command {
 
     /// `status` of a store in a PostgreSQL database: the same lines but the size, which a
     /// schema of a shared database does not have.
-    private func postgresStatus(_ database: PostgresTarget, _ arguments: ParsedArguments, display: String) throws -> Int32 {
-        let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
-        let checked = foldersFound ? HistoryInput.load(arguments) : nil
+    private func postgresStatus(_ database: PostgresTarget, _ arguments: ParsedArguments) throws -> Int32 {
+        let (foldersFound, checked) = history(arguments)
         let info = try PostgresStore.info(at: database) { text in loadSchema(yaml: text, file: "\(database.redacted) (recorded schema)").schema }
         var lines = [
             "Store:           schema '\(info.schemaName)' of \(info.database)",
@@ -101,6 +99,13 @@ struct StatusCommand: Command {
         lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: nil, checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         return ExitStatus.success
+    }
+
+    /// Whether a migrations or schemas folder is here, and the history they hold when it
+    /// loads and checks (its diagnostics printed).
+    private func history(_ arguments: ParsedArguments) -> (foldersFound: Bool, checked: CheckedHistory?) {
+        let foldersFound = FileManager.default.fileExists(atPath: arguments.migrationsPath) || FileManager.default.fileExists(atPath: arguments.schemasPath)
+        return (foldersFound, foldersFound ? HistoryInput.load(arguments) : nil)
     }
 
     /// `Objects:` and a line per type, the counts aligned.
