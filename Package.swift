@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "RemodelPlanning", dependencies: ["RemodelCore", "RemodelLayout"]),
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelPlanning", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
-        // PostgreSQL through libpq: connections, statements, errors with their SQLSTATE.
-        .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "CLibPQ"]),
+        // PostgreSQL through libpq: connections, statements, errors with their SQLSTATE; the store's
+        // layout, data format and values (RemodelStore's JSON and persistence protocols) on a server.
+        .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "RemodelStore", "RemodelPlanning", "RemodelMigrate", "CLibPQ"]),
         .target(name: "RemodelRealm", dependencies: ["RemodelCore"]),
         // What `remodel generate` and the build plugin's tool share: the schema and history loaded
         // and checked as every command does, the plugin options, generating and writing the
@@ -101,7 +102,7 @@ let package = Package(
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         // Against a throwaway server each run starts (PostgresTestServer); skipped by name
         // where PostgreSQL's server programs are not installed.
-        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelTestSupport"], exclude: ["References"]),
+        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport"], exclude: ["References"]),
         .testTarget(
             name: "RemodelMigrateTests",
             dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],

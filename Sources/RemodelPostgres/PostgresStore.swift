@@ -1,5 +1,6 @@
 import RemodelCore
 import RemodelLayout
+import RemodelStore
 
 /// A Remodel store in one schema of a PostgreSQL database (`PostgresLayout`): creating it, and
 /// what it says about itself. The metadata are the SQLite store's (`StoreFormat`): the
@@ -20,25 +21,39 @@ public enum PostgresStore {
         let connection = try PostgresConnection(target)
         try connection.transaction {
             // Two `init`s at once: the second waits here, then finds the first one's store.
-            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["remodel:" + target.schema])
-            // Only when missing: CREATE SCHEMA needs the CREATE right on the database even
-            // with IF NOT EXISTS, which a role that owns its schema may not have.
-            if try connection.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [target.schema]) == "0" {
-                try connection.execute("CREATE SCHEMA " + SQLiteRenderer.identifier(target.schema))
-            }
-            let names = [StoreFormat.metadataTable, StoreFormat.migrationsTable] + layout.layout.tables.flatMap { [$0.name] + $0.sideTables.map(\.name) }
-            let existing = try tables(in: connection, schema: target.schema)
-            if existing.contains(StoreFormat.metadataTable) {
-                throw PostgresStoreError.alreadyAStore(schema: target.schema, database: connection.displayName)
-            }
-            let clashes = names.filter(existing.contains)
-            if !clashes.isEmpty {
-                throw PostgresStoreError.tablesExist(schema: target.schema, database: connection.displayName, tables: clashes)
-            }
-            for statement in layout.createStatements { try connection.execute(statement) }
-            try PostgresMetadata.writeSchema(connection, layout: layout, schema: schema, hash: schema.storageHash, version: version)
+            try lock(connection)
+            try createLayout(connection, schema: schema, version: version, layout: layout)
         }
         return try info(connection) { _ in schema }
+    }
+
+    /// Creates the layout and its metadata in the connection's schema, inside the caller's
+    /// transaction (which holds `lock`): the database schema when it is missing, then every
+    /// table; refuses a schema that already holds a store or a table the layout needs.
+    static func createLayout(_ connection: PostgresConnection, schema: Schema, version: Int, layout given: PostgresLayout? = nil) throws {
+        let target = connection.target
+        let layout: PostgresLayout
+        do {
+            layout = try given ?? PostgresLayout(schema: schema, schemaName: target.schema)
+        } catch let error as UnsupportedSchema {
+            throw PostgresStoreError.unsupportedSchema(error.message)
+        }
+        // Only when missing: CREATE SCHEMA needs the CREATE right on the database even
+        // with IF NOT EXISTS, which a role that owns its schema may not have.
+        if try connection.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [target.schema]) == "0" {
+            try connection.execute("CREATE SCHEMA " + SQLiteRenderer.identifier(target.schema))
+        }
+        let names = [StoreFormat.metadataTable, StoreFormat.migrationsTable] + layout.layout.tables.flatMap { [$0.name] + $0.sideTables.map(\.name) }
+        let existing = try tables(in: connection, schema: target.schema)
+        if existing.contains(StoreFormat.metadataTable) {
+            throw PostgresStoreError.alreadyAStore(schema: target.schema, database: connection.displayName)
+        }
+        let clashes = names.filter(existing.contains)
+        if !clashes.isEmpty {
+            throw PostgresStoreError.tablesExist(schema: target.schema, database: connection.displayName, tables: clashes)
+        }
+        for statement in layout.createStatements { try connection.execute(statement) }
+        try PostgresMetadata.writeSchema(connection, layout: layout, schema: schema, hash: schema.storageHash, version: version)
     }
 
     /// What the store at `target` says about itself, and how many objects of each type it
@@ -67,8 +82,8 @@ public enum PostgresStore {
             }
         }
         let migrations = PostgresLayout.qualified(StoreFormat.migrationsTable, in: schemaName)
-        let applied = try connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\" FROM \(migrations) ORDER BY \"version\"").rows.map { row in
-            PostgresStoreInfo.AppliedMigration(version: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", checksum: row[2] ?? "", appliedAt: row[3] ?? "")
+        let applied = try connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\" FROM \(migrations) ORDER BY \"version\"").rows.map { row in
+            AppliedMigration(version: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", checksum: row[2] ?? "", appliedAt: row[3] ?? "", durationMilliseconds: Int(row[4] ?? "") ?? 0)
         }
         return PostgresStoreInfo(
             database: connection.displayName, schemaName: schemaName, version: version,
@@ -93,16 +108,8 @@ public struct PostgresStoreInfo: Sendable {
     public var schemaHash: String
     /// Objects per type, in schema order.
     public var objectCounts: [(type: String, count: Int)]
-    /// The migrations applied to the store, oldest first.
+    /// The migrations applied to the store, oldest first (rows of `_remodel_migrations`).
     public var appliedMigrations: [AppliedMigration]
-
-    /// One row of `_remodel_migrations`.
-    public struct AppliedMigration: Sendable {
-        public var version: Int
-        public var name: String
-        public var checksum: String
-        public var appliedAt: String
-    }
 }
 
 /// Why a PostgreSQL store cannot be created or read; each says where and how to fix it.
@@ -113,6 +120,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
     case notAStore(schema: String, database: String)
     case incomplete(schema: String, database: String, reason: String)
     case newerFormat(schema: String, database: String, formatVersion: Int)
+    case wrongVersion(schema: String, database: String, version: Int, expected: Int)
 
     public var description: String {
         switch self {
@@ -128,6 +136,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
             "the Remodel store in schema '\(schema)' of \(database) is incomplete: \(reason); restore it from a backup"
         case .newerFormat(let schema, let database, let format):
             "the Remodel store in schema '\(schema)' of \(database) has store format \(format), newer than this Remodel's \(StoreFormat.formatVersion): upgrade Remodel"
+        case .wrongVersion(let schema, let database, let version, let expected):
+            "the Remodel store in schema '\(schema)' of \(database) is at schema version \(version), not \(expected); nothing was changed: pass --version \(version), or migrate the store first (remodel migrate --store URL)"
         }
     }
 }

@@ -53,6 +53,23 @@ public struct PostgresTarget: Hashable, Sendable {
         Self.isURL(connectionString) ? Self.redactedURL(connectionString) : Self.redactedKeyValues(connectionString)
     }
 
+    /// What to pass as `--store` to reach the same store again, without a password: the
+    /// redacted URL, with `schema=` when the store is not in `public`.
+    public var storeArgument: String {
+        guard Self.isURL(connectionString), schema != Self.defaultSchema else { return redacted }
+        var encoded = ""
+        for byte in schema.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.append(Character(Unicode.Scalar(byte)))
+            default:
+                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return redacted + (redacted.contains("?") ? "&" : "?") + "schema=" + encoded
+    }
+
     /// Whether `key` holds a secret: `password`, `sslpassword`, any key ending in "password".
     static func isSecretKey(_ key: some StringProtocol) -> Bool {
         key.lowercased().hasSuffix("password")

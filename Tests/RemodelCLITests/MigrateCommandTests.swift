@@ -9,8 +9,6 @@ import XCTest
 final class MigrateCommandTests: CLIFolderTestCase {
     override var commandDirectory: URL { CLIRunner.packageRoot }
 
-    static let fixtures = CLIRunner.packageRoot.appendingPathComponent("Tests/RemodelMigrateTests/Resources/fixtures")
-
     // MARK: - Helpers
 
     /// A store at `version` holding the fixture `vN.json` of that version.
@@ -18,72 +16,12 @@ final class MigrateCommandTests: CLIFolderTestCase {
         let path = folder.appendingPathComponent(name).path
         try remodel(["init", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas])
         try remodel(["import", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas,
-                     Self.fixtures.appendingPathComponent("v\(version).json").path])
+                     CLIFolderTestCase.fixtures.appendingPathComponent("v\(version).json").path])
         return path
-    }
-
-    /// The store's export, as sorted-key JSON text.
-    private func export(_ store: String) throws -> String {
-        let output = try remodel(["export", "--store", store])
-        return try Self.canonicalJSON(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)))
-    }
-
-    /// The export with each dog's `dateLastUpdated` checked to lie within the run and replaced
-    /// by `MIGRATION-TIME`, as the golden files write it.
-    private func normalisedExport(_ store: String, start: Date, end: Date, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let output = try remodel(["export", "--store", store])
-        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        var dogs = try XCTUnwrap(object["Dog"] as? [[String: Any]])
-        for index in dogs.indices {
-            let text = try XCTUnwrap(dogs[index]["dateLastUpdated"] as? String)
-            let date = try XCTUnwrap(Self.parseISO8601(text), "not an ISO 8601 date: \(text)")
-            // Stored with microseconds; the window is the process run, widened by a millisecond.
-            XCTAssertGreaterThanOrEqual(date.timeIntervalSince1970, start.timeIntervalSince1970 - 0.001, "\(text) is before the migration started", file: file, line: line)
-            XCTAssertLessThanOrEqual(date.timeIntervalSince1970, end.timeIntervalSince1970 + 0.001, "\(text) is after the migration ended", file: file, line: line)
-            dogs[index]["dateLastUpdated"] = "MIGRATION-TIME"
-        }
-        object["Dog"] = dogs
-        return try Self.canonicalJSON(object)
-    }
-
-    private func golden(_ name: String) throws -> String {
-        try Self.canonicalJSON(JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent(name))))
-    }
-
-    static func canonicalJSON(_ object: Any) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self)
-    }
-
-    /// `2026-11-30T13:42:51.706137Z` (fraction optional).
-    static func parseISO8601(_ text: String) -> Date? {
-        guard text.hasSuffix("Z"), text.count >= 20 else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        guard let whole = formatter.date(from: String(text.prefix(19))) else { return nil }
-        let fraction = text.dropFirst(19).dropLast()
-        guard fraction.isEmpty || fraction.first == "." else { return nil }
-        return whole.addingTimeInterval(fraction.isEmpty ? 0 : Double("0" + fraction) ?? 0)
     }
 
     private func fileHash(_ path: String) throws -> String {
         SHA256.hexDigest(of: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-    }
-
-    /// A copy of Migrations/ with a version 4 whose schema is v3 edited by `edit` and whose
-    /// migration file has `steps`; returns the migrations folder and the v4 schema file.
-    private func historyWithVersion4(steps: String, edit: (String) -> String = { $0.replacingOccurrences(of: "favoriteToy:\n        type: string\n        default: \"\"", with: "favoriteToy:\n        type: string\n        default: ball") }) throws -> (migrations: String, schemas: String) {
-        let migrations = folder.appendingPathComponent("Migrations")
-        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Migrations"), to: migrations)
-        let v3 = try String(contentsOf: migrations.appendingPathComponent("snapshots/v3.yaml"), encoding: .utf8)
-        let v4 = edit(v3)
-        XCTAssertNotEqual(v4, v3, "the edit changed nothing")
-        let schema = folder.appendingPathComponent("v4.yaml")
-        try v4.write(to: schema, atomically: true, encoding: .utf8)
-        try remodel(["migration", "new", "v4", "--schemas", schema.path, "--migrations", migrations.path])
-        try "description: test\nsteps:\n\(steps)".write(to: migrations.appendingPathComponent("0004-v4.yaml"), atomically: true, encoding: .utf8)
-        return (migrations.path, schema.path)
     }
 
     /// A v3 store made from the v1 fixture, migrated without a backup.

@@ -147,6 +147,10 @@ final class PostgresConnectionTests: XCTestCase {
             XCTAssertFalse(text.contains("50%off"), text)
             XCTAssertTrue(text.contains("percent-encode"), text)
         }
+        // What reaches the same store again: the schema kept, the password not.
+        XCTAssertEqual(try PostgresTarget("postgresql://app:s3cret@h/db?schema=my%20notes&sslmode=require").storeArgument, "postgresql://app:***@h/db?sslmode=require&schema=my%20notes")
+        XCTAssertEqual(try PostgresTarget("postgresql://app@h/db?schema=public").storeArgument, "postgresql://app@h/db")
+        XCTAssertEqual(try PostgresTarget("postgresql://app@h/db?schema=s_1").storeArgument, "postgresql://app@h/db?schema=s_1")
         // Secret keys in a query and in key/value strings; a user named like a key.
         XCTAssertEqual(try PostgresTarget("postgresql://u@h/db?sslpassword=k3y&sslmode=require").redacted, "postgresql://u@h/db?sslpassword=***&sslmode=require")
         XCTAssertEqual(

@@ -59,11 +59,11 @@ final class PostgresStoreTests: XCTestCase {
             database: name
         ).split(separator: "\n").map(String.init)
         XCTAssertEqual(columns, [
-            "Dog._id uuid NO", "Dog.name text NO", "Dog.breed text NO", "Dog.weight bigint NO", "Dog.favoriteToy text NO",
+            "Dog.__remodel_rowid bigint NO", "Dog._id uuid NO", "Dog.name text NO", "Dog.breed text NO", "Dog.weight bigint NO", "Dog.favoriteToy text NO",
             "Dog.profileImageUrl text YES", "Dog.dateLastUpdated timestamp with time zone NO",
-            "Person._id bytea NO", "Person.firstName text NO", "Person.lastName text NO", "Person.personId text NO", "Person.company text NO",
+            "Person.__remodel_rowid bigint NO", "Person._id bytea NO", "Person.firstName text NO", "Person.lastName text NO", "Person.personId text NO", "Person.company text NO",
             "Person.businessUnit text NO", "Person.profileImageUrl text YES",
-            "Person.dogs.owner bytea NO", "Person.dogs.position bigint NO", "Person.dogs.value uuid NO",
+            "Person.dogs.__remodel_rowid bigint NO", "Person.dogs.owner bytea NO", "Person.dogs.position bigint NO", "Person.dogs.value uuid NO",
         ])
         let keys = try server.psql(
             "SELECT conrelid::regclass::text || ' ' || confdeltype::text || ' ' || condeferrable::text || ' ' || condeferred::text FROM pg_constraint WHERE contype = 'f' AND connamespace = 'app'::regnamespace ORDER BY 1",
@@ -82,7 +82,7 @@ final class PostgresStoreTests: XCTestCase {
         try server.psql("""
             INSERT INTO "Person" ("_id", "firstName", "lastName", "personId", "company", "businessUnit") VALUES ('\\x01', 'A', 'B', 'p', 'c', 'Engineering');
             INSERT INTO "Dog" ("_id", "name", "breed", "weight", "favoriteToy", "dateLastUpdated") VALUES ('00000000-0000-0000-0000-000000000001', 'Rex', '', 1, '', now()), ('00000000-0000-0000-0000-000000000002', 'Fido', '', 1, '', now());
-            INSERT INTO "Person.dogs" VALUES ('\\x01', 0, '00000000-0000-0000-0000-000000000001'), ('\\x01', 1, '00000000-0000-0000-0000-000000000002');
+            INSERT INTO "Person.dogs" ("owner", "position", "value") VALUES ('\\x01', 0, '00000000-0000-0000-0000-000000000001'), ('\\x01', 1, '00000000-0000-0000-0000-000000000002');
             """, database: name)
         try server.psql("DELETE FROM \"Dog\" WHERE name = 'Rex'", database: name)
         XCTAssertEqual(try server.psql("SELECT position FROM \"Person.dogs\"", database: name), "1\n")
@@ -92,7 +92,7 @@ final class PostgresStoreTests: XCTestCase {
         try server.psql("""
             BEGIN;
             INSERT INTO "Person" ("_id", "firstName", "lastName", "personId", "company", "businessUnit") VALUES ('\\x02', 'A', 'B', 'p', 'c', 'Engineering');
-            INSERT INTO "Person.dogs" VALUES ('\\x02', 0, '00000000-0000-0000-0000-000000000009');
+            INSERT INTO "Person.dogs" ("owner", "position", "value") VALUES ('\\x02', 0, '00000000-0000-0000-0000-000000000009');
             INSERT INTO "Dog" ("_id", "name", "breed", "weight", "favoriteToy", "dateLastUpdated") VALUES ('00000000-0000-0000-0000-000000000009', 'Late', '', 1, '', now());
             COMMIT;
             """, database: name)
@@ -110,7 +110,7 @@ final class PostgresStoreTests: XCTestCase {
         ])
         try PostgresStore.create(at: try PostgresTarget(server.url(database: name)), schema: schema, version: 1)
         XCTAssertEqual(try server.psql("SELECT confdeltype::text FROM pg_constraint WHERE contype = 'f'", database: name), "n\n")
-        try server.psql("INSERT INTO \"Pet\" VALUES ('rex'); INSERT INTO \"Owner\" VALUES (1, 'rex')", database: name)
+        try server.psql("INSERT INTO \"Pet\" (\"id\") VALUES ('rex'); INSERT INTO \"Owner\" (\"id\", \"pet\") VALUES (1, 'rex')", database: name)
         try server.psql("DELETE FROM \"Pet\"", database: name)
         XCTAssertEqual(try server.psql("SELECT id::text || ':' || coalesce(pet, 'null') FROM \"Owner\"", database: name), "1:null\n")
         XCTAssertEqual(try server.psql("SELECT indexname FROM pg_indexes WHERE tablename = 'Owner' ORDER BY 1", database: name), "Owner.pet.index\nOwner_pkey\n")
@@ -123,7 +123,7 @@ final class PostgresStoreTests: XCTestCase {
         try server.psql("CREATE DATABASE icu_collated LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C' TEMPLATE template0")
         XCTAssertEqual(try server.psql("SELECT string_agg(x, ',' ORDER BY x) FROM (VALUES ('a'), ('B')) v(x)", database: "icu_collated"), "a,B\n")
         try PostgresStore.create(at: try PostgresTarget(server.url(database: "icu_collated")), schema: ExampleHistory.v3, version: 3)
-        try server.psql("INSERT INTO \"Note\" VALUES ('a', '', now()), ('B', '', now())", database: "icu_collated")
+        try server.psql("INSERT INTO \"Note\" (\"identifier\", \"content\", \"lastEdited\") VALUES ('a', '', now()), ('B', '', now())", database: "icu_collated")
         XCTAssertEqual(try server.psql("SELECT string_agg(identifier, ',' ORDER BY identifier) FROM \"Note\"", database: "icu_collated"), "B,a\n")
     }
 

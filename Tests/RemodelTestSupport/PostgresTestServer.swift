@@ -138,6 +138,14 @@ public final class PostgresTestServer: @unchecked Sendable {
         try run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketFolder, "-p", String(port), "-U", superuser, "-d", database, "-c", sql])
     }
 
+    /// `pg_dump` of one schema of `database`, tables and data, without the lines that differ
+    /// from one dump to the next (the versions, the random `\restrict` key): equal text means
+    /// equal tables, constraints and rows.
+    public func dump(database: String, schema: String) throws -> String {
+        let text = try run("pg_dump", ["-h", socketFolder, "-p", String(port), "-U", superuser, "-d", database, "-n", schema, "--no-owner", "--no-privileges"])
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("-- Dumped") && !$0.hasPrefix("\\restrict") && !$0.hasPrefix("\\unrestrict") }.joined(separator: "\n")
+    }
+
     /// Adds a line at the top of `pg_hba.conf` (e.g. to make one user log in with a
     /// password) and reloads the server's configuration.
     public func requireAuthentication(_ line: String) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import RemodelCore
 import RemodelGeneration
+import RemodelPostgres
 import RemodelStore
 
 /// `remodel export`: writes every object of a store as JSON.
@@ -16,15 +17,20 @@ struct ExportCommand: Command {
         renamed into place once complete), so a failure (a full disk) leaves FILE as it was; \
         an existing FILE is replaced only when it holds JSON in the export format (an earlier \
         export), or with --force; the store itself (by any path or link, with its -wal and \
-        -shm) is never written over, not even with --force. Exit status: 0 written, 1 error \
+        -shm) is never written over, not even with --force. A postgresql:// URL exports the \
+        store in the URL's schema, read in one snapshot, as the same JSON. Exit status: 0 written, 1 error \
         (nothing written), 64 usage error.
         """
     static let output = OptionSpec.option("output", short: "o", value: "FILE", help: "Write the JSON to FILE instead of standard output.")
     static let force = OptionSpec.flag("force", help: "Replace an existing FILE even when it is not an earlier export.")
-    var options: [OptionSpec] { [StoreCommandSupport.store, Self.output, Self.force] }
+    var options: [OptionSpec] { [StoreCommandSupport.storeOrDatabase, Self.output, Self.force] }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let path = try StoreCommandSupport.storePath(arguments)
+        let path: String
+        switch try StoreCommandSupport.storeLocation(arguments) {
+        case .file(let file): path = file
+        case .postgres(let database): return try exportDatabase(database, arguments)
+        }
         let file = arguments.value(Self.output).map { output in
             OutputFile(
                 path: output,
@@ -42,6 +48,27 @@ struct ExportCommand: Command {
         if let file {
             try file.write(Data(text.utf8))
             let counts = try store.read { db in try db.objectTypeNames.map { ($0, try db.count(ofType: $0)) } }
+            Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
+        } else {
+            try Console.writeResult(text, intact: "the store is unchanged")
+        }
+        return ExitStatus.success
+    }
+
+    /// The same export from a store in a PostgreSQL schema.
+    private func exportDatabase(_ database: PostgresTarget, _ arguments: ParsedArguments) throws -> Int32 {
+        let file = arguments.value(Self.output).map { output in
+            OutputFile(
+                path: output,
+                existing: arguments.flag(Self.force) ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
+                protected: [], advice: "choose another path, or pass --force to replace it"
+            )
+        }
+        try file?.check()
+        let (document, counts) = try PostgresStore.export(at: database, recordedSchema: StoreCommandSupport.recordedSchema(of: database))
+        let text = document.prettyText
+        if let file {
+            try file.write(Data(text.utf8))
             Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
         } else {
             try Console.writeResult(text, intact: "the store is unchanged")

@@ -1,5 +1,7 @@
 import Foundation
 import RemodelGeneration
+import RemodelCore
+import RemodelPostgres
 import RemodelStore
 
 /// `remodel import`: adds the objects of a JSON file to a store, all or nothing.
@@ -15,16 +17,18 @@ struct ImportCommand: Command {
         exist is created, at --version N (default: the newest), in a temporary file beside it \
         that is renamed into place only once everything is imported. The import is one \
         transaction: on any failure (a full disk too) the store is unchanged, and a store being \
-        created is not left behind. Exit status: 0 imported, \
+        created is not left behind. A postgresql:// URL imports into the store in the URL's \
+        schema the same way, in one transaction (creating the store in it when there is none). \
+        Exit status: 0 imported, \
         1 nothing imported because of an error, 64 usage error.
         """
     var arguments: [ArgumentSpec] { [ArgumentSpec("DATA.json", help: "The JSON file to import.")] }
     var options: [OptionSpec] {
-        [StoreCommandSupport.store, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
+        [StoreCommandSupport.storeOrDatabase, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let path = try StoreCommandSupport.storePath(arguments)
+        let location = try StoreCommandSupport.storeLocation(arguments)
         guard let dataPath = arguments.positional(0) else { throw UsageError("missing DATA.json") }
         guard let data = FileManager.default.contents(atPath: dataPath) else {
             Console.writeError("Error: cannot read '\(dataPath)'; check that the file exists and is readable\n")
@@ -39,6 +43,11 @@ struct ImportCommand: Command {
             return ExitStatus.failure
         }
 
+        let path: String
+        switch location {
+        case .file(let file): path = file
+        case .postgres(let database): return try importIntoDatabase(database, document: document, dataPath: dataPath, arguments)
+        }
         let counts: [(type: String, count: Int)]
         if FileManager.default.fileExists(atPath: path) {
             let info = try RemodelStore.inspect(path: path)
@@ -65,6 +74,25 @@ struct ImportCommand: Command {
             }
         }
         Console.write("Imported \(StoreCommandSupport.counts(counts)) into '\(path)'\n")
+        return ExitStatus.success
+    }
+
+    /// The same import into a store in a PostgreSQL schema, created there when missing.
+    private func importIntoDatabase(_ database: PostgresTarget, document: JSONValue, dataPath: String, _ arguments: ParsedArguments) throws -> Int32 {
+        let requested = try arguments.value(StoreCommandSupport.version).map { text in
+            guard let number = Int(text) else { throw UsageError("--version takes a version number, not '\(text)'") }
+            return number
+        }
+        var fresh: (schema: Schema, version: Int)?
+        if try !PostgresStore.holdsStore(at: database) {
+            guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
+            fresh = target
+        }
+        let counts = try PostgresStore.importDocument(
+            document, into: database, source: dataPath, expectedVersion: fresh == nil ? requested : nil,
+            recordedSchema: StoreCommandSupport.recordedSchema(of: database), create: fresh
+        )
+        Console.write("Imported \(StoreCommandSupport.counts(counts)) into schema '\(database.schema)' of \(database.redacted)\n")
         return ExitStatus.success
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RemodelCore
 import RemodelGeneration
 import RemodelMigrate
+import RemodelPostgres
 import RemodelSchema
 import RemodelStore
 
@@ -25,9 +26,15 @@ struct MigrateCommand: Command {
         is; the version is read again once the write lock is held, so two migrations started \
         together migrate the store once (the second says another process did it). A store \
         newer than the history is refused (superseded). Exit status: 0 migrated or already \
-        current, 1 nothing changed because of an error, 64 usage error.
+        current, 1 nothing changed because of an error, 64 usage error. On a postgresql:// URL \
+        the same plan runs as PostgreSQL statements in one transaction under an advisory lock on \
+        the schema (instances starting together migrate once); no backup is made: a failure \
+        rolls everything back, and the database's own backups are the copy.
         """
-    static let store = OptionSpec.option("store", value: "FILE", required: true, help: "The store file to migrate.")
+    static let store = OptionSpec.option(
+        "store", value: "STORE", required: true,
+        help: "The store file to migrate, or a PostgreSQL database as a libpq URL (postgresql://user@host:5432/db, ?schema=NAME for a schema other than public)."
+    )
     static let to = OptionSpec.option("to", value: "N", help: "The version to migrate to (default: the newest).")
     static let dryRun = OptionSpec.flag("dry-run", help: "Run the migration inside a transaction and roll it back: report counts and data errors, change nothing.")
     static let noBackup = OptionSpec.flag("no-backup", help: "Do not copy the store before migrating.")
@@ -37,7 +44,7 @@ struct MigrateCommand: Command {
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let store = try StoreCommandSupport.storePath(arguments, option: Self.store)
+        let location = try StoreCommandSupport.storeLocation(arguments, option: Self.store)
         var target: Int?
         if let text = arguments.value(Self.to) {
             guard let number = Int(text), number > 0 else { throw UsageError("--to needs a version number (1, 2, …), found '\(text)'") }
@@ -48,6 +55,11 @@ struct MigrateCommand: Command {
         guard let checked = HistoryInput.load(arguments) else { return ExitStatus.failure }
         var migrator = arguments.tool.migrator(for: checked.history)
         migrator.sources = checked.sources
+        let store: String
+        switch location {
+        case .file(let path): store = path
+        case .postgres(let database): return try migrateDatabase(database, checked: checked, migrator: migrator, to: target, dryRun: dryRun, arguments)
+        }
 
         let state = try migrator.inspect(storeAt: store)
         try RemodelStore.checkWritable(path: store)
@@ -117,6 +129,54 @@ struct MigrateCommand: Command {
 }
 
 extension MigrateCommand {
+    /// `migrate` on a store in a PostgreSQL schema: the same checks, plan and report.
+    private func migrateDatabase(_ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, _ arguments: ParsedArguments) throws -> Int32 {
+        let postgres = PostgresMigrator(migrator)
+        let info = try postgres.state(at: database)
+        let name = "\(info.database) (schema \(database.schema))"
+        let edited = migrator.editedMigrations(info.appliedMigrations)
+        for edited in edited {
+            Console.writeError(Self.editedWarning(edited.applied, file: checked.files[edited.now.version]))
+        }
+        do {
+            try postgres.check(info, target: database)
+        } catch StoreError.schemaMismatch(let path, let version, let storeHash, let codeHash) where checked.input.loaded.history != nil {
+            Console.writeError(Self.restoreAdvice(checked, edited: edited, path: path, version: version, storeHash: storeHash, codeHash: codeHash, arguments: arguments))
+            return ExitStatus.failure
+        }
+        let now = Date()
+        let plan: PostgresMigrationPlan
+        do {
+            plan = try postgres.plan(from: info.version, to: target, schemaName: database.schema, now: now)
+        } catch let error as MigrationPlanningError {
+            DiagnosticsOutput.print(error.diagnostics)
+            Console.writeError("Error: cannot plan the migration of \(name) from version \(info.version); the store is unchanged\n")
+            return ExitStatus.failure
+        } catch let error as PostgresPlanRenderer.Unsupported {
+            Console.writeError("Error: cannot migrate \(name) from version \(info.version) on PostgreSQL: \(error); the store is unchanged. Migrate a SQLite copy instead (remodel export, import into a file, migrate, export, import)\n")
+            return ExitStatus.failure
+        }
+        guard !plan.plan.isEmpty else {
+            Console.write("\(name) is already at version \(info.version)\(target == nil ? ", the newest" : ""); nothing to do\n")
+            return ExitStatus.success
+        }
+        Console.write(plan.text(store: name) + "\n")
+        if !dryRun {
+            Console.write("No backup: on PostgreSQL the migration is one transaction, which any failure rolls back; take the database's own backup (pg_dump) if you want a copy of version \(info.version)\n")
+        }
+        let progress = ProgressPrinter(interactive: Console.errorIsTerminal)
+        do {
+            let (_, report) = try postgres.migrate(at: database, plan: plan, dryRun: dryRun, now: now, progress: progress.report)
+            progress.finish()
+            Console.write(MigrationPlanRenderer.text(of: report, store: name))
+            return ExitStatus.success
+        } catch {
+            progress.finish()
+            Console.writeError("Error: \(error)\n")
+            return ExitStatus.failure
+        }
+    }
+
     /// The error for a store whose version's snapshot changed after the store was written:
     /// the files to restore as they were released, and where the change belongs instead.
     static func restoreAdvice(

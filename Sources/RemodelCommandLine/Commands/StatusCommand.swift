@@ -51,8 +51,8 @@ struct StatusCommand: Command {
     /// The versions of the history newer than the store, when a history can be read here.
     /// `HistoryInput.load` has planned every version already; what is left to say is whether
     /// this program can run them (custom steps it does not register).
-    /// `store` is what to pass to `remodel migrate --store`, nil where migrate cannot run yet.
-    private func pending(version: Int, schemaHash: String, store: String?, _ checked: CheckedHistory?, foldersFound: Bool, tool: RemodelTool) -> String {
+    /// `store` is what to pass to `remodel migrate --store`.
+    private func pending(version: Int, schemaHash: String, store: String, _ checked: CheckedHistory?, foldersFound: Bool, tool: RemodelTool) -> String {
         guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
         guard let checked else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
         let history = checked.history
@@ -75,7 +75,6 @@ struct StatusCommand: Command {
             return listed + " (they have custom steps this program does not register, in \(MessageText.list(places)); "
                 + "run them with the app, or a remodel built with RemodelTool that registers them; see the README)"
         }
-        guard let store else { return listed + " ('remodel migrate' does not run on PostgreSQL stores yet)" }
         return listed + " (run `remodel migrate --store \(store)`)"
     }
 
@@ -83,7 +82,7 @@ struct StatusCommand: Command {
     /// schema of a shared database does not have.
     private func postgresStatus(_ database: PostgresTarget, _ arguments: ParsedArguments) throws -> Int32 {
         let (foldersFound, checked) = history(arguments)
-        let info = try PostgresStore.info(at: database) { text in loadSchema(yaml: text, file: "\(database.redacted) (recorded schema)").schema }
+        let info = try PostgresStore.info(at: database, recordedSchema: StoreCommandSupport.recordedSchema(of: database))
         var lines = [
             "Store:           schema '\(info.schemaName)' of \(info.database)",
             "Schema version:  \(info.version)",
@@ -96,8 +95,14 @@ struct StatusCommand: Command {
         }
         let applied = info.appliedMigrations
         lines.append(Self.migrationsLine(applied.map { ($0.version, $0.name, $0.appliedAt) }, createdAt: info.version))
-        lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: nil, checked, foldersFound: foldersFound, tool: arguments.tool))
+        // Quoted: a URL's '?' and '&' mean something to the shell.
+        lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: "'\(database.storeArgument)'", checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
+        if let checked {
+            for edited in Migrator(history: checked.history).editedMigrations(applied) {
+                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: checked.files[edited.now.version]))
+            }
+        }
         return ExitStatus.success
     }
 

@@ -5,10 +5,9 @@ import RemodelGeneration
 import RemodelSchema
 import RemodelStore
 
-/// What the data commands (`init`, `import`, `export`, `status`) share: the `--store` and
+/// What the data commands (`init`, `import`, `export`, `status`, `migrate`) share: the `--store` and
 /// `--version` options, and opening a store with the schema it records.
 enum StoreCommandSupport {
-    static let store = OptionSpec.option("store", value: "FILE", required: true, help: "The store file.")
     static let version = OptionSpec.option("version", value: "N", help: "The schema version to use (default: the newest in the migrations folder, or 1 without one).")
 
     /// `--store` for the commands that also work on a PostgreSQL database.
@@ -23,18 +22,9 @@ enum StoreCommandSupport {
         case postgres(PostgresTarget)
     }
 
-    /// The `--store` path; a PostgreSQL URL is refused with the commands that take one.
-    static func storePath(_ arguments: ParsedArguments, option: OptionSpec = store) throws -> String {
-        guard let path = arguments.value(option), !path.isEmpty else { throw UsageError("missing --store FILE") }
-        if PostgresTarget.isURL(path) {
-            throw UsageError("--store takes a file here: PostgreSQL stores (postgresql:// URLs) work with 'remodel init' and 'remodel status' so far")
-        }
-        return path
-    }
-
     /// The `--store` file or PostgreSQL URL (`storeOrDatabase`).
-    static func storeLocation(_ arguments: ParsedArguments) throws -> Location {
-        guard let text = arguments.value(storeOrDatabase), !text.isEmpty else { throw UsageError("missing --store STORE") }
+    static func storeLocation(_ arguments: ParsedArguments, option: OptionSpec = storeOrDatabase) throws -> Location {
+        guard let text = arguments.value(option), !text.isEmpty else { throw UsageError("missing --store STORE") }
         guard PostgresTarget.isURL(text) else { return .file(text) }
         do {
             return .postgres(try PostgresTarget(text))
@@ -79,6 +69,15 @@ enum StoreCommandSupport {
             throw StoreError.invalidInput("the schema recorded in '\(info.path)' does not load (see above); the store may come from a newer remodel")
         }
         return schema
+    }
+
+    /// Reads the schema a PostgreSQL store records, printing why when it does not load.
+    static func recordedSchema(of database: PostgresTarget) -> (String) -> Schema? {
+        { text in
+            let loaded = loadSchema(yaml: text, file: "\(database.redacted) (recorded schema)")
+            if loaded.schema == nil { DiagnosticsOutput.print(loaded.diagnostics) }
+            return loaded.schema
+        }
     }
 
     /// Runs `body`; a full disk, file size limit or I/O error it runs into becomes one clear

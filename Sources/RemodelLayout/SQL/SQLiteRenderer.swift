@@ -57,6 +57,12 @@ package struct SQLiteRenderer: Sendable {
     }
 
     package static func blob(_ bytes: [UInt8]) -> String {
+        "X'" + hexDigits(bytes) + "'"
+    }
+
+    /// Two hexadecimal digits per byte, upper case: what blob literals (and PostgreSQL's
+    /// `bytea` input) are written in.
+    package static func hexDigits(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -64,7 +70,7 @@ package struct SQLiteRenderer: Sendable {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0f)])
         }
-        return "X'" + String(decoding: out, as: UTF8.self) + "'"
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A real literal SQLite reads back as the same double (NaN, which SQLite stores as NULL,

@@ -36,12 +36,33 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         /// The first few offending objects: primary key and value, as text.
         public var examples: [Example]
         public var count: Int
+
+        package init(
+            version: Int, migrationName: String, type: String, property: String?, step: String, location: SourceLocation?,
+            problem: String, hint: String, examples: [Example], count: Int
+        ) {
+            self.version = version
+            self.migrationName = migrationName
+            self.type = type
+            self.property = property
+            self.step = step
+            self.location = location
+            self.problem = problem
+            self.hint = hint
+            self.examples = examples
+            self.count = count
+        }
     }
 
     /// One offending object.
     public struct Example: Sendable, Hashable {
         public var key: String
         public var value: String
+
+        package init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
     public var description: String {
@@ -100,7 +121,7 @@ extension MigrationError: StorageFaultReporting {
 
 extension StoreValue {
     /// A primary key or value as people read it: UUIDs and ObjectIDs in their text form.
-    var readable: String {
+    package var readable: String {
         switch self {
         case .blob(let bytes) where bytes.count == 16:
             let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
@@ -118,7 +139,7 @@ extension StoreValue {
 
 extension StoreValue {
     /// Text as it is, for values that are words rather than data.
-    var prose: String {
+    package var prose: String {
         if case .text(let text) = self { return text }
         return readable
     }

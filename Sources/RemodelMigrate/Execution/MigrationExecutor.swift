@@ -13,6 +13,13 @@ public struct MigrationReport: Sendable {
         /// What the version did that the plan could not count in advance, e.g. `2 Address
         /// objects deleted: no object held them`.
         public var notes: [String] = []
+
+        package init(version: Int, name: String, duration: Duration, notes: [String] = []) {
+            self.version = version
+            self.name = name
+            self.duration = duration
+            self.notes = notes
+        }
     }
 
     /// How the run ended.
@@ -40,6 +47,20 @@ public struct MigrationReport: Sendable {
     public var embeddedTypes: [String] = []
     /// Whether `PRAGMA foreign_key_check` ran, finding nothing, after the plan's last change.
     package var checkedLinks = false
+
+    package init(
+        fromVersion: Int, toVersion: Int, versions: [Version], countsBefore: [String: Int], countsAfter: [String: Int],
+        dryRun: Bool, duration: Duration, outcome: Outcome = .migrated
+    ) {
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.versions = versions
+        self.countsBefore = countsBefore
+        self.countsAfter = countsAfter
+        self.dryRun = dryRun
+        self.duration = duration
+        self.outcome = outcome
+    }
 }
 
 /// Progress of a running migration, for a progress bar or log.
@@ -50,6 +71,13 @@ public struct MigrationProgress: Sendable {
     public var total: Int
     /// What runs now, e.g. `UPDATE "Person" SET …` shortened.
     public var activity: String
+
+    package init(version: Int, completed: Int, total: Int, activity: String) {
+        self.version = version
+        self.completed = completed
+        self.total = total
+        self.activity = activity
+    }
 }
 
 /// Runs a plan on an open connection, in one transaction.
@@ -259,7 +287,7 @@ package struct MigrationExecutor {
         return result
     }
 
-    static func shorten(_ sql: String) -> String {
+    package static func shorten(_ sql: String) -> String {
         let line = sql.split(separator: "\n").first.map(String.init) ?? sql
         return line.count > 72 ? String(line.prefix(71)) + "…" : line
     }

@@ -9,6 +9,12 @@ import RemodelStore
 public enum MigrationPlanRenderer {
     /// The plan as text, one change per line, its work indented below it.
     public static func text(of plan: MigrationPlan, store: String? = nil) -> String {
+        text(of: plan, store: store) { _, _ in nil }
+    }
+
+    /// The plan as text, with another engine's text for its operations: `statement(version,
+    /// number)` for operation `number` (1-based) of `version`, nil for SQLite's.
+    package static func text(of plan: MigrationPlan, store: String?, statement: (VersionPlan, Int) -> String?) -> String {
         let renderer = SQLiteRenderer()
         var out = ""
         let target = store.map { "'\($0)' " } ?? ""
@@ -27,7 +33,7 @@ public enum MigrationPlanRenderer {
                     out += indent("\(SQLiteRenderer.identifier(assignment.column)) = \(renderer.expression(assignment.value, in: assignment.table))", by: 6)
                 }
                 for (number, operation) in version.operations(ofChange: index) {
-                    out += indent("\(number). " + describe(operation, renderer: renderer), by: 6, hanging: "\(number). ".count)
+                    out += indent("\(number). " + (statement(version, number) ?? describe(operation, renderer: renderer)), by: 6, hanging: "\(number). ".count)
                 }
             }
         }

@@ -3,8 +3,8 @@ import RemodelCore
 
 /// The stored value a property takes when a dynamic object leaves it out: its schema default
 /// through `StoredForm`, the conversion imported values and migrations use.
-enum DynamicDefaults {
-    static func value(for property: Property, type: PropertyType, schema: Schema) throws -> StoreValue {
+package enum DynamicDefaults {
+    package static func value(for property: Property, type: PropertyType, schema: Schema) throws -> StoreValue {
         guard let defaultValue = property.defaultValue else { return .null }
         let result: Result<StoreValue, ValueProblem>
         switch defaultValue {

@@ -15,21 +15,27 @@ public enum StoreJSON {
         for table in db.layout.tables {
             var objects: [JSONValue] = []
             try db.forEachDynamicObject(ofType: table.name) { object in
-                var properties: [(String, JSONValue)] = []
-                for property in table.object.storedProperties {
-                    guard let type = property.storedType else { continue }
-                    let value = object[property.name] ?? .null
-                    do {
-                        properties.append((property.name, try conversion.json(value, type: type)))
-                    } catch {
-                        throw StoreError.invalidValue(type: table.name, property: property.name, value: value, reason: "\(error)")
-                    }
-                }
-                objects.append(.object(properties))
+                objects.append(try document(of: object, in: table, conversion: conversion))
             }
             members.append((table.name, .array(objects)))
         }
         return .object(members)
+    }
+
+    /// One object as the export writes it: its properties in declaration order, in their JSON
+    /// form. Shared by every store that exports (SQLite's, PostgreSQL's).
+    package static func document(of object: DynamicObject, in table: TableLayout, conversion: StoreValueConversion) throws -> JSONValue {
+        var properties: [(String, JSONValue)] = []
+        for property in table.object.storedProperties {
+            guard let type = property.storedType else { continue }
+            let value = object[property.name] ?? .null
+            do {
+                properties.append((property.name, try conversion.json(value, type: type)))
+            } catch {
+                throw StoreError.invalidValue(type: table.name, property: property.name, value: value, reason: "\(error)")
+            }
+        }
+        return .object(properties)
     }
 
     /// Validates a whole JSON document against the store's schema and, only if every object
@@ -57,7 +63,7 @@ public enum StoreJSON {
 
     /// The objects of a document, converted and checked; throws `StoreError.invalidInput`
     /// listing every problem found (up to `maximumProblems`).
-    static func validate(_ document: JSONValue, schema: Schema, layout: StoreLayout, source: String, maximumProblems: Int) throws -> [(type: String, objects: [DynamicObject])] {
+    package static func validate(_ document: JSONValue, schema: Schema, layout: StoreLayout, source: String, maximumProblems: Int) throws -> [(type: String, objects: [DynamicObject])] {
         guard case .object(let members) = document else {
             throw StoreError.invalidInput("\(source): the document must be a JSON object with one key per object type, found \(document.kindDescription)")
         }

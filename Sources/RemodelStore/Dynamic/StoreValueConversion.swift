@@ -4,12 +4,16 @@ import RemodelCore
 /// Converts one value between its stored form (`StoreValue`) and the JSON form of the data
 /// tools (DESIGN.md): dates ISO 8601, data base64, uuid / objectId / decimal128 as strings,
 /// links as the target's key, enums as raw values, embedded objects as JSON objects.
-struct StoreValueConversion {
-    let schema: Schema
+package struct StoreValueConversion {
+    package let schema: Schema
+
+    package init(schema: Schema) {
+        self.schema = schema
+    }
 
     // MARK: - Stored → JSON
 
-    func json(_ value: StoreValue, type: PropertyType) throws -> JSONValue {
+    package func json(_ value: StoreValue, type: PropertyType) throws -> JSONValue {
         if let collection = type.collection {
             switch (collection, value) {
             case (.list, .list(let elements)), (.set, .list(let elements)):
@@ -62,7 +66,7 @@ struct StoreValueConversion {
 
     /// The stored value of `json` for a property of `type`; throws a message without the
     /// location, which the caller adds.
-    func stored(_ json: JSONValue, type: PropertyType) throws(ConversionProblem) -> StoreValue {
+    package func stored(_ json: JSONValue, type: PropertyType) throws(ConversionProblem) -> StoreValue {
         if let collection = type.collection {
             switch (collection, json) {
             case (.list, .array(let elements)):
@@ -188,9 +192,9 @@ struct StoreValueConversion {
 
 /// A value that does not fit its property: the message, and a path inside the value
 /// (`[2]`, `.street`) when the problem is nested.
-struct ConversionProblem: Error {
-    var message: String
-    var path = ""
+package struct ConversionProblem: Error {
+    package var message: String
+    package var path = ""
 
     init(_ message: String) {
         self.message = message
@@ -214,7 +218,7 @@ extension EnumType.RawValue {
 
 extension JSONValue {
     /// Compact JSON with object keys sorted: the stored text of an embedded object.
-    var canonicalEmbeddedText: String {
+    package var canonicalEmbeddedText: String {
         sortedKeys.description
     }
 

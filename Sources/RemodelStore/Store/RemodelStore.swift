@@ -192,6 +192,14 @@ public struct AppliedMigration: Hashable, Sendable {
     public var appliedAt: String
     public var durationMilliseconds: Int
 
+    package init(version: Int, name: String, checksum: String, appliedAt: String, durationMilliseconds: Int) {
+        self.version = version
+        self.name = name
+        self.checksum = checksum
+        self.appliedAt = appliedAt
+        self.durationMilliseconds = durationMilliseconds
+    }
+
     /// Every row of `_remodel_migrations`, oldest first.
     static func all(in connection: Connection) throws -> [AppliedMigration] {
         try connection.query("SELECT \"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\" FROM \"_remodel_migrations\" ORDER BY \"version\"").map { row in

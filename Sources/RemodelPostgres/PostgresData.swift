@@ -1,0 +1,255 @@
+import Foundation
+import RemodelCore
+import RemodelLayout
+import RemodelStore
+
+/// The data tools' JSON (`StoreJSON`'s format, value for value) on a PostgreSQL store.
+extension PostgresStore {
+    /// Every object of the store, as `remodel export` writes it: the SQLite store's document
+    /// for the same objects. Read in one snapshot (a `REPEATABLE READ` transaction), so
+    /// writers at the same time do not tear it.
+    public static func export(at target: PostgresTarget, recordedSchema: (String) -> Schema?) throws -> (document: JSONValue, counts: [(type: String, count: Int)]) {
+        let connection = try PostgresConnection(target)
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { try? connection.execute("ROLLBACK") }
+        let store = try OpenedStore(connection, recordedSchema: recordedSchema)
+        let conversion = StoreValueConversion(schema: store.schema)
+        var members: [(String, JSONValue)] = []
+        var counts: [(type: String, count: Int)] = []
+        for table in store.layout.layout.tables {
+            let objects = try store.objects(of: table)
+            var documents: [JSONValue] = []
+            documents.reserveCapacity(objects.count)
+            for object in objects {
+                documents.append(try StoreJSON.document(of: object, in: table, conversion: conversion))
+            }
+            members.append((table.name, .array(documents)))
+            counts.append((table.name, objects.count))
+        }
+        return (.object(members), counts)
+    }
+
+    /// Checks every object of `document` against the store's schema and, only when all are
+    /// valid, adds them in one transaction (`StoreJSON.importDocument`'s rules and messages).
+    /// With `version`, refuses a store at another version. When `target` holds no store yet,
+    /// `create` gives the schema and version to create it with, in the same transaction, so
+    /// that a failure leaves no store behind.
+    @discardableResult
+    public static func importDocument(
+        _ document: JSONValue, into target: PostgresTarget, source: String, expectedVersion: Int?,
+        recordedSchema: (String) -> Schema?, create fresh: (schema: Schema, version: Int)? = nil
+    ) throws -> [(type: String, count: Int)] {
+        let connection = try PostgresConnection(target)
+        return try connection.transaction {
+            try lock(connection)
+            let store: OpenedStore
+            if try !tables(in: connection, schema: target.schema).contains(StoreFormat.metadataTable), let fresh {
+                // Checked before anything is created, so that a bad file leaves no store behind.
+                try StoreJSON.check(document, schema: fresh.schema, source: source)
+                try createLayout(connection, schema: fresh.schema, version: fresh.version)
+                store = try OpenedStore(connection, schema: fresh.schema, version: fresh.version)
+            } else {
+                store = try OpenedStore(connection, recordedSchema: recordedSchema)
+            }
+            if let expectedVersion, expectedVersion != store.version {
+                throw PostgresStoreError.wrongVersion(schema: target.schema, database: connection.displayName, version: store.version, expected: expectedVersion)
+            }
+            let batches = try StoreJSON.validate(document, schema: store.schema, layout: store.layout.layout, source: source, maximumProblems: 20)
+            for batch in batches {
+                guard let table = store.layout.layout.table(named: batch.type) else { continue }
+                try store.insert(batch.objects, into: table)
+            }
+            do {
+                try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            } catch let error as PostgresError {
+                guard error.sqlState == "23503" else { throw error }
+                throw StoreError.invalidInput(
+                    "cannot import \(source); nothing was imported: a link points at an object that is neither in the store nor in the data (\(error.message); \(error.detail ?? "")): add that object to the data, or remove the link"
+                )
+            }
+            return batches.map { ($0.type, $0.objects.count) }
+        }
+    }
+
+    /// Whether `target`'s schema holds a Remodel store (its metadata table).
+    public static func holdsStore(at target: PostgresTarget) throws -> Bool {
+        try tables(in: try PostgresConnection(target), schema: target.schema).contains(StoreFormat.metadataTable)
+    }
+
+    /// Serialises what changes a store (`init`, `import`, `migrate`) on one database schema,
+    /// until the transaction ends.
+    static func lock(_ connection: PostgresConnection) throws {
+        try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["remodel:" + connection.target.schema])
+    }
+}
+
+/// A store's connection with the schema and version it records, for reading and writing
+/// objects.
+struct OpenedStore {
+    let connection: PostgresConnection
+    let schema: Schema
+    let version: Int
+    let layout: PostgresLayout
+
+    init(_ connection: PostgresConnection, recordedSchema: (String) -> Schema?) throws {
+        let info = try PostgresStore.info(connection, recordedSchema: { _ in nil })
+        let entries = try PostgresMetadata.entries(connection, schemaName: connection.target.schema)
+        guard let text = entries[StoreFormat.Key.schema], let schema = recordedSchema(text) else {
+            throw PostgresStoreError.incomplete(schema: connection.target.schema, database: connection.displayName, reason: "the schema it records cannot be read")
+        }
+        try self.init(connection, schema: schema, version: info.version)
+    }
+
+    init(_ connection: PostgresConnection, schema: Schema, version: Int) throws {
+        self.connection = connection
+        self.schema = schema
+        self.version = version
+        do {
+            layout = try PostgresLayout(schema: schema, schemaName: connection.target.schema)
+        } catch let error as UnsupportedSchema {
+            throw PostgresStoreError.unsupportedSchema(error.message)
+        }
+    }
+
+    /// The objects of `table` in the SQLite store's order (`PostgresLayout.orderColumn`),
+    /// collections included.
+    func objects(of table: TableLayout) throws -> [DynamicObject] {
+        let codings = table.columns.map { PostgresValueCoding(type: $0.type, schema: schema) }
+        let columns = zip(table.columns, codings).map { $1.selectExpression(SQLiteRenderer.identifier($0.name)) }
+        let rows = try connection.query("SELECT \(columns.isEmpty ? "1" : columns.joined(separator: ", ")) FROM \(layout.qualified(table.name)) ORDER BY \(SQLiteRenderer.identifier(PostgresLayout.orderColumn(of: table)))").rows
+        var objects: [DynamicObject] = []
+        objects.reserveCapacity(rows.count)
+        for row in rows {
+            var object: DynamicObject = [:]
+            for (index, column) in table.columns.enumerated() {
+                do {
+                    object[column.name] = try codings[index].value(fromText: row[index])
+                } catch {
+                    throw StoreError.invalidValue(type: table.name, property: column.name, value: .text(row[index] ?? ""), reason: "\(error)")
+                }
+            }
+            objects.append(object)
+        }
+        guard let keyIndex = table.primaryKeyIndex else { return objects }
+        for side in table.sideTables {
+            let elements = try collections(of: side, ownerCoding: codings[keyIndex])
+            for index in objects.indices {
+                let owner = rows[index][keyIndex] ?? ""
+                objects[index][side.property] = elements[owner] ?? (side.kind == .map ? .map([:]) : .list([]))
+            }
+        }
+        return objects
+    }
+
+    /// Every element of a side table, by its owner's key text.
+    private func collections(of side: SideTableLayout, ownerCoding: PostgresValueCoding) throws -> [String: StoreValue] {
+        let coding = PostgresValueCoding(type: side.type, schema: schema)
+        let owner = ownerCoding.selectExpression("\"owner\"")
+        let order = switch side.kind {
+        case .list: "\"position\""
+        case .map: "\"key\""
+        case .set: "\"value\""
+        }
+        let sql = "SELECT \(owner), \(coding.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM \(layout.qualified(side.name)) ORDER BY \(owner), \(order)"
+        var lists: [String: [StoreValue]] = [:]
+        var maps: [String: [String: StoreValue]] = [:]
+        for row in try connection.query(sql).rows {
+            let value: StoreValue
+            do {
+                value = try coding.value(fromText: row[1])
+            } catch {
+                throw StoreError.invalidValue(type: side.owner, property: side.property, value: .text(row[1] ?? ""), reason: "\(error)")
+            }
+            if side.kind == .map {
+                maps[row[0] ?? "", default: [:]][row[2] ?? ""] = value
+            } else {
+                lists[row[0] ?? "", default: []].append(value)
+            }
+        }
+        return side.kind == .map ? maps.mapValues { .map($0) } : lists.mapValues { .list($0) }
+    }
+
+    /// Adds `objects` (validated by `StoreJSON`) to `table` and its side tables, many rows
+    /// per statement; missing properties take their schema default.
+    func insert(_ objects: [DynamicObject], into table: TableLayout) throws {
+        let codings = table.columns.map { PostgresValueCoding(type: $0.type, schema: schema) }
+        var rows: [[String?]] = []
+        var sideRows: [[[String?]]] = Array(repeating: [], count: table.sideTables.count)
+        let sideCodings = table.sideTables.map { PostgresValueCoding(type: $0.type, schema: schema) }
+        for object in objects {
+            var row: [String?] = []
+            for (index, column) in table.columns.enumerated() {
+                let value = try object[column.name] ?? DynamicDefaults.value(for: table.object.property(named: column.name)!, type: column.type, schema: schema)
+                if value.isNull && !column.type.isOptional {
+                    throw StoreError.invalidInput("\(table.name).\(column.name) is required but has no value and no default")
+                }
+                do {
+                    row.append(try codings[index].parameter(value))
+                } catch {
+                    throw StoreError.invalidValue(type: table.name, property: column.name, value: value, reason: "\(error)")
+                }
+            }
+            rows.append(row)
+            guard let keyIndex = table.primaryKeyIndex else { continue }
+            for (sideIndex, side) in table.sideTables.enumerated() {
+                let elements = object[side.property] ?? (side.kind == .map ? .map([:]) : .list([]))
+                func parameter(_ value: StoreValue) throws -> String? {
+                    do { return try sideCodings[sideIndex].parameter(value) } catch {
+                        throw StoreError.invalidValue(type: table.name, property: side.property, value: value, reason: "\(error)")
+                    }
+                }
+                switch elements {
+                case .list(let values):
+                    for (position, value) in values.enumerated() {
+                        sideRows[sideIndex].append(side.kind == .set ? [row[keyIndex], try parameter(value)] : [row[keyIndex], String(position), try parameter(value)])
+                    }
+                case .map(let entries):
+                    for key in entries.keys.sorted() { sideRows[sideIndex].append([row[keyIndex], key, try parameter(entries[key]!)]) }
+                default:
+                    throw StoreError.invalidInput("\(table.name).\(side.property) must be a collection")
+                }
+            }
+        }
+        try insertRows(rows, into: table.name, columns: table.columnNames)
+        for (side, rows) in zip(table.sideTables, sideRows) {
+            let columns = switch side.kind {
+            case .list: ["owner", "position", "value"]
+            case .set: ["owner", "value"]
+            case .map: ["owner", "key", "value"]
+            }
+            try insertRows(rows, into: side.name, columns: columns)
+        }
+    }
+
+    /// `INSERT … VALUES (…), (…)` in batches that stay under the protocol's 65,535 parameters.
+    private func insertRows(_ rows: [[String?]], into table: String, columns: [String]) throws {
+        guard !rows.isEmpty, !columns.isEmpty else {
+            for _ in rows { try connection.execute("INSERT INTO \(layout.qualified(table)) DEFAULT VALUES") }
+            return
+        }
+        let perStatement = max(1, min(1_000, 60_000 / columns.count))
+        var start = 0
+        while start < rows.count {
+            let batch = rows[start..<min(rows.count, start + perStatement)]
+            var parameters: [String?] = []
+            parameters.reserveCapacity(batch.count * columns.count)
+            var tuples: [String] = []
+            for row in batch {
+                let first = parameters.count
+                parameters += row
+                tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
+            }
+            let sql = "INSERT INTO \(layout.qualified(table)) (\(SQLiteRenderer.identifiers(columns))) VALUES \(tuples.joined(separator: ", "))"
+            do {
+                try connection.query(sql, parameters)
+            } catch {
+                guard error.sqlState == "23505" else { throw error }
+                // `Key ("identifier")=(n1) already exists.`
+                let detail = error.detail ?? ""
+                let key = detail.range(of: ")=(").flatMap { start in detail.range(of: ") already exists", options: .backwards).map { String(detail[start.upperBound..<$0.lowerBound]) } }
+                throw StoreError.duplicateKey(type: table, key: key ?? detail)
+            }
+            start += perStatement
+        }
+    }
+}

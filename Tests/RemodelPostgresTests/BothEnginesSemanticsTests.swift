@@ -1,0 +1,466 @@
+import Foundation
+import RemodelCore
+import RemodelMigrate
+import RemodelPostgres
+import RemodelSchema
+import RemodelStore
+import RemodelTestSupport
+import Testing
+
+/// Every step kind on both engines, from one test body: a two-version history written as a
+/// user writes it (snapshots and a migration file), objects imported at version 1 from JSON,
+/// the store migrated, and its export compared with the export README.md's rules give. Each
+/// case runs on SQLite and on PostgreSQL, each with the table rewrite the planner picks and
+/// with every changed table rebuilt (`MigrationPlanner.TableRewrite.rebuild`).
+@Suite(.serialized) struct BothEnginesSemanticsTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Where a case runs.
+    enum Engine: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, sqliteRebuilding, postgres, postgresRebuilding
+
+        var testDescription: String { rawValue }
+        var isPostgres: Bool { self == .postgres || self == .postgresRebuilding }
+        var rewrite: MigrationPlanner.TableRewrite { self == .sqliteRebuilding || self == .postgresRebuilding ? .rebuild : .automatic }
+    }
+
+    /// One step kind's history, objects and result.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var v1: String
+        var v2: String
+        var steps: String
+        var input: String
+        /// The export after the migration, or `nil` when it must fail.
+        var expected: String?
+        /// Text the error must contain, when the migration must fail.
+        var error: String? = nil
+
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: Self.cases, Engine.allCases)
+    func migratesAsREADMESays(_ example: Case, on engine: Engine) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-engines-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = try Self.history(example, in: folder)
+        var migrator = Migrator(history: history)
+        migrator.tableRewrite = engine.rewrite
+        var parser = JSONParser(example.input)
+        let input = try parser.parse()
+        let store: any EngineStore = engine.isPostgres
+            ? try PostgresEngineStore(orSkip: { Skip($0) })
+            : try SQLiteEngineStore(folder: folder)
+        try store.importDocument(input, schema: history.schema(at: 1)!)
+        let before = try store.export(history: history)
+        do {
+            try store.migrate(migrator)
+        } catch {
+            guard let expected = example.error else { throw error }
+            #expect("\(error)".contains(expected), "\(error)")
+            #expect("\(error)".contains("Nothing was changed"), "\(error)")
+            #expect(try store.export(history: history) == before, "the store changed")
+            return
+        }
+        #expect(example.error == nil, "the migration did not fail")
+        var expectedParser = JSONParser(try #require(example.expected))
+        let expected = try expectedParser.parse()
+        let exported = try store.export(history: history)
+        #expect(exported == expected, "\(exported.prettyText)")
+    }
+
+    /// A custom step runs Swift code on every object, which only a SQLite store can call so
+    /// far: PostgreSQL refuses the plan before anything changes, naming the step.
+    @Test func aCustomStepIsRefusedOnPostgreSQLBeforeAnythingChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-engines-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let example = Case(
+            name: "custom", v1: "objects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n      text: string\n",
+            v2: "objects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n      text: string\n",
+            steps: "  - custom: { name: shout, type: Note }\n", input: #"{"Note": [{"id": "n1", "text": "hi"}]}"#, expected: nil
+        )
+        let history = try Self.history(example, in: folder)
+        var migrator = Migrator(history: history)
+        migrator.register("shout") { _ in }
+        let store = try PostgresEngineStore(orSkip: { Skip($0) })
+        var parser = JSONParser(example.input)
+        try store.importDocument(try parser.parse(), schema: history.schema(at: 1)!)
+        #expect(throws: (any Error).self) { try store.migrate(migrator) }
+        do {
+            try store.migrate(migrator)
+        } catch {
+            #expect("\(error)".contains("the custom step 'shout' (step 1 (custom)) runs Swift code on every Note"), "\(error)")
+        }
+        #expect(try store.version() == 1)
+    }
+
+    // MARK: - The cases
+
+    static let cases: [Case] = [
+        Case(
+            name: "renameProperty, an added property with its default, a removed one",
+            v1: """
+                objects:
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      name: string
+                      employeeId: string
+                      age: int?
+                """,
+            v2: """
+                objects:
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      name: string
+                      personId: string
+                      nickname: { type: string, default: none }
+                      joined: { type: date, default: $now }
+                """,
+            steps: "  - renameProperty: { type: Person, from: employeeId, to: personId }\n",
+            input: #"{"Person": [{"id": "p1", "name": "Ada", "employeeId": "E1", "age": 36}, {"id": "p2", "name": "Bob", "employeeId": "E2"}]}"#,
+            expected: #"{"Person": [{"id": "p1", "name": "Ada", "personId": "E1", "nickname": "none", "joined": "2027-01-15T08:00:00Z"}, {"id": "p2", "name": "Bob", "personId": "E2", "nickname": "none", "joined": "2027-01-15T08:00:00Z"}]}"#
+        ),
+        Case(
+            name: "renameType keeps objects, links, lists and their order",
+            v1: """
+                objects:
+                  Doggo:
+                    primaryKey: id
+                    properties:
+                      id: uuid
+                      name: string
+                      toys: "list<string>"
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: int
+                      pet: Doggo?
+                      dogs: "list<Doggo>"
+                """,
+            v2: """
+                objects:
+                  Dog:
+                    primaryKey: id
+                    properties:
+                      id: uuid
+                      name: string
+                      toys: "list<string>"
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: int
+                      pet: Dog?
+                      dogs: "list<Dog>"
+                """,
+            steps: "  - renameType: { from: Doggo, to: Dog }\n",
+            input: #"{"Doggo": [{"id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex", "toys": ["rope", "ball"]}, {"id": "00000000-0000-0000-0000-0000000000D2", "name": "Fido", "toys": []}], "Person": [{"id": 1, "pet": "00000000-0000-0000-0000-0000000000D2", "dogs": ["00000000-0000-0000-0000-0000000000D2", "00000000-0000-0000-0000-0000000000D1"]}, {"id": 2, "pet": null, "dogs": []}]}"#,
+            expected: #"{"Dog": [{"id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex", "toys": ["rope", "ball"]}, {"id": "00000000-0000-0000-0000-0000000000D2", "name": "Fido", "toys": []}], "Person": [{"id": 1, "pet": "00000000-0000-0000-0000-0000000000D2", "dogs": ["00000000-0000-0000-0000-0000000000D2", "00000000-0000-0000-0000-0000000000D1"]}, {"id": 2, "pet": null, "dogs": []}]}"#
+        ),
+        Case(
+            name: "set with a template reads values at that point of the migration",
+            v1: """
+                objects:
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      first: string
+                      last: string?
+                      age: int
+                      active: bool
+                """,
+            v2: """
+                objects:
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      first: string
+                      last: string?
+                      age: int
+                      active: bool
+                      label: string
+                """,
+            steps: "  - set: { type: Person, property: label, value: \"{first} {last} ({age}, {active}) {{x}}\" }\n",
+            input: #"{"Person": [{"id": "p1", "first": "Ada", "last": "Lovelace", "age": 36, "active": true}, {"id": "p2", "first": "Cher", "last": null, "age": -1, "active": false}]}"#,
+            expected: #"{"Person": [{"id": "p1", "first": "Ada", "last": "Lovelace", "age": 36, "active": true, "label": "Ada Lovelace (36, true) {x}"}, {"id": "p2", "first": "Cher", "last": null, "age": -1, "active": false, "label": "Cher  (-1, false) {x}"}]}"#
+        ),
+        Case(
+            name: "split trims and cuts at the first separator",
+            v1: "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: int\n      name: string?\n",
+            v2: "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: int\n      first: string\n      middle: string\n      last: string\n",
+            steps: "  - split: { type: Person, property: name, into: [first, middle, last], separator: \" \" }\n",
+            input: #"{"Person": [{"id": 1, "name": "  Grace   Brewster Murray Hopper "}, {"id": 2, "name": "Cher"}, {"id": 3, "name": ""}, {"id": 4, "name": null}, {"id": 5, "name": "\tAda\nLovelace"}]}"#,
+            expected: #"{"Person": [{"id": 1, "first": "Grace", "middle": "Brewster", "last": "Murray Hopper"}, {"id": 2, "first": "Cher", "middle": "", "last": ""}, {"id": 3, "first": "", "middle": "", "last": ""}, {"id": 4, "first": "", "middle": "", "last": ""}, {"id": 5, "first": "Ada\nLovelace", "middle": "", "last": ""}]}"#
+        ),
+        Case(
+            name: "convert between text, numbers, bools and uuids, with each onError",
+            v1: """
+                objects:
+                  Row:
+                    primaryKey: id
+                    properties:
+                      id: int
+                      count: string
+                      maybe: string?
+                      ratio: string
+                      flag: string
+                      code: int
+                      key: string
+                      back: uuid
+                      on: bool
+                """,
+            v2: """
+                objects:
+                  Row:
+                    primaryKey: id
+                    properties:
+                      id: int
+                      count: { type: int, default: -1 }
+                      maybe: int?
+                      ratio: double
+                      flag: bool
+                      code: string
+                      key: uuid?
+                      back: string
+                      on: string
+                """,
+            steps: """
+                  - convert: { type: Row, property: count, to: int, onError: default }
+                  - convert: { type: Row, property: maybe, to: int?, onError: null }
+                  - convert: { type: Row, property: ratio, to: double, onError: default }
+                  - convert: { type: Row, property: flag, to: bool, onError: default }
+                  - convert: { type: Row, property: code, to: string }
+                  - convert: { type: Row, property: key, to: uuid?, onError: null }
+                  - convert: { type: Row, property: back, to: string }
+                  - convert: { type: Row, property: on, to: string }
+
+                """,
+            input: #"{"Row": [{"id": 1, "count": " +007 ", "maybe": "12.5", "ratio": "-2.5e3", "flag": " YES ", "code": -9007199254740993, "key": "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "back": "00000000-0000-0000-0000-0000000000AB", "on": true}, {"id": 2, "count": "n/a", "maybe": "42", "ratio": "1e400", "flag": "maybe", "code": 0, "key": "not a uuid", "back": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "on": false}, {"id": 3, "count": "9999999999999999999", "maybe": null, "ratio": ".5", "flag": "0", "code": 7, "key": "", "back": "00000000-0000-0000-0000-000000000001", "on": true}]}"#,
+            expected: #"{"Row": [{"id": 1, "count": 7, "maybe": null, "ratio": -2500.0, "flag": true, "code": "-9007199254740993", "key": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "back": "00000000-0000-0000-0000-0000000000AB", "on": "true"}, {"id": 2, "count": -1, "maybe": 42, "ratio": 0.0, "flag": false, "code": "0", "key": null, "back": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "on": "false"}, {"id": 3, "count": -1, "maybe": null, "ratio": 0.5, "flag": false, "code": "7", "key": null, "back": "00000000-0000-0000-0000-000000000001", "on": "true"}]}"#
+        ),
+        Case(
+            name: "convert with onError fail stops with a data error and changes nothing",
+            v1: "objects:\n  Dog:\n    primaryKey: id\n    properties:\n      id: string\n      weight: string\n",
+            v2: "objects:\n  Dog:\n    primaryKey: id\n    properties:\n      id: string\n      weight: int\n",
+            steps: "  - convert: { type: Dog, property: weight, to: int, onError: fail }\n",
+            input: #"{"Dog": [{"id": "d1", "weight": "30"}, {"id": "d2", "weight": "heavy"}, {"id": "d3", "weight": "12.5"}]}"#,
+            expected: nil,
+            error: "2 Dog objects with values that cannot be converted to int in Dog.weight: \"d2\" (\"heavy\"), \"d3\" (\"12.5\")"
+        ),
+        Case(
+            name: "mapValues into an enum, raw values kept, otherwise for the rest",
+            v1: "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: int\n      unit: string?\n",
+            v2: """
+                enums:
+                  Unit:
+                    type: string
+                    cases: { engineering: Engineering, sales: Sales, hr: Human Resources }
+                objects:
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: int
+                      unit: Unit?
+                """,
+            steps: "  - mapValues: { type: Person, property: unit, values: { Eng: engineering, HR: hr }, otherwise: sales }\n",
+            input: #"{"Person": [{"id": 1, "unit": "Eng"}, {"id": 2, "unit": "HR"}, {"id": 3, "unit": "Engineering"}, {"id": 4, "unit": "eng"}, {"id": 5, "unit": null}]}"#,
+            expected: #"{"Person": [{"id": 1, "unit": "Engineering"}, {"id": 2, "unit": "Human Resources"}, {"id": 3, "unit": "Engineering"}, {"id": 4, "unit": "Sales"}, {"id": 5, "unit": null}]}"#
+        ),
+        Case(
+            name: "deleteObjects removes the objects and every link to them",
+            v1: """
+                objects:
+                  Dog:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      weight: int
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      best: Dog?
+                      dogs: "list<Dog>"
+                """,
+            v2: """
+                objects:
+                  Dog:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      weight: int
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      best: Dog?
+                      dogs: "list<Dog>"
+                """,
+            steps: "  - deleteObjects: { type: Dog, where: { weight: { lt: 0 } } }\n",
+            input: #"{"Dog": [{"id": "a", "weight": 3}, {"id": "b", "weight": -1}, {"id": "c", "weight": 5}], "Person": [{"id": "p", "best": "b", "dogs": ["a", "b", "c"]}, {"id": "q", "best": "c", "dogs": ["b"]}]}"#,
+            expected: #"{"Dog": [{"id": "a", "weight": 3}, {"id": "c", "weight": 5}], "Person": [{"id": "p", "best": null, "dogs": ["a", "c"]}, {"id": "q", "best": "c", "dogs": []}]}"#
+        ),
+        Case(
+            name: "createObjects with addTo appends to the matching objects' lists",
+            v1: """
+                objects:
+                  Dog:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      name: string
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      name: string
+                      dogs: "list<Dog>"
+                """,
+            v2: """
+                objects:
+                  Dog:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      name: string
+                      age: { type: int, default: 1 }
+                  Person:
+                    primaryKey: id
+                    properties:
+                      id: string
+                      name: string
+                      dogs: "list<Dog>"
+                """,
+            steps: "  - createObjects: { type: Dog, objects: [{ id: max, name: Max }, { id: rex, name: Rex, age: 9 }], addTo: { type: Person, property: dogs, where: { name: Ada } } }\n",
+            input: #"{"Dog": [{"id": "old", "name": "Old"}], "Person": [{"id": "p1", "name": "Ada", "dogs": ["old"]}, {"id": "p2", "name": "Bob", "dogs": []}]}"#,
+            expected: #"{"Dog": [{"id": "old", "name": "Old", "age": 1}, {"id": "max", "name": "Max", "age": 1}, {"id": "rex", "name": "Rex", "age": 9}], "Person": [{"id": "p1", "name": "Ada", "dogs": ["old", "max", "rex"]}, {"id": "p2", "name": "Bob", "dogs": []}]}"#
+        ),
+        Case(
+            name: "a removed property's slot, a retype, sets and maps across a rename",
+            v1: """
+                objects:
+                  Item:
+                    primaryKey: id
+                    properties:
+                      id: int
+                      size: string
+                      legacy: int
+                      tags: "set<string>"
+                      notes: "map<int>"
+                """,
+            v2: """
+                objects:
+                  Thing:
+                    renamedFrom: Item
+                    primaryKey: id
+                    properties:
+                      id: int
+                      size: int
+                      label: string
+                      tags: "set<string>"
+                      notes: "map<int>"
+                """,
+            steps: """
+                  - convert: { type: Item, property: size, to: int, onError: default }
+                  - set: { type: Thing, property: label, value: "n{legacy}" }
+
+                """,
+            input: #"{"Item": [{"id": 2, "size": "10", "legacy": 7, "tags": ["b", "a"], "notes": {"z": 1, "a": 2}}, {"id": 1, "size": "xl", "legacy": 8, "tags": [], "notes": {}}]}"#,
+            // An integer key is SQLite's rowid: objects come in key order, not the order they were added in.
+            expected: #"{"Thing": [{"id": 1, "size": 0, "label": "n8", "tags": [], "notes": {}}, {"id": 2, "size": 10, "label": "n7", "tags": ["a", "b"], "notes": {"a": 2, "z": 1}}]}"#
+        ),
+    ]
+
+    // MARK: - Helpers
+
+    /// The two-version history of `example`, written as files and loaded as the CLI loads them.
+    static func history(_ example: Case, in folder: URL) throws -> MigrationHistory {
+        let migrations = folder.appendingPathComponent("Migrations")
+        try FileManager.default.createDirectory(at: migrations.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
+        try "description: v1\nsteps: []\n".write(to: migrations.appendingPathComponent("0001-initial.yaml"), atomically: true, encoding: .utf8)
+        try ("description: v2\nsteps:\n" + example.steps).write(to: migrations.appendingPathComponent("0002-change.yaml"), atomically: true, encoding: .utf8)
+        try example.v1.write(to: migrations.appendingPathComponent("snapshots/v1.yaml"), atomically: true, encoding: .utf8)
+        try example.v2.write(to: migrations.appendingPathComponent("snapshots/v2.yaml"), atomically: true, encoding: .utf8)
+        let loaded = MigrationHistoryLoader.load(migrations: migrations.path)
+        guard let history = loaded.history else {
+            throw HistoryProblem(description: loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))
+        }
+        return history
+    }
+
+    struct HistoryProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    struct Skip: Error, CustomStringConvertible {
+        var description: String
+        init(_ reason: String) { description = reason }
+    }
+}
+
+/// A store on one engine, as the data commands use it.
+protocol EngineStore {
+    func importDocument(_ document: JSONValue, schema: Schema) throws
+    func migrate(_ migrator: Migrator) throws
+    func export(history: MigrationHistory) throws -> JSONValue
+    func version() throws -> Int
+}
+
+struct SQLiteEngineStore: EngineStore {
+    let path: String
+
+    init(folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("store.db").path
+    }
+
+    func importDocument(_ document: JSONValue, schema: Schema) throws {
+        _ = try RemodelStore.create(atomicallyAt: path, schema: schema, version: 1) { store in
+            try StoreJSON.importDocument(document, into: store)
+        }
+    }
+
+    func migrate(_ migrator: Migrator) throws {
+        _ = try migrator.migrate(storeAt: path, now: BothEnginesSemanticsTests.now)
+    }
+
+    func export(history: MigrationHistory) throws -> JSONValue {
+        let version = try version()
+        let store = try RemodelStore(path: path, schema: history.schema(at: version)!, version: version, options: OpenOptions(readOnly: true))
+        return try store.read { try StoreJSON.export($0) }
+    }
+
+    func version() throws -> Int {
+        try RemodelStore.inspect(path: path).version
+    }
+}
+
+struct PostgresEngineStore: EngineStore {
+    let target: PostgresTarget
+
+    init(orSkip skip: (String) -> any Error) throws {
+        let server = try PostgresTestServer.shared(orSkip: skip)
+        target = try PostgresTarget(server.url(database: try server.makeDatabase()) + "?schema=engines")
+    }
+
+    func importDocument(_ document: JSONValue, schema: Schema) throws {
+        try PostgresStore.importDocument(document, into: target, source: "the data", expectedVersion: nil, recordedSchema: { _ in schema }, create: (schema, 1))
+    }
+
+    func migrate(_ migrator: Migrator) throws {
+        _ = try PostgresMigrator(migrator).migrate(at: target, now: BothEnginesSemanticsTests.now)
+    }
+
+    func export(history: MigrationHistory) throws -> JSONValue {
+        try PostgresStore.export(at: target) { text in loadSchema(yaml: text, file: "recorded").schema }.document
+    }
+
+    func version() throws -> Int {
+        try PostgresStore.info(at: target) { _ in nil }.version
+    }
+}
