@@ -75,7 +75,7 @@ let package = Package(
         // Release-build benchmarks: `swift run -c release remodel-benchmarks --help`.
         .executableTarget(
             name: "remodel-benchmarks",
-            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "CSQLite"],
+            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelPostgres", "RemodelTestSupport", "CSQLite"],
             path: "Benchmarks/remodel-benchmarks"
         ),
 
@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         // Against a throwaway server each run starts (PostgresTestServer); skipped by name
         // where PostgreSQL's server programs are not installed.
-        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport"], exclude: ["References"]),
+        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport", "RemodelExample"], exclude: ["References"]),
         .testTarget(
             name: "RemodelMigrateTests",
             dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],

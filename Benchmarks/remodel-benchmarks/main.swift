@@ -14,6 +14,8 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
      "[--sizes 100000,1000000,5000000] [--runs N] [--realm-harness PATH] [--remodel PATH] [--baseline-remodel PATH]", runMigrateBenchmark),
     ("migrate-example", "migrate a 1,000,000 × 3-type store of the example history v1 → v3: remodel migrate vs hand-written SQL, peak RSS",
      "[--objects N] [--rss-objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-history DIR] [--keep-store PATH]", runExampleMigrateBenchmark),
+    ("migrate-postgres", "migrate 1,000,000 × 3 types of the example v1 → v3 on PostgreSQL: remodel migrate vs hand-written SQL run by psql",
+     "[--objects N] [--runs N] [--remodel PATH]", runPostgresMigrateBenchmark),
     ("check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
      "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),

@@ -111,12 +111,16 @@ struct OpenedStore {
         }
     }
 
-    /// The objects of `table` in the SQLite store's order (`PostgresLayout.orderColumn`),
+    /// The objects of `table` that `condition` (PostgreSQL text over `parameters`) matches,
+    /// in `orderBy` (default: the SQLite store's order, `PostgresLayout.orderColumn`),
     /// collections included.
-    func objects(of table: TableLayout) throws -> [DynamicObject] {
+    func objects(of table: TableLayout, where condition: String? = nil, parameters: [String?] = [], orderBy: String? = nil) throws -> [DynamicObject] {
         let codings = table.columns.map { PostgresValueCoding(type: $0.type, schema: schema) }
-        let columns = zip(table.columns, codings).map { $1.selectExpression(SQLiteRenderer.identifier($0.name)) }
-        let rows = try connection.query("SELECT \(columns.isEmpty ? "1" : columns.joined(separator: ", ")) FROM \(layout.qualified(table.name)) ORDER BY \(SQLiteRenderer.identifier(PostgresLayout.orderColumn(of: table)))").rows
+        let name = SQLiteRenderer.identifier(table.name)
+        let columns = zip(table.columns, codings).map { $1.selectExpression(name + "." + SQLiteRenderer.identifier($0.name)) }
+        let filter = condition.map { " WHERE " + $0 } ?? ""
+        let order = orderBy ?? " ORDER BY \(name).\(SQLiteRenderer.identifier(PostgresLayout.orderColumn(of: table)))"
+        let rows = try connection.query("SELECT \(columns.isEmpty ? "1" : columns.joined(separator: ", ")) FROM \(layout.qualified(table.name)) AS \(name)\(filter)\(order)", parameters).rows
         var objects: [DynamicObject] = []
         objects.reserveCapacity(rows.count)
         for row in rows {
@@ -130,9 +134,11 @@ struct OpenedStore {
             }
             objects.append(object)
         }
-        guard let keyIndex = table.primaryKeyIndex else { return objects }
+        guard let keyIndex = table.primaryKeyIndex, !rows.isEmpty else { return objects }
+        // Only the owners found: the same condition over the owner table.
+        let owners = condition.map { "\"owner\" IN (SELECT \(name).\(SQLiteRenderer.identifier(table.columns[keyIndex].name)) FROM \(layout.qualified(table.name)) AS \(name) WHERE \($0))" }
         for side in table.sideTables {
-            let elements = try collections(of: side, ownerCoding: codings[keyIndex])
+            let elements = try collections(of: side, ownerCoding: codings[keyIndex], owners: owners, parameters: parameters)
             for index in objects.indices {
                 let owner = rows[index][keyIndex] ?? ""
                 objects[index][side.property] = elements[owner] ?? (side.kind == .map ? .map([:]) : .list([]))
@@ -142,7 +148,7 @@ struct OpenedStore {
     }
 
     /// Every element of a side table, by its owner's key text.
-    private func collections(of side: SideTableLayout, ownerCoding: PostgresValueCoding) throws -> [String: StoreValue] {
+    private func collections(of side: SideTableLayout, ownerCoding: PostgresValueCoding, owners: String?, parameters: [String?]) throws -> [String: StoreValue] {
         let coding = PostgresValueCoding(type: side.type, schema: schema)
         let owner = ownerCoding.selectExpression("\"owner\"")
         let order = switch side.kind {
@@ -150,10 +156,11 @@ struct OpenedStore {
         case .map: "\"key\""
         case .set: "\"value\""
         }
-        let sql = "SELECT \(owner), \(coding.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM \(layout.qualified(side.name)) ORDER BY \(owner), \(order)"
+        let sql = "SELECT \(owner), \(coding.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM \(layout.qualified(side.name))"
+            + (owners.map { " WHERE " + $0 } ?? "") + " ORDER BY \(owner), \(order)"
         var lists: [String: [StoreValue]] = [:]
         var maps: [String: [String: StoreValue]] = [:]
-        for row in try connection.query(sql).rows {
+        for row in try connection.query(sql, owners == nil ? [] : parameters).rows {
             let value: StoreValue
             do {
                 value = try coding.value(fromText: row[1])
@@ -170,8 +177,10 @@ struct OpenedStore {
     }
 
     /// Adds `objects` (validated by `StoreJSON`) to `table` and its side tables, many rows
-    /// per statement; missing properties take their schema default.
-    func insert(_ objects: [DynamicObject], into table: TableLayout) throws {
+    /// per statement; missing properties take their schema default. With `upsert`, an object
+    /// whose key exists replaces it in place (its row updated, its collections written anew),
+    /// so that links to it stay.
+    func insert(_ objects: [DynamicObject], into table: TableLayout, upsert: Bool = false) throws {
         let codings = table.columns.map { PostgresValueCoding(type: $0.type, schema: schema) }
         var rows: [[String?]] = []
         var sideRows: [[[String?]]] = Array(repeating: [], count: table.sideTables.count)
@@ -210,7 +219,18 @@ struct OpenedStore {
                 }
             }
         }
-        try insertRows(rows, into: table.name, columns: table.columnNames)
+        var conflict: String?
+        if upsert, let key = table.primaryKey {
+            let others = table.columns.filter { !$0.isPrimaryKey }.map { SQLiteRenderer.identifier($0.name) }
+            let keyName = SQLiteRenderer.identifier(key.name)
+            conflict = " ON CONFLICT (\(keyName)) DO UPDATE SET " + (others.isEmpty ? ["\(keyName) = excluded.\(keyName)"] : others.map { "\($0) = excluded.\($0)" }).joined(separator: ", ")
+            for side in table.sideTables {
+                for row in rows {
+                    try connection.query("DELETE FROM \(layout.qualified(side.name)) WHERE \"owner\" = $1", [row[table.primaryKeyIndex!]])
+                }
+            }
+        }
+        try insertRows(rows, into: table.name, columns: table.columnNames, conflict: conflict)
         for (side, rows) in zip(table.sideTables, sideRows) {
             let columns = switch side.kind {
             case .list: ["owner", "position", "value"]
@@ -222,7 +242,7 @@ struct OpenedStore {
     }
 
     /// `INSERT … VALUES (…), (…)` in batches that stay under the protocol's 65,535 parameters.
-    private func insertRows(_ rows: [[String?]], into table: String, columns: [String]) throws {
+    private func insertRows(_ rows: [[String?]], into table: String, columns: [String], conflict: String? = nil) throws {
         guard !rows.isEmpty, !columns.isEmpty else {
             for _ in rows { try connection.execute("INSERT INTO \(layout.qualified(table)) DEFAULT VALUES") }
             return
@@ -239,7 +259,7 @@ struct OpenedStore {
                 parameters += row
                 tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
             }
-            let sql = "INSERT INTO \(layout.qualified(table)) (\(SQLiteRenderer.identifiers(columns))) VALUES \(tuples.joined(separator: ", "))"
+            let sql = "INSERT INTO \(layout.qualified(table)) (\(SQLiteRenderer.identifiers(columns))) VALUES \(tuples.joined(separator: ", "))" + (conflict ?? "")
             do {
                 try connection.query(sql, parameters)
             } catch {

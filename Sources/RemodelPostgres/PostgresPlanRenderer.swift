@@ -14,10 +14,12 @@ import RemodelPlanning
 /// Remodel's functions (`remodel_split_part`, `remodel_parse_integer`…) are SQL functions
 /// of the migrating session (`PostgresFunctions`), with the rules of their SQLite twins.
 ///
-/// Where SQLite declares a column with a new type and converts it in its slot (`.retype`),
-/// PostgreSQL cannot hold the old values under the new type: the converting `UPDATE` writes
-/// a new column, and the old one is dropped and the new one renamed to its name. Both are
-/// changes to the catalog only, so the table is still rewritten once.
+/// An `UPDATE` of every row whose values come from the row itself becomes one `ALTER TABLE …
+/// ALTER COLUMN … TYPE … USING`, which writes the table anew (each `USING` reads the old row,
+/// as `SET` does), a column's new type included: where SQLite declares a column with a new
+/// type and converts it in its slot (`.retype`), PostgreSQL converts it in the same pass.
+/// Other updates stay `UPDATE`s; one that retypes a column writes a new column, which then
+/// takes the old one's name.
 package struct PostgresPlanRenderer {
     /// What a plan operation becomes.
     package enum Step {
@@ -193,6 +195,20 @@ package struct PostgresPlanRenderer {
     private mutating func update(table: String, assignments: [SQLAssignment], condition: SQLExpression?) throws -> [String] {
         let scope = Scope(table: table)
         let pending = retyped[table] ?? [:]
+        // Every row, from its own values only: one ALTER TABLE writes the table anew with the
+        // new values (each USING reads the old row, as an UPDATE's SET does), where an UPDATE
+        // would leave a dead version of every row and add to every index.
+        let types = assignments.map { pending[$0.column] ?? tables[table]?[$0.column] ?? nil }
+        if condition == nil, !assignments.isEmpty, !types.contains(nil), !assignments.contains(where: { Self.readsOtherRows($0.value) }) {
+            let clauses = try zip(assignments, types).map { assignment, type in
+                "ALTER COLUMN \(q(assignment.column)) TYPE \(type!) USING \(try write(assignment.value, as: type, scope))"
+            }
+            for (assignment, type) in zip(assignments, types) {
+                tables[table]?[assignment.column] = type
+                retyped[table]?[assignment.column] = nil
+            }
+            return ["ALTER TABLE \(q(table)) " + clauses.joined(separator: ", ")]
+        }
         var before: [String] = []
         var after: [String] = []
         var sets: [String] = []
@@ -219,6 +235,21 @@ package struct PostgresPlanRenderer {
             retyped[table]?[column] = nil
         }
         return before + [text] + after
+    }
+
+    /// Whether `expression` reads rows other than the one it is evaluated in (a subquery),
+    /// which ALTER TABLE's USING cannot.
+    private static func readsOtherRows(_ expression: SQLExpression) -> Bool {
+        switch expression {
+        case .linked, .materialized, .subquery, .exists, .inSelect: return true
+        default:
+            var found = false
+            _ = expression.mappingOperands { part in
+                if readsOtherRows(part) { found = true }
+                return part
+            }
+            return found
+        }
     }
 
     /// The type `column` of `table` has in the new layout, following the renames the rest of
@@ -388,6 +419,16 @@ package struct PostgresPlanRenderer {
             guard !value.utf8.contains(0) else { throw Unsupported(description: "PostgreSQL's text cannot hold the character U+0000") }
             return SQLiteRenderer.text(value)
         case .blob(let bytes): return "'\\x" + SQLiteRenderer.hexDigits(bytes) + "'::bytea"
+        case .function(.splitPart, let arguments) where arguments.count == 4:
+            if case .text(let separator) = arguments[1], case .integer(let part) = arguments[2], case .integer(let parts) = arguments[3], part <= 3 {
+                return Self.splitPart(try value(arguments[0], scope), separator: separator, part: Int(part), parts: Int(parts))
+            }
+            return try Self.call(.splitPart, try arguments.map { try value($0, scope) })
+        case .function(.parseInteger, let arguments) where arguments.count == 3:
+            if case .integer(let low) = arguments[1], case .integer(let high) = arguments[2] {
+                return Self.parseInteger(try value(arguments[0], scope), low: low, high: high)
+            }
+            return try Self.call(.parseInteger, try arguments.map { try value($0, scope) })
         case .function(let function, let arguments):
             let values = try arguments.map { try value($0, scope) }
             return try Self.call(function, values)
@@ -485,6 +526,38 @@ package struct PostgresPlanRenderer {
         case .json, .parseDecimal, .parseDate, .parseURL, .formatDate, .embeddedGet, .embeddedJSON:
             throw Unsupported(description: "the plan needs \(SQLiteRenderer.name(of: function)), which remodel does not run on PostgreSQL yet")
         }
+    }
+
+    // MARK: - Remodel's rules as plain SQL
+
+    // The two rules a migration applies to every row most often, `split` and `convert` to an
+    // integer, are written out as SQL expressions (`PostgresFunctions` has them as functions):
+    // PostgreSQL evaluates them in the statement itself, where a PL/pgSQL call per row costs
+    // more than the rewrite of the row.
+
+    /// `StepText.splitPart` of `text` for a literal separator and part.
+    package static func splitPart(_ text: String, separator: String, part: Int, parts: Int) -> String {
+        let trimmed = PostgresFunctions.trimmed
+        var rest = "btrim(coalesce(\(text), ''), \(trimmed))"
+        // An empty separator is never found: the first part is the whole text, the others empty.
+        guard !separator.isEmpty else { return part == 0 ? rest : "''" }
+        let sep = SQLiteRenderer.text(separator)
+        func found(_ text: String) -> String { "strpos(\(text), \(sep))" }
+        // Each part after the first starts after the first separator of what remains; NULL
+        // once no separator is left (that part and every later one are empty).
+        for _ in 0..<max(0, part) {
+            rest = "CASE WHEN \(found(rest)) > 0 THEN ltrim(substr(\(rest), \(found(rest)) + \(separator.unicodeScalars.count)), \(trimmed)) END"
+        }
+        let value = part < parts - 1 ? "CASE WHEN \(found(rest)) > 0 THEN rtrim(substr(\(rest), 1, \(found(rest)) - 1), \(trimmed)) ELSE \(rest) END" : rest
+        return part == 0 ? value : "coalesce(\(value), '')"
+    }
+
+    /// `StepText.integer` of `text` within `low...high`, else NULL.
+    package static func parseInteger(_ text: String, low: Int64, high: Int64) -> String {
+        let trimmed = "btrim(\(text), \(PostgresFunctions.trimmed))"
+        var value = "\(trimmed)::bigint"
+        if low > .min || high < .max { value = "CASE WHEN \(value) BETWEEN \(low) AND \(high) THEN \(value) END" }
+        return "CASE WHEN \(trimmed) ~ '^[+-]?0*[0-9]{1,18}$' THEN \(value) END"
     }
 
     private static func real(_ value: Double) -> String {

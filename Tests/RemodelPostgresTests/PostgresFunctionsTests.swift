@@ -22,14 +22,17 @@ final class PostgresFunctionsTests: XCTestCase {
     }
 
     func testSplitPartFollowsStepText() throws {
-        let texts = ["  Grace   Brewster Hopper ", "Cher", "", "a,b,c", " a , b ,", "\tx\n", "é ü ñ", "a  b", "::a::b::", "abc"]
+        let texts = ["  Grace   Brewster Hopper ", "Cher", "", "a,b,c", " a , b ,", "\tx\n", "é ü ñ", "a  b", "::a::b::", "abc", "x\u{301}y\u{301}z"]
         for text in texts {
-            for separator in [" ", ",", "", "::"] {
+            for separator in [" ", ",", "", "::", "y\u{301}"] {
                 for count in 1...3 {
                     for index in 0..<count {
                         let expected = StepText.splitPart(of: text, separator: separator, index: index, count: count)
                         let found = try call("SELECT pg_temp.remodel_split_part($1, $2, $3, $4)", [text, separator, String(index), String(count)])
                         XCTAssertEqual(found, expected, "split \(text.debugDescription) at \(separator.debugDescription), part \(index) of \(count)")
+                        // The same rule written out in the statement, as plans use it.
+                        let inline = try call("SELECT " + PostgresPlanRenderer.splitPart("t", separator: separator, part: index, parts: count) + " FROM (SELECT $1::text AS t) AS input", [text])
+                        XCTAssertEqual(inline, expected, "inline: split \(text.debugDescription) at \(separator.debugDescription), part \(index) of \(count)")
                     }
                 }
             }
@@ -38,12 +41,13 @@ final class PostgresFunctionsTests: XCTestCase {
     }
 
     func testParseIntegerFollowsStepText() throws {
-        let texts = ["7", " +007 ", "-0", "+", "-", "", "12.5", "999999999999999999", "-999999999999999999", "1000000000000000000", "0000000000000000000001",
+        let texts = ["7", " +007 ", "-0", "-000", "0000000000000000000001", "1234567890123456789", "+", "-", "", "12.5", "999999999999999999", "-999999999999999999", "1000000000000000000", "0000000000000000000001",
                      "٣", "1e3", " \t42\r\n", "4 2", "--1", "+-1", "300"]
         for text in texts {
             for (low, high) in [(Int64.min, Int64.max), (Int64(-128), Int64(127))] {
                 let expected = StepText.integer(in: text).flatMap { $0 >= low && $0 <= high ? String($0) : nil }
                 XCTAssertEqual(try call("SELECT pg_temp.remodel_parse_integer($1, $2, $3)", [text, String(low), String(high)]), expected, "\(text.debugDescription) in \(low)...\(high)")
+                XCTAssertEqual(try call("SELECT " + PostgresPlanRenderer.parseInteger("t", low: low, high: high) + " FROM (SELECT $1::text AS t) AS input", [text]), expected, "inline: \(text.debugDescription) in \(low)...\(high)")
             }
         }
         XCTAssertNil(try call("SELECT pg_temp.remodel_parse_integer(NULL, 0, 1)", []))

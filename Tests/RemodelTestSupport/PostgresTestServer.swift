@@ -35,12 +35,14 @@ public final class PostgresTestServer: @unchecked Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var started: Result<PostgresTestServer, any Error>?
 
-    /// The process's server, started on first use.
-    public static func shared() throws -> PostgresTestServer {
+    /// The process's server, started on first use. Tests run it without syncing to disk;
+    /// `durable` (for benchmarks, on the first call) keeps PostgreSQL's durable defaults
+    /// (fsync, synchronous commit, full-page writes), with room for large transactions.
+    public static func shared(durable: Bool = false) throws -> PostgresTestServer {
         lock.lock()
         defer { lock.unlock() }
         if let started { return try started.get() }
-        let result = Result { try PostgresTestServer() }
+        let result = Result { try PostgresTestServer(durable: durable) }
         started = result
         if case .success = result { atexit { PostgresTestServer.stopShared() } }
         return try result.get()
@@ -60,7 +62,11 @@ public final class PostgresTestServer: @unchecked Sendable {
         if case .success(let server)? = started { server.stop() }
     }
 
-    private init() throws {
+    /// The settings the server runs with beyond PostgreSQL's defaults.
+    public let settings: String
+
+    private init(durable: Bool) throws {
+        settings = durable ? "-c shared_buffers=1GB -c max_wal_size=8GB" : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         guard let binaries = Self.findBinaries() else {
             throw Unavailable(description: "PostgreSQL's server programs (initdb, pg_ctl, psql) are not installed; install Debian's 'postgresql' package to run the PostgreSQL tests")
         }
@@ -80,7 +86,7 @@ public final class PostgresTestServer: @unchecked Sendable {
             try run("initdb", ["-D", root + "/data", "-U", superuser, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
             try run("pg_ctl", [
                 "-D", root + "/data", "-l", root + "/server.log", "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -k \(socketFolder) -p \(port) -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+                "-o", "-c listen_addresses='' -k \(socketFolder) -p \(port) \(settings)",
                 "start",
             ])
         } catch {
@@ -145,6 +151,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         let text = try run("pg_dump", ["-h", socketFolder, "-p", String(port), "-U", superuser, "-d", database, "-n", schema, "--no-owner", "--no-privileges"])
         return text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("-- Dumped") && !$0.hasPrefix("\\restrict") && !$0.hasPrefix("\\unrestrict") }.joined(separator: "\n")
     }
+
+    /// The server's programs (`psql`, `pg_dump` …).
+    public var binaryFolder: String { binaries }
 
     /// Adds a line at the top of `pg_hba.conf` (e.g. to make one user log in with a
     /// password) and reloads the server's configuration.

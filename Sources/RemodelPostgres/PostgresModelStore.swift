@@ -1,0 +1,176 @@
+import Foundation
+import RemodelCore
+import RemodelLayout
+import RemodelMigrate
+import RemodelStore
+
+/// A store in a PostgreSQL schema, read and written through the generated models: the same
+/// `PersistentModel` / `KeyedModel` conformances, `Filter`s and `Ordering`s as `RemodelStore`,
+/// for a server app whose objects live in PostgreSQL.
+///
+/// ```swift
+/// let store = try PostgresModelStore(at: PostgresTarget(url), manifest: AppSchema.self, migrate: true)
+/// try store.write { tx in try tx.insert(note) }
+/// let notes = try store.read { db in try db.objects(Note.self, where: Note.Columns.content.contains("milk")) }
+/// ```
+///
+/// One connection, used by one caller at a time (calls are serialised); a server opens one
+/// store per worker, as it would a connection. Every `write` is one transaction whose links
+/// are checked when it commits: a link to a missing object fails it, naming both ends, and
+/// changes nothing. Deleting an object removes it from every list and set and sets to-one
+/// links to it to null, as on SQLite.
+public final class PostgresModelStore: @unchecked Sendable {
+    public let target: PostgresTarget
+    public let schema: Schema
+    public let version: Int
+    private let store: OpenedStore
+    private let lock = NSLock()
+
+    /// Opens the store at `target`, which must be at the manifest's version with its schema.
+    /// With `migrate`, an older store is migrated first through the manifest's history
+    /// (`PostgresMigrator`: one transaction under the advisory lock, so that many instances
+    /// starting at once migrate once).
+    public convenience init(at target: PostgresTarget, manifest: any SchemaManifest.Type, migrate: Bool = false) throws {
+        try self.init(at: target, schema: manifest.schema, version: manifest.version, migrator: migrate ? manifest.history.map { Migrator(history: $0) } : nil)
+    }
+
+    /// Opens the store at `target`, at `version` with `schema`; with `migrator`, migrates an
+    /// older store first.
+    public init(at target: PostgresTarget, schema: Schema, version: Int, migrator: Migrator? = nil) throws {
+        if let migrator {
+            let info = try PostgresStore.info(at: target) { _ in nil }
+            if info.version < version { _ = try PostgresMigrator(migrator).migrate(at: target, to: version) }
+        }
+        let connection = try PostgresConnection(target)
+        let info = try PostgresStore.info(connection) { _ in nil }
+        let place = "schema '\(target.schema)' of \(info.database)"
+        if info.version < version { throw StoreError.migrationNeeded(path: place, storeVersion: info.version, codeVersion: version) }
+        if info.version > version { throw StoreError.superseded(path: place, storeVersion: info.version, codeVersion: version) }
+        if info.schemaHash != schema.storageHash {
+            throw StoreError.schemaMismatch(path: place, version: version, storeHash: info.schemaHash, codeHash: schema.storageHash)
+        }
+        self.target = target
+        self.schema = schema
+        self.version = version
+        store = try OpenedStore(connection, schema: schema, version: version)
+    }
+
+    /// Runs `body` in one transaction and commits it; any error rolls everything back.
+    public func write<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let connection = store.connection
+        return try connection.transaction {
+            let value = try body(PostgresTransaction(store: store))
+            do {
+                try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            } catch let error as PostgresError {
+                guard error.sqlState == "23503" else { throw error }
+                throw StoreError.invalidInput("a link points at an object that does not exist (\(error.message); \(error.detail ?? "")); add that object in the same transaction, or remove the link; nothing was written")
+            }
+            return value
+        }
+    }
+
+    /// Runs `body` on one snapshot of the store (a read-only `REPEATABLE READ` transaction).
+    public func read<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try store.connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { try? store.connection.execute("ROLLBACK") }
+        return try body(PostgresTransaction(store: store))
+    }
+}
+
+/// Reads and writes of models inside `PostgresModelStore.read` or `write`.
+public struct PostgresTransaction {
+    let store: OpenedStore
+
+    // MARK: - Writing
+
+    /// Adds an object; a key that exists already is `StoreError.duplicateKey`.
+    public func insert<Model: PersistentModel>(_ object: Model) throws {
+        let table = try self.table(Model.self)
+        try store.insert([try Self.dynamicObject(object, table: table)], into: table)
+    }
+
+    /// Adds an object, or replaces the one with its key (its collections too); links to it
+    /// stay.
+    public func upsert<Model: KeyedModel>(_ object: Model) throws {
+        let table = try self.table(Model.self)
+        try store.insert([try Self.dynamicObject(object, table: table)], into: table, upsert: true)
+    }
+
+    /// Deletes the object with `key`; returns whether there was one. Links to it go as on
+    /// SQLite: out of every list and set, to-one links set to null.
+    @discardableResult
+    public func delete<Model: KeyedModel>(_ type: Model.Type, key: Model.ID) throws -> Bool {
+        let table = try self.table(type)
+        guard let column = table.primaryKey else { throw StoreError.unsupportedSchema("'\(table.name)' has no primary key") }
+        let parameter = try PostgresValueCoding(type: column.type, schema: store.schema).parameter(key.storeValue)
+        return try store.connection.query("DELETE FROM \(store.layout.qualified(table.name)) WHERE \(SQLiteRenderer.identifier(column.name)) = $1", [parameter]).affectedRows > 0
+    }
+
+    /// Deletes the objects `filter` matches; returns how many.
+    @discardableResult
+    public func deleteAll<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all) throws -> Int {
+        let table = try self.table(type)
+        let (condition, parameters) = try self.condition(filter.expression, table: table)
+        return try store.connection.query("DELETE FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters).affectedRows
+    }
+
+    // MARK: - Reading
+
+    /// The object with `key`, or nil.
+    public func object<Model: KeyedModel>(_ type: Model.Type, forKey key: Model.ID) throws -> Model? {
+        let table = try self.table(type)
+        guard let column = table.primaryKey else { throw StoreError.unsupportedSchema("'\(table.name)' has no primary key") }
+        return try objects(type, where: Filter(.compare(column: column.name, .equal, key.storeValue))).first
+    }
+
+    /// The objects `filter` matches, in `orderings` (else the order SQLite's store keeps).
+    public func objects<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all, sortedBy orderings: [Ordering<Model>] = []) throws -> [Model] {
+        let table = try self.table(type)
+        let (condition, parameters) = try self.condition(filter.expression, table: table)
+        var order = try FilterSQL(table: table, dialect: .postgres(schema: store.layout.schemaName)).orderClause(orderings.map { ($0.column, $0.descending) })
+        order += (order.isEmpty ? " ORDER BY " : ", ") + "\(SQLiteRenderer.identifier(table.name)).\(SQLiteRenderer.identifier(PostgresLayout.orderColumn(of: table)))"
+        return try store.objects(of: table, where: condition, parameters: parameters, orderBy: order).map { object in
+            var decoder = RowDecoder(stored: StoredRow(table: table, object: object))
+            return try Model(row: &decoder)
+        }
+    }
+
+    /// How many objects `filter` matches.
+    public func count<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all) throws -> Int {
+        let table = try self.table(type)
+        let (condition, parameters) = try self.condition(filter.expression, table: table)
+        return Int(try store.connection.scalar("SELECT count(*) FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters) ?? "0") ?? 0
+    }
+
+    // MARK: - Helpers
+
+    private func table<Model: PersistentModel>(_ type: Model.Type) throws -> TableLayout {
+        guard let table = store.layout.layout.table(named: Model.schemaName) else { throw StoreError.unknownType(Model.schemaName) }
+        return table
+    }
+
+    /// A filter as PostgreSQL text and parameters (`FilterSQL`'s rules).
+    private func condition(_ expression: FilterExpression, table: TableLayout) throws -> (String, [String?]) {
+        var builder = FilterSQL(table: table, dialect: .postgres(schema: store.layout.schemaName))
+        let condition = try builder.condition(expression)
+        let parameters = try zip(builder.arguments, builder.argumentTypes).map { value, type in
+            try PostgresValueCoding(type: type, schema: store.schema).parameter(value)
+        }
+        return (condition, parameters)
+    }
+
+    /// The object's stored values by property name, as the generated `encode(to:)` writes them.
+    private static func dynamicObject<Model: PersistentModel>(_ object: Model, table: TableLayout) throws -> DynamicObject {
+        var encoder = RowEncoder(recording: table)
+        try object.encode(to: &encoder)
+        var dynamic: DynamicObject = [:]
+        for (column, value) in zip(table.columns, encoder.recorded) { dynamic[column.name] = value }
+        for (side, value) in zip(table.sideTables, encoder.collections) { dynamic[side.property] = value }
+        return dynamic
+    }
+}
