@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "RemodelCore", targets: ["RemodelCore"]),
         // What the Realm output of `remodel generate --realm` links: the migration block's value rules, the copy's report.
         .library(name: "RemodelRealm", targets: ["RemodelRealm"]),
+        // A server app's store in PostgreSQL (needs libpq): the generated models, migrations at boot.
+        .library(name: "RemodelPostgres", targets: ["RemodelPostgres"]),
         // The tool as a library: an app's own `remodel` with its custom migration steps.
         .library(name: "RemodelCommandLine", targets: ["RemodelCommandLine"]),
         .executable(name: "remodel", targets: ["remodel"]),

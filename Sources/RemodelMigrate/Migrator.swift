@@ -27,7 +27,7 @@ public struct Migrator: Sendable {
     public var upgradePolicy: UpgradePolicy = .migrate
     /// Called as a migration advances (in-app upgrades and `migrate(storeAt:)` alike).
     public var progress: (@Sendable (MigrationProgress) -> Void)?
-    var customSteps: [String: CustomStep] = [:]
+    package private(set) var customSteps: [String: CustomStep] = [:]
 
     public init(history: MigrationHistory) {
         self.history = history

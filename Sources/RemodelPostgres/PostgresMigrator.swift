@@ -81,7 +81,7 @@ public struct PostgresMigrator: Sendable {
         for definition in PostgresFunctions.definitions {
             try connection.execute(definition.replacingOccurrences(of: "CREATE FUNCTION", with: "CREATE OR REPLACE FUNCTION"))
         }
-        let runner = Runner(connection: connection, schemaName: target.schema, progress: progress, total: plan.steps.reduce(0) { $0 + $1.count })
+        let runner = Runner(connection: connection, schemaName: target.schema, customSteps: migrator.customSteps, progress: progress, total: plan.steps.reduce(0) { $0 + $1.count })
         let before = try runner.counts(plan.plan.versions.first?.previousSchema)
         var versions: [MigrationReport.Version] = []
         for (version, steps) in zip(plan.plan.versions, plan.steps) {
@@ -109,7 +109,7 @@ public struct PostgresMigrator: Sendable {
     /// Refuses a store this history cannot migrate: newer than the history, or with a schema
     /// other than the snapshot of its version.
     public func check(_ info: PostgresStoreInfo, target: PostgresTarget) throws {
-        let place = "schema '\(target.schema)' of \(info.database)"
+        let place = info.name
         if info.version > migrator.history.currentVersion {
             throw StoreError.superseded(path: place, storeVersion: info.version, codeVersion: migrator.history.currentVersion)
         }
@@ -145,6 +145,10 @@ extension PostgresPlanRenderer.Step {
         case .count(let note, let query): "count \(note.type) objects \(note.what): \(query)"
         case .reconcile(let table, _): "-- give \(SQLiteRenderer.identifier(table)) the defaults, NOT NULL and foreign keys of a fresh store, where they differ (pg_catalog)"
         case .linkCheck: "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED"
+        case .custom(let call, _, _): "-- custom step '\(call.name)' on every \(call.type)"
+        case .withLookups(let lookups, let step):
+            lookups.map { "-- \(SQLiteRenderer.name(of: $0.function)) of each distinct value of `\($0.inputs)`, computed by Remodel into pg_temp.\(SQLiteRenderer.identifier($0.table))" }.joined(separator: ";\n")
+                + ";\n" + step.text
         case .none(let comment): comment
         }
     }
@@ -154,13 +158,15 @@ extension PostgresPlanRenderer.Step {
 private struct Runner {
     let connection: PostgresConnection
     let schemaName: String
+    let customSteps: [String: CustomStep]
     let progress: (@Sendable (MigrationProgress) -> Void)?
     let total: Int
     private let completed = Counter()
 
-    init(connection: PostgresConnection, schemaName: String, progress: (@Sendable (MigrationProgress) -> Void)?, total: Int) {
+    init(connection: PostgresConnection, schemaName: String, customSteps: [String: CustomStep], progress: (@Sendable (MigrationProgress) -> Void)?, total: Int) {
         self.connection = connection
         self.schemaName = schemaName
+        self.customSteps = customSteps
         self.progress = progress
         self.total = total
     }
@@ -174,12 +180,22 @@ private struct Runner {
         for step in steps {
             completed.value += 1
             progress?(MigrationProgress(version: version.version, completed: completed.value, total: total, activity: MigrationExecutor.shorten(step.text)))
+            if let note = try perform(step, of: version) { notes.append(note) }
+        }
+        try reconcileForeignKeys(try StoreLayout(storing: version.schema), version: version.version)
+        return notes
+    }
+
+    /// Runs one step; returns a note for the report, if it makes one.
+    private func perform(_ step: PostgresPlanRenderer.Step, of version: VersionPlan) throws -> String? {
+        var notes: [String] = []
+        do {
             switch step {
             case .statements(let statements):
                 for statement in statements { try wrap(version.version, statement) { try connection.execute(statement) } }
             case .check(let check, let query, let countQuery):
                 let result = try wrap(version.version, query) { try connection.query(query) }
-                guard !result.rows.isEmpty else { continue }
+                guard !result.rows.isEmpty else { return nil }
                 let count = try wrap(version.version, countQuery) { try connection.scalar(countQuery) }.flatMap { Int($0) } ?? result.rows.count
                 throw MigrationError.data(.init(
                     version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
@@ -202,12 +218,60 @@ private struct Runner {
                     try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
                     try connection.execute("SET CONSTRAINTS ALL DEFERRED")
                 }
+            case .custom(let call, let columns, let snapshots):
+                guard let body = customSteps[call.name] else {
+                    throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: "-", underlying: "no closure is registered under this name")
+                }
+                try wrap(version.version, "custom step \(call.name)") {
+                    try PostgresCustomStep(call: call, columns: columns, snapshots: snapshots, version: version, body: body).run(on: connection)
+                }
+            case .withLookups(let lookups, let inner):
+                for lookup in lookups { try fill(lookup, version: version.version) }
+                defer { for lookup in lookups { try? connection.execute("DROP TABLE IF EXISTS pg_temp.\(SQLiteRenderer.identifier(lookup.table))") } }
+                return try perform(inner, of: version)
             case .none:
                 break
             }
         }
-        try reconcileForeignKeys(try StoreLayout(storing: version.schema), version: version.version)
-        return notes
+        return notes.first
+    }
+
+    /// Fills a lookup table: the function of every distinct input, by the rule SQLite's
+    /// function of the same name follows (`StoredForm`, `StoreDateFormat`).
+    private func fill(_ lookup: PostgresPlanRenderer.Lookup, version: Int) throws {
+        let table = "pg_temp." + SQLiteRenderer.identifier(lookup.table)
+        let (inputType, outputType) = lookup.function == .formatDate ? ("bigint", PostgresLayout.text) : (PostgresLayout.text, lookup.function == .parseDate ? "bigint" : PostgresLayout.text)
+        try execute("CREATE TEMPORARY TABLE \(table) (\"input\" \(inputType) PRIMARY KEY, \"output\" \(outputType))", version)
+        let inputs = try wrap(version, lookup.inputs) { try connection.query(lookup.inputs).rows.compactMap { $0[0] } }
+        var start = 0
+        while start < inputs.count {
+            let batch = inputs[start..<min(inputs.count, start + 1_000)]
+            var parameters: [String?] = []
+            for input in batch { parameters += [input, Self.evaluate(lookup.function, input)] }
+            let tuples = (0..<batch.count).map { "($\($0 * 2 + 1), $\($0 * 2 + 2))" }.joined(separator: ", ")
+            let sql = "INSERT INTO \(table) (\"input\", \"output\") VALUES \(tuples)"
+            _ = try wrap(version, sql) { try connection.query(sql, parameters) }
+            start += 1_000
+        }
+        try execute("ANALYZE \(table)", version)
+    }
+
+    /// `function` of one input (PostgreSQL text), as PostgreSQL text; nil when SQLite's
+    /// function gives NULL.
+    private static func evaluate(_ function: SQLFunction, _ input: String) -> String? {
+        switch function {
+        case .formatDate:
+            return Int64(input).map { StoreDateFormat.string(microseconds: $0) }
+        case .parseDate, .parseDecimal, .parseURL:
+            let scalar: ScalarType = function == .parseDate ? .date : function == .parseDecimal ? .decimal128 : .url
+            switch StoredForm.text(input, as: scalar) {
+            case .success(.integer(let number)): return String(number)
+            case .success(.text(let text)): return text
+            default: return nil
+            }
+        default:
+            return nil
+        }
     }
 
     /// Drops the defaults the plan's `ADD COLUMN`s needed and sets NOT NULL as a fresh

@@ -43,7 +43,7 @@ public final class PostgresModelStore: @unchecked Sendable {
         }
         let connection = try PostgresConnection(target)
         let info = try PostgresStore.info(connection) { _ in nil }
-        let place = "schema '\(target.schema)' of \(info.database)"
+        let place = info.name
         if info.version < version { throw StoreError.migrationNeeded(path: place, storeVersion: info.version, codeVersion: version) }
         if info.version > version { throw StoreError.superseded(path: place, storeVersion: info.version, codeVersion: version) }
         if info.schemaHash != schema.storageHash {

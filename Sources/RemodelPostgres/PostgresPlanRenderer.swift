@@ -22,7 +22,7 @@ import RemodelPlanning
 /// takes the old one's name.
 package struct PostgresPlanRenderer {
     /// What a plan operation becomes.
-    package enum Step {
+    package enum Step: Sendable {
         /// Statements to run, in order.
         case statements([String])
         /// A data check: the query finding offending objects, and the one counting them.
@@ -34,8 +34,33 @@ package struct PostgresPlanRenderer {
         case reconcile(table: String, definition: SQLTableDefinition)
         /// Check every deferred link now.
         case linkCheck
+        /// Call a custom step's closure for every object of `call.type`; `columns` are that
+        /// table's column types then, `snapshots` those of the copies of the old tables.
+        case custom(CustomCall, columns: [String: String], snapshots: [String: [String: String]])
         /// Nothing to run here (a retype the next `UPDATE` carries out).
         case none(String)
+        /// `step`, after filling the lookup tables it reads.
+        indirect case withLookups([Lookup], Step)
+    }
+
+    /// A rule SQL cannot spell exactly (Foundation's URL parsing, the ISO 8601 and decimal
+    /// forms): the distinct values the statement applies it to are read first, their results
+    /// computed by the same Swift code SQLite's functions call, and kept in a temporary table
+    /// the statement reads. Still set-based: one query, one insert per thousand values.
+    package struct Lookup: Sendable {
+        /// The temporary table: `input` → `output`.
+        package var table: String
+        package var function: SQLFunction
+        /// The query returning every distinct input.
+        package var inputs: String
+    }
+
+    /// The functions computed through lookups.
+    static let lookupFunctions: Set<SQLFunction> = [.parseDate, .parseDecimal, .parseURL, .formatDate]
+
+    private final class Lookups {
+        var pending: [Lookup] = []
+        var count = 0
     }
 
     /// Why a plan cannot run on PostgreSQL (yet).
@@ -53,6 +78,8 @@ package struct PostgresPlanRenderer {
     private var retyped: [String: [String: String]] = [:]
     private let operations: [ScheduledOperation]
     private var index = 0
+    private let version: Int
+    private let lookups = Lookups()
 
     package init(version: VersionPlan, schemaName: String) throws {
         do {
@@ -62,6 +89,7 @@ package struct PostgresPlanRenderer {
             throw Unsupported(description: error.message)
         }
         operations = version.operations
+        self.version = version.version
         for (name, columns) in old.columnTypes { tables[name] = columns.mapValues { Optional($0) } }
     }
 
@@ -69,7 +97,9 @@ package struct PostgresPlanRenderer {
     package mutating func steps() throws -> [Step] {
         var steps: [Step] = []
         while index < operations.count {
-            steps.append(try step(operations[index].operation))
+            let step = try step(operations[index].operation)
+            steps.append(lookups.pending.isEmpty ? step : .withLookups(lookups.pending, step))
+            lookups.pending = []
             index += 1
         }
         return steps
@@ -84,7 +114,13 @@ package struct PostgresPlanRenderer {
         case .count(let note):
             return .count(note, query: try select(note.query))
         case .custom(let call):
-            throw Unsupported(description: "the custom step '\(call.name)' (\(call.step)) runs Swift code on every \(call.type), which remodel runs on SQLite stores only so far")
+            var snapshots: [String: [String: String]] = [:]
+            for snapshot in call.snapshots.values {
+                for table in [snapshot.table] + snapshot.layout.sideTables.values.map(\.table) {
+                    snapshots[table] = (tables[table] ?? [:]).compactMapValues { $0 }
+                }
+            }
+            return .custom(call, columns: (tables[call.type] ?? [:]).compactMapValues { $0 }, snapshots: snapshots)
         case .normalize(let definition, _):
             return .reconcile(table: definition.name, definition: definition)
         case .retype(let table, let column, _):
@@ -242,6 +278,7 @@ package struct PostgresPlanRenderer {
     private static func readsOtherRows(_ expression: SQLExpression) -> Bool {
         switch expression {
         case .linked, .materialized, .subquery, .exists, .inSelect: return true
+        case .function(let function, _) where lookupFunctions.contains(function): return true
         default:
             var found = false
             _ = expression.mappingOperands { part in
@@ -429,6 +466,8 @@ package struct PostgresPlanRenderer {
                 return Self.parseInteger(try value(arguments[0], scope), low: low, high: high)
             }
             return try Self.call(.parseInteger, try arguments.map { try value($0, scope) })
+        case .function(let function, let arguments) where Self.lookupFunctions.contains(function) && arguments.count == 1:
+            return try lookup(function, arguments[0], scope)
         case .function(let function, let arguments):
             let values = try arguments.map { try value($0, scope) }
             return try Self.call(function, values)
@@ -481,6 +520,30 @@ package struct PostgresPlanRenderer {
         case .outer(let inner):
             return try render(inner, scope.enclosing?.scope ?? scope)
         }
+    }
+
+    /// `function(argument)` read from a lookup table filled before the statement runs.
+    private func lookup(_ function: SQLFunction, _ argument: SQLExpression, _ scope: Scope) throws -> String {
+        guard !Self.readsOtherRows(argument), !Self.readsEnclosingRow(argument) else {
+            throw Unsupported(description: "the plan needs \(SQLiteRenderer.name(of: function)) of a value read from another row, which remodel does not run on PostgreSQL yet")
+        }
+        let text = try value(argument, scope)
+        let input = function == .formatDate ? text : "(\(text))::text"
+        lookups.count += 1
+        let name = "remodel_lookup_\(version)_\(lookups.count)"
+        let table = (temporary.contains(scope.source) ? "pg_temp." : "") + q(scope.source) + (scope.table == scope.source ? "" : " AS \(q(scope.table))")
+        lookups.pending.append(Lookup(table: name, function: function, inputs: "SELECT DISTINCT \(input) FROM \(table) WHERE \(input) IS NOT NULL"))
+        return "(SELECT \"output\" FROM pg_temp.\(q(name)) WHERE \"input\" = \(input))"
+    }
+
+    private static func readsEnclosingRow(_ expression: SQLExpression) -> Bool {
+        if case .outer = expression { return true }
+        var found = false
+        _ = expression.mappingOperands { part in
+            if readsEnclosingRow(part) { found = true }
+            return part
+        }
+        return found
     }
 
     /// Whether PostgreSQL sees `expression` as a boolean.

@@ -110,6 +110,9 @@ public struct PostgresStoreInfo: Sendable {
     public var objectCounts: [(type: String, count: Int)]
     /// The migrations applied to the store, oldest first (rows of `_remodel_migrations`).
     public var appliedMigrations: [AppliedMigration]
+
+    /// The store, for messages: `postgresql://app@db:5432/notes (schema remodel)`.
+    public var name: String { "\(database) (schema \(schemaName))" }
 }
 
 /// Why a PostgreSQL store cannot be created or read; each says where and how to fix it.

@@ -133,7 +133,7 @@ extension MigrateCommand {
     private func migrateDatabase(_ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, _ arguments: ParsedArguments) throws -> Int32 {
         let postgres = PostgresMigrator(migrator)
         let info = try postgres.state(at: database)
-        let name = "\(info.database) (schema \(database.schema))"
+        let name = info.name
         let edited = migrator.editedMigrations(info.appliedMigrations)
         for edited in edited {
             Console.writeError(Self.editedWarning(edited.applied, file: checked.files[edited.now.version]))

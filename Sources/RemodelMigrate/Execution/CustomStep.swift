@@ -16,26 +16,49 @@ public struct MigrationObject: Sendable {
     /// Objects of the old store, as they were before this version: the step's own type and
     /// the types its `reads:` names.
     public let oldObjects: OldObjects
+
+    package init(type: String, old: [String: StoreValue], new: [String: StoreValue], oldObjects: OldObjects) {
+        self.type = type
+        self.old = old
+        self.new = new
+        self.oldObjects = oldObjects
+    }
 }
 
 /// Read access to the objects of the old store (before the version) for a custom step, by
 /// old type name. Valid only while the step runs.
 public final class OldObjects: @unchecked Sendable {
-    private let connection: Connection
-    private let snapshots: [String: CustomSnapshot]
+    /// Every object of an old type from the engine's copy of it, nil for an undeclared type.
+    private let load: (String) throws -> [[String: StoreValue]]?
+    /// The primary key's name of each declared old type.
+    private let keys: [String: String]
     private var loaded: [String: [[String: StoreValue]]] = [:]
 
-    init(connection: Connection, snapshots: [String: CustomSnapshot]) {
-        self.connection = connection
-        self.snapshots = snapshots
+    /// Old objects read from the copies `snapshots` names, by `load` (one engine's way).
+    package init(keys: [String: String], load: @escaping (String) throws -> [[String: StoreValue]]?) {
+        self.keys = keys
+        self.load = load
+    }
+
+    convenience init(connection: Connection, snapshots: [String: CustomSnapshot]) {
+        self.init(keys: snapshots.compactMapValues(\.layout.key)) { type in
+            guard let snapshot = snapshots[type] else { return nil }
+            return try Self.objects(of: snapshot, connection: connection)
+        }
     }
 
     /// Every object of `type` (its name before the version), collections included.
     public func all(_ type: String) throws -> [[String: StoreValue]] {
         if let objects = loaded[type] { return objects }
-        guard let snapshot = snapshots[type] else {
+        guard let objects = try load(type) else {
             throw CustomStepError(message: "the custom step reads '\(type)' but does not declare it; add it to the step: reads: [\(type)]")
         }
+        loaded[type] = objects
+        return objects
+    }
+
+    /// The objects of a SQLite copy, in rowid order.
+    private static func objects(of snapshot: CustomSnapshot, connection: Connection) throws -> [[String: StoreValue]] {
         let layout = snapshot.layout
         let rows = try connection.query("SELECT \(SQLiteRenderer.identifiers(layout.columns)) FROM temp.\(SQLiteRenderer.identifier(snapshot.table)) ORDER BY rowid")
         var objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(layout.columns, row)) }
@@ -58,21 +81,20 @@ public final class OldObjects: @unchecked Sendable {
                 }
             }
         }
-        loaded[type] = objects
         return objects
     }
 
     /// The object of `type` (old name) whose primary key is `key`.
     public func object(_ type: String, key: StoreValue) throws -> [String: StoreValue]? {
-        guard let keyName = snapshots[type]?.layout.key else { return nil }
+        guard let keyName = keys[type] else { return nil }
         return try all(type).first { $0[keyName] == key }
     }
 }
 
 /// A custom step that reads objects it has not declared.
-struct CustomStepError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct CustomStepError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }
 
 /// A custom step: called once per object of its type, inside the migration's transaction.

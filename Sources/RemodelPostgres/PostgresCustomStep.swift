@@ -1,0 +1,99 @@
+import RemodelCore
+import RemodelLayout
+import RemodelMigrate
+import RemodelPlanning
+import RemodelStore
+
+/// A custom step on PostgreSQL: its closure sees every object of its type as on SQLite (old
+/// values from the version's copies of the old tables, new values from the row, both in their
+/// stored forms), and what it changes is written back by key once every object was visited.
+struct PostgresCustomStep {
+    var call: CustomCall
+    /// The step's table's column types, as the plan has left them.
+    var columns: [String: String]
+    /// The column types of the copies of the old tables.
+    var snapshots: [String: [String: String]]
+    var version: VersionPlan
+    var body: CustomStep
+
+    func run(on connection: PostgresConnection) throws {
+        let reader = OldObjects(keys: call.snapshots.compactMapValues(\.layout.key)) { type in
+            guard let snapshot = call.snapshots[type] else { return nil }
+            return try objects(of: snapshot, connection: connection)
+        }
+        let oldByKey = Dictionary(try reader.all(call.oldType).map { ($0[call.oldKey] ?? .null, $0) }, uniquingKeysWith: { first, _ in first })
+        let names = columns.keys.filter { $0 != PostgresLayout.rowid }.sorted()
+        var pending: [(key: StoreValue, values: [String: StoreValue])] = []
+        for values in try rows(of: call.type, columns: names, types: columns, temporary: false, connection: connection) {
+            let key = values[call.key] ?? .null
+            var object = MigrationObject(type: call.type, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
+            do {
+                try body(&object)
+            } catch {
+                throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: key.readable, underlying: "\(error)")
+            }
+            if object.new != values { pending.append((key, object.new)) }
+        }
+        // Written after the scan, as on SQLite: the scan never sees its own writes.
+        let changed = names.filter { $0 != call.key }
+        guard !changed.isEmpty, let keyType = columns[call.key] else { return }
+        let assignments = changed.enumerated().map { "\(SQLiteRenderer.identifier($1)) = $\($0 + 1)" }.joined(separator: ", ")
+        let sql = "UPDATE \(SQLiteRenderer.identifier(call.type)) SET \(assignments) WHERE \(SQLiteRenderer.identifier(call.key)) = $\(changed.count + 1)"
+        for change in pending {
+            var parameters: [String?] = []
+            for name in changed {
+                let value = change.values[name] ?? .null
+                do {
+                    parameters.append(try PostgresValueCoding(columnType: columns[name] ?? PostgresLayout.text).parameter(value))
+                } catch {
+                    throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: change.key.readable, underlying: "it set \(name) to \(value), which \(error)")
+                }
+            }
+            parameters.append(try PostgresValueCoding(columnType: keyType).parameter(change.key))
+            try connection.query(sql, parameters)
+        }
+    }
+
+    /// The objects of an old table's copy, collections included, in the order they were added.
+    private func objects(of snapshot: CustomSnapshot, connection: PostgresConnection) throws -> [[String: StoreValue]] {
+        let layout = snapshot.layout
+        let types = snapshots[snapshot.table] ?? [:]
+        var objects = try rows(of: snapshot.table, columns: layout.columns, types: types, temporary: true, connection: connection)
+        guard let key = layout.key, let keyType = types[key] else { return objects }
+        for (property, side) in layout.sideTables.sorted(by: { $0.key < $1.key }) {
+            let sideTypes = snapshots[side.table] ?? [:]
+            let owner = PostgresValueCoding(columnType: keyType)
+            let value = PostgresValueCoding(columnType: sideTypes["value"] ?? PostgresLayout.text)
+            let order = side.kind == .list ? "\"owner\", \"position\"" : side.kind == .map ? "\"owner\", \"key\"" : "\"owner\", \"\(PostgresLayout.rowid)\""
+            let sql = "SELECT \(owner.selectExpression("\"owner\"")), \(value.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM pg_temp.\(SQLiteRenderer.identifier(side.table)) ORDER BY \(order)"
+            var elements: [StoreValue: [StoreValue]] = [:]
+            var entries: [StoreValue: [String: StoreValue]] = [:]
+            for row in try connection.query(sql).rows {
+                let ownerKey = try owner.value(fromText: row[0])
+                if side.kind == .map {
+                    entries[ownerKey, default: [:]][row[2] ?? ""] = try value.value(fromText: row[1])
+                } else {
+                    elements[ownerKey, default: []].append(try value.value(fromText: row[1]))
+                }
+            }
+            for index in objects.indices {
+                let ownerKey = objects[index][key] ?? .null
+                objects[index][property] = side.kind == .map ? .map(entries[ownerKey] ?? [:]) : .list(elements[ownerKey] ?? [])
+            }
+        }
+        return objects
+    }
+
+    /// Every row of `table` as stored values by column name, in rowid order.
+    private func rows(of table: String, columns: [String], types: [String: String], temporary: Bool, connection: PostgresConnection) throws -> [[String: StoreValue]] {
+        let codings = columns.map { PostgresValueCoding(columnType: types[$0] ?? PostgresLayout.text) }
+        let select = zip(columns, codings).map { $1.selectExpression(SQLiteRenderer.identifier($0)) }
+        let source = (temporary ? "pg_temp." : "") + SQLiteRenderer.identifier(table)
+        let rows = try connection.query("SELECT \(select.isEmpty ? "1" : select.joined(separator: ", ")) FROM \(source) ORDER BY \(SQLiteRenderer.identifier(PostgresLayout.rowid))").rows
+        return try rows.map { row in
+            var values: [String: StoreValue] = [:]
+            for (index, column) in columns.enumerated() { values[column] = try codings[index].value(fromText: row[index]) }
+            return values
+        }
+    }
+}
