@@ -220,12 +220,12 @@ struct MigrateBenchmark {
             let json = "[" + words.map { "\"\($0)\"" }.joined(separator: ",") + "]"
             return "json_extract('\(json.replacingOccurrences(of: "'", with: "''"))', '$[' || (abs(random()) % \(words.count)) || ']')"
         }
-        let first = pick(["Ada", "Grace", "Linus", "Zoë", "José", "Margaret", "Alan", "Barbara", "Dennis", "Ken", "Bjarne", "Guido", "Anders", "Chris", "Frances", "Edsger", "Niklaus", "Tony", "Jean", "Søren"])
-        let last = pick(["Lovelace", "Hopper", "Torvalds", "Ünal", "García", "Hamilton", "Turing", "Liskov", "Ritchie", "Thompson", "Stroustrup", "van Rossum", "Hejlsberg", "Lattner", "Allen", "Dijkstra", "Wirth", "Hoare", "Sammet", "O'Neil"])
-        let units = pick(["Eng", "HR", "Docs", "Engineering", "Sales", "Marketing", "Customer Engineering", "Product", "Management", "Finance and Operations", "Knitting", "", "unknown", "eng", "Education, Community and Docs"])
-        let dogs = pick(["Rex", "Fido", "Bella", "Max", "Luna", "Charlie", "Lucy", "Cooper", "Daisy", "Milo", "Bailey", "Sadie"])
-        let breeds = pick(["mutt", "labrador", "poodle", "beagle", "dachshund", "husky", "corgi", "boxer"])
-        let weights = pick(["12", "", "n/a", "12.5", " 7 ", "-3", "30", "4", "25", "8", "heavy", "+15"])
+        let first = pick(ExampleWords.first)
+        let last = pick(ExampleWords.last)
+        let units = pick(ExampleWords.units)
+        let dogs = pick(ExampleWords.dogs)
+        let breeds = pick(ExampleWords.breeds)
+        let weights = pick(ExampleWords.weights)
         return """
             BEGIN;
             CREATE TEMP TABLE n (i INTEGER PRIMARY KEY);
@@ -295,4 +295,16 @@ struct MigrateBenchmark {
         let history = history ?? root
         return try runChild(executable ?? remodel, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")
     }
+}
+
+/// The words both example generators (SQLite's and PostgreSQL's) pick from, so that both
+/// stores hold the same kinds of values: names with spaces, old and new business units,
+/// weights whole, fractional, signed, empty and words.
+enum ExampleWords {
+    static let first = ["Ada", "Grace", "Linus", "Zoë", "José", "Margaret", "Alan", "Barbara", "Dennis", "Ken", "Bjarne", "Guido", "Anders", "Chris", "Frances", "Edsger", "Niklaus", "Tony", "Jean", "Søren"]
+    static let last = ["Lovelace", "Hopper", "Torvalds", "Ünal", "García", "Hamilton", "Turing", "Liskov", "Ritchie", "Thompson", "Stroustrup", "van Rossum", "Hejlsberg", "Lattner", "Allen", "Dijkstra", "Wirth", "Hoare", "Sammet", "O'Neil"]
+    static let units = ["Eng", "HR", "Docs", "Engineering", "Sales", "Marketing", "Customer Engineering", "Product", "Management", "Finance and Operations", "Knitting", "", "unknown", "eng", "Education, Community and Docs"]
+    static let dogs = ["Rex", "Fido", "Bella", "Max", "Luna", "Charlie", "Lucy", "Cooper", "Daisy", "Milo", "Bailey", "Sadie"]
+    static let breeds = ["mutt", "labrador", "poodle", "beagle", "dachshund", "husky", "corgi", "boxer"]
+    static let weights = ["12", "", "n/a", "12.5", " 7 ", "-3", "30", "4", "25", "8", "heavy", "+15"]
 }

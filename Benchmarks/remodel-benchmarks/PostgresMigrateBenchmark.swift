@@ -90,12 +90,12 @@ func postgresGeneratorSQL(count: Int) -> String {
     func pick(_ words: [String]) -> String {
         "(ARRAY[" + words.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ") + "])[1 + floor(random() * \(words.count))::int]"
     }
-    let first = pick(["Ada", "Grace", "Linus", "Zoë", "José", "Margaret", "Alan", "Barbara", "Dennis", "Ken", "Bjarne", "Guido", "Anders", "Chris", "Frances", "Edsger", "Niklaus", "Tony", "Jean", "Søren"])
-    let last = pick(["Lovelace", "Hopper", "Torvalds", "Ünal", "García", "Hamilton", "Turing", "Liskov", "Ritchie", "Thompson", "Stroustrup", "van Rossum", "Hejlsberg", "Lattner", "Allen", "Dijkstra", "Wirth", "Hoare", "Sammet", "O'Neil"])
-    let units = pick(["Eng", "HR", "Docs", "Engineering", "Sales", "Marketing", "Customer Engineering", "Product", "Management", "Finance and Operations", "Knitting", "", "unknown", "eng", "Education, Community and Docs"])
-    let dogs = pick(["Rex", "Fido", "Bella", "Max", "Luna", "Charlie", "Lucy", "Cooper", "Daisy", "Milo", "Bailey", "Sadie"])
-    let breeds = pick(["mutt", "labrador", "poodle", "beagle", "dachshund", "husky", "corgi", "boxer"])
-    let weights = pick(["12", "", "n/a", "12.5", " 7 ", "-3", "30", "4", "25", "8", "heavy", "+15"])
+    let first = pick(ExampleWords.first)
+    let last = pick(ExampleWords.last)
+    let units = pick(ExampleWords.units)
+    let dogs = pick(ExampleWords.dogs)
+    let breeds = pick(ExampleWords.breeds)
+    let weights = pick(ExampleWords.weights)
     return """
         BEGIN;
         INSERT INTO "Person" ("__remodel_rowid", "_id", "name", "employeeId", "company", "businessUnit")

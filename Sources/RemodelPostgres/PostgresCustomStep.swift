@@ -26,13 +26,8 @@ struct PostgresCustomStep {
         var pending: [(key: StoreValue, values: [String: StoreValue])] = []
         for values in try rows(of: call.type, columns: names, types: columns, temporary: false, connection: connection) {
             let key = values[call.key] ?? .null
-            var object = MigrationObject(type: call.type, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
-            do {
-                try body(&object)
-            } catch {
-                throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: key.readable, underlying: "\(error)")
-            }
-            if object.new != values { pending.append((key, object.new)) }
+            let new = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
+            if new != values { pending.append((key, new)) }
         }
         // Written after the scan, as on SQLite: the scan never sees its own writes.
         let changed = names.filter { $0 != call.key }

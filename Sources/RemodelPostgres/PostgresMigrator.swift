@@ -226,7 +226,7 @@ private struct Runner {
                     try PostgresCustomStep(call: call, columns: columns, snapshots: snapshots, version: version, body: body).run(on: connection)
                 }
             case .withLookups(let lookups, let inner):
-                for lookup in lookups { try fill(lookup, version: version.version) }
+                for lookup in lookups { try fill(lookup, version: version) }
                 defer { for lookup in lookups { try? connection.execute("DROP TABLE IF EXISTS pg_temp.\(SQLiteRenderer.identifier(lookup.table))") } }
                 return try perform(inner, of: version)
             case .none:
@@ -236,24 +236,58 @@ private struct Runner {
         return notes.first
     }
 
-    /// Fills a lookup table: the function of every distinct input, by the rule SQLite's
-    /// function of the same name follows (`StoredForm`, `StoreDateFormat`).
-    private func fill(_ lookup: PostgresPlanRenderer.Lookup, version: Int) throws {
+    /// Fills a lookup table: the function of every distinct input (or of every row's
+    /// arguments), by the rule SQLite's function of the same name follows (`StoredForm`,
+    /// `StoreDateFormat`, `EmbeddedValueCoding`).
+    private func fill(_ lookup: PostgresPlanRenderer.Lookup, version: VersionPlan) throws {
         let table = "pg_temp." + SQLiteRenderer.identifier(lookup.table)
-        let (inputType, outputType) = lookup.function == .formatDate ? ("bigint", PostgresLayout.text) : (PostgresLayout.text, lookup.function == .parseDate ? "bigint" : PostgresLayout.text)
-        try execute("CREATE TEMPORARY TABLE \(table) (\"input\" \(inputType) PRIMARY KEY, \"output\" \(outputType))", version)
-        let inputs = try wrap(version, lookup.inputs) { try connection.query(lookup.inputs).rows.compactMap { $0[0] } }
+        try execute("CREATE TEMPORARY TABLE \(table) (\"input\" \(lookup.inputType) PRIMARY KEY, \"output\" \(lookup.outputType))", version.version)
+        let result = try wrap(version.version, lookup.inputs) { try connection.query(lookup.inputs) }
+        let output = PostgresValueCoding(columnType: lookup.outputType)
+        let coders = lookup.perRow ? (old: EmbeddedValueCoding(schema: version.previousSchema), new: EmbeddedValueCoding(schema: version.schema)) : nil
+        var pairs: [(String, String?)] = []
+        for row in result.rows {
+            guard let input = row[0] else { continue }
+            if let coders {
+                let arguments = zip(row.dropFirst(), result.types.dropFirst()).map { Self.storeValue($0, type: $1) }
+                let value: StoreValue
+                do {
+                    value = try Self.evaluate(lookup, arguments, coders: coders)
+                } catch {
+                    throw PostgresMigrationError(version: version.version, error: PostgresError(kind: .statement, message: "cannot \(lookup.function == .embeddedGet ? "read" : "write") an embedded value: \(error)"), statement: lookup.inputs)
+                }
+                pairs.append((input, try output.parameter(value)))
+            } else {
+                pairs.append((input, Self.evaluate(lookup.function, input)))
+            }
+        }
         var start = 0
-        while start < inputs.count {
-            let batch = inputs[start..<min(inputs.count, start + 1_000)]
-            var parameters: [String?] = []
-            for input in batch { parameters += [input, Self.evaluate(lookup.function, input)] }
+        while start < pairs.count {
+            let batch = pairs[start..<min(pairs.count, start + 1_000)]
+            let parameters = batch.flatMap { [$0.0, $0.1] }
             let tuples = (0..<batch.count).map { "($\($0 * 2 + 1), $\($0 * 2 + 2))" }.joined(separator: ", ")
             let sql = "INSERT INTO \(table) (\"input\", \"output\") VALUES \(tuples)"
-            _ = try wrap(version, sql) { try connection.query(sql, parameters) }
+            _ = try wrap(version.version, sql) { try connection.query(sql, parameters) }
             start += 1_000
         }
-        try execute("ANALYZE \(table)", version)
+        try execute("ANALYZE \(table)", version.version)
+    }
+
+    /// An embedded-JSON function of one row's arguments, as SQLite's computes it.
+    private static func evaluate(_ lookup: PostgresPlanRenderer.Lookup, _ arguments: [StoreValue], coders: (old: EmbeddedValueCoding, new: EmbeddedValueCoding)) throws -> StoreValue {
+        switch lookup.function {
+        case .embeddedGet:
+            guard case .text(let json)? = arguments.first else { return .null }
+            guard let type = coders.old.type(described: lookup.constants[1]) else { return .null }
+            let value = try coders.old.storedValue(ofProperty: lookup.constants[0], type: type, in: try coders.old.parse(embeddedJSON: json))
+            if case .list = value { return .null }
+            if case .map = value { return .null }
+            return value
+        case .embeddedJSON:
+            return .text(try coders.new.jsonText(ofType: lookup.constants[0], values: arguments))
+        default:
+            return .null
+        }
     }
 
     /// `function` of one input (PostgreSQL text), as PostgreSQL text; nil when SQLite's

@@ -1,6 +1,7 @@
 import RemodelCore
 import RemodelLayout
 import RemodelPlanning
+import RemodelStore
 
 /// Prints a version's plan (the planner's SQL trees, the same plan SQLite runs) as PostgreSQL
 /// statements on a `PostgresLayout` store.
@@ -51,12 +52,20 @@ package struct PostgresPlanRenderer {
         /// The temporary table: `input` → `output`.
         package var table: String
         package var function: SQLFunction
-        /// The query returning every distinct input.
+        /// The query returning every distinct input; per row, the row's rowid then the
+        /// function's arguments.
         package var inputs: String
+        /// Whether `input` is a rowid (a function of several values of the row: the embedded
+        /// JSON functions) rather than the one argument.
+        package var perRow = false
+        /// The function's literal arguments, for a per-row lookup (names, type descriptions).
+        package var constants: [String] = []
+        package var inputType = PostgresLayout.text
+        package var outputType = PostgresLayout.text
     }
 
     /// The functions computed through lookups.
-    static let lookupFunctions: Set<SQLFunction> = [.parseDate, .parseDecimal, .parseURL, .formatDate]
+    static let lookupFunctions: Set<SQLFunction> = [.parseDate, .parseDecimal, .parseURL, .formatDate, .embeddedGet, .embeddedJSON]
 
     private final class Lookups {
         var pending: [Lookup] = []
@@ -175,9 +184,9 @@ package struct PostgresPlanRenderer {
             case .declared: throw Unsupported(description: "a column default spelt in SQLite's syntax cannot be given to PostgreSQL")
             case nil: break
             }
-            if let key = column.references {
-                text += " REFERENCES \(q(key.table)) (\(q(key.column))) ON DELETE \(key.onDelete.rawValue) DEFERRABLE INITIALLY DEFERRED"
-            }
+            // Its foreign key is added when the version reconciles the tables: the table it
+            // refers to may be created later in the version (SQLite checks references only
+            // when it uses them; PostgreSQL wants the table at once).
             return [text]
         case .dropColumn(let table, let column):
             tables[table]?[column] = nil
@@ -466,6 +475,8 @@ package struct PostgresPlanRenderer {
                 return Self.parseInteger(try value(arguments[0], scope), low: low, high: high)
             }
             return try Self.call(.parseInteger, try arguments.map { try value($0, scope) })
+        case .function(let function, let arguments) where function == .embeddedGet || function == .embeddedJSON:
+            return try rowLookup(function, arguments, scope)
         case .function(let function, let arguments) where Self.lookupFunctions.contains(function) && arguments.count == 1:
             return try lookup(function, arguments[0], scope)
         case .function(let function, let arguments):
@@ -532,8 +543,56 @@ package struct PostgresPlanRenderer {
         lookups.count += 1
         let name = "remodel_lookup_\(version)_\(lookups.count)"
         let table = (temporary.contains(scope.source) ? "pg_temp." : "") + q(scope.source) + (scope.table == scope.source ? "" : " AS \(q(scope.table))")
-        lookups.pending.append(Lookup(table: name, function: function, inputs: "SELECT DISTINCT \(input) FROM \(table) WHERE \(input) IS NOT NULL"))
+        var lookup = Lookup(table: name, function: function, inputs: "SELECT DISTINCT \(input) FROM \(table) WHERE \(input) IS NOT NULL")
+        if function == .formatDate { lookup.inputType = "bigint" }
+        if function == .parseDate { lookup.outputType = "bigint" }
+        lookups.pending.append(lookup)
         return "(SELECT \"output\" FROM pg_temp.\(q(name)) WHERE \"input\" = \(input))"
+    }
+
+    /// An embedded-JSON function of values of the current row, computed for every row by
+    /// `EmbeddedValueCoding` (SQLite's functions' coder) into a table keyed by rowid.
+    private func rowLookup(_ function: SQLFunction, _ arguments: [SQLExpression], _ scope: Scope) throws -> String {
+        let literals = function == .embeddedGet ? 2 : 1
+        var constants: [String] = []
+        var values: [SQLExpression] = []
+        for (position, argument) in arguments.enumerated() {
+            let isLiteral = function == .embeddedGet ? position > 0 : position == 0
+            if isLiteral {
+                guard case .text(let text) = argument else { throw Unsupported(description: "\(SQLiteRenderer.name(of: function)) with a computed name") }
+                constants.append(text)
+            } else {
+                values.append(argument)
+            }
+        }
+        guard constants.count == literals, !values.contains(where: Self.readsEnclosingRow) else {
+            throw Unsupported(description: "the plan needs \(SQLiteRenderer.name(of: function)) of a value read from another row, which remodel does not run on PostgreSQL yet")
+        }
+        var outputType = PostgresLayout.text
+        if function == .embeddedGet {
+            // The property's stored form: a number, text or bytes (JSON text for collections and embedded objects).
+            let schema = old.layout.schema
+            guard let type = EmbeddedValueCoding(schema: schema).type(described: constants[1]) else {
+                throw Unsupported(description: "remodel_embedded_get of an unknown type \(constants[1])")
+            }
+            if type.collection == nil, case .scalar? = try? StoreTypeMapping.storedKind(of: type, in: schema, context: ""), let column = try? StoreTypeMapping.columnType(of: type, in: schema, context: "") {
+                outputType = Self.fallbackType(column.sqlType)
+            } else if type.collection == nil, case .enumeration? = try? StoreTypeMapping.storedKind(of: type, in: schema, context: ""), let column = try? StoreTypeMapping.columnType(of: type, in: schema, context: "") {
+                outputType = Self.fallbackType(column.sqlType)
+            }
+        }
+        lookups.count += 1
+        let name = "remodel_lookup_\(version)_\(lookups.count)"
+        let rowid = scope.reference(PostgresLayout.rowid)
+        let table = (temporary.contains(scope.source) ? "pg_temp." : "") + q(scope.source) + (scope.table == scope.source ? "" : " AS \(q(scope.table))")
+        let rendered = try values.map { try value($0, scope) }
+        var lookup = Lookup(table: name, function: function, inputs: "SELECT \(([rowid] + rendered).joined(separator: ", ")) FROM \(table)")
+        lookup.perRow = true
+        lookup.constants = constants
+        lookup.inputType = "bigint"
+        lookup.outputType = outputType
+        lookups.pending.append(lookup)
+        return "(SELECT \"output\" FROM pg_temp.\(q(name)) WHERE \"input\" = \(rowid))"
     }
 
     private static func readsEnclosingRow(_ expression: SQLExpression) -> Bool {

@@ -231,6 +231,40 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         print("killed migrations: \(outcomes[1]!) left at version 1, \(outcomes[3]!) at version 3")
     }
 
+    /// Realm's own migration example (Examples/RealmMigration: names joined, dogs created,
+    /// renamed to Pet with a kind, addresses created and then embedded) migrates on
+    /// PostgreSQL to what it migrates to on SQLite, but for the keys `$uuid` draws.
+    func testTheRealmExampleMigratesAsOnSQLite() throws {
+        try startServer()
+        let example = CLIRunner.packageRoot.appendingPathComponent("Examples/RealmMigration").path
+        let history = ["--schemas", example + "/Schemas", "--migrations", example + "/Migrations"]
+        let url = server.url(database: database) + "?schema=realm_example"
+        let file = path("realm.db")
+        for store in [url, file] {
+            try remodel(["import", "--store", store, "--version", "1"] + history + [example + "/data/v1.json"])
+            let migrated = try remodel(["migrate", "--store", store] + history + (store == file ? ["--no-backup"] : []))
+            XCTAssertTrue(migrated.stdout.contains("Migrated '") && migrated.stdout.contains("' from version 1 to 6 in "), migrated.stdout)
+        }
+        XCTAssertEqual(Self.numberingUUIDs(try remodel(["export", "--store", url]).stdout), Self.numberingUUIDs(try remodel(["export", "--store", file]).stdout))
+    }
+
+    /// The text with each distinct UUID replaced by `UUID-n`, n its order of first appearance.
+    private static func numberingUUIDs(_ text: String) -> String {
+        let pattern = try! NSRegularExpression(pattern: "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+        var numbers: [String: Int] = [:]
+        var result = ""
+        var last = text.startIndex
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let range = Range(match.range, in: text)!
+            let uuid = String(text[range])
+            let number = numbers[uuid] ?? numbers.count + 1
+            numbers[uuid] = number
+            result += text[last..<range.lowerBound] + "UUID-\(number)"
+            last = range.upperBound
+        }
+        return result + text[last...]
+    }
+
     /// `dateLastUpdated` is the time of each migration; the rest must match.
     private static func withoutDates(_ export: String) -> String {
         export.split(separator: "\n").filter { !$0.contains("\"dateLastUpdated\"") }.joined(separator: "\n")

@@ -101,6 +101,22 @@ package struct CustomStepError: Error, CustomStringConvertible {
 /// Throwing aborts the whole migration.
 public typealias CustomStep = @Sendable (inout MigrationObject) throws -> Void
 
+extension CustomCall {
+    /// Calls the step's closure on one object (every engine's runner does it this way): the
+    /// values it leaves in `new`; a throw becomes `MigrationError.customStepFailed`.
+    package func visit(
+        _ body: CustomStep, version: Int, key: StoreValue, old: [String: StoreValue], new: [String: StoreValue], oldObjects: OldObjects
+    ) throws -> [String: StoreValue] {
+        var object = MigrationObject(type: type, old: old, new: new, oldObjects: oldObjects)
+        do {
+            try body(&object)
+        } catch {
+            throw MigrationError.customStepFailed(version: version, name: name, type: type, key: key.readable, underlying: "\(error)")
+        }
+        return object.new
+    }
+}
+
 /// Visits every object of a type for a custom step, writing back what it changes.
 struct CustomStepRunner {
     var call: CustomCall
@@ -122,14 +138,9 @@ struct CustomStepRunner {
             var values: [String: StoreValue] = [:]
             for (index, column) in columns.enumerated() { values[column] = select.handle.value(Int32(index)) }
             let key = values[call.key] ?? .null
-            var object = MigrationObject(type: call.type, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
-            do {
-                try body(&object)
-            } catch {
-                throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: key.readable, underlying: "\(error)")
-            }
-            if object.new != values {
-                pending.append((key, columns.filter { $0 != call.key }.map { object.new[$0] ?? .null }))
+            let new = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
+            if new != values {
+                pending.append((key, columns.filter { $0 != call.key }.map { new[$0] ?? .null }))
             }
         }
         select.reset()
