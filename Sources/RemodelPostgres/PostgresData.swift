@@ -33,14 +33,15 @@ extension PostgresStore {
     /// valid, adds them in one transaction (`StoreJSON.importDocument`'s rules and messages).
     /// With `version`, refuses a store at another version. When `target` holds no store yet,
     /// `create` gives the schema and version to create it with, in the same transaction, so
-    /// that a failure leaves no store behind.
+    /// that a failure leaves no store behind. Returns the objects added per type, and the
+    /// server as connected (without a password), for messages.
     @discardableResult
     public static func importDocument(
         _ document: JSONValue, into target: PostgresTarget, source: String, expectedVersion: Int?,
         recordedSchema: (String) -> Schema?, create fresh: (schema: Schema, version: Int)? = nil
-    ) throws -> [(type: String, count: Int)] {
+    ) throws -> (counts: [(type: String, count: Int)], database: String) {
         let connection = try PostgresConnection(target)
-        return try connection.transaction {
+        let counts = try connection.transaction {
             try lock(connection)
             let store: OpenedStore
             if try !tables(in: connection, schema: target.schema).contains(StoreFormat.metadataTable), let fresh {
@@ -67,8 +68,9 @@ extension PostgresStore {
                     "cannot import \(source); nothing was imported: a link points at an object that is neither in the store nor in the data (\(error.message); \(error.detail ?? "")): add that object to the data, or remove the link"
                 )
             }
-            return batches.map { ($0.type, $0.objects.count) }
+            return batches.map { (type: $0.type, count: $0.objects.count) }
         }
+        return (counts, connection.displayName)
     }
 
     /// Whether `target`'s schema holds a Remodel store (its metadata table).

@@ -89,6 +89,8 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             try remodel(["import", "--store", file, "--version", String(version), Self.fixtures.appendingPathComponent("v\(version).json").path])
             XCTAssertEqual(try remodel(["export", "--store", url]).stdout, try remodel(["export", "--store", file]).stdout, "version \(version)")
         }
+        let named = try remodel(["import", "--store", server.url(database: database) + "?schema=named", "--version", "1", Self.fixtures.appendingPathComponent("v1.json").path])
+        XCTAssertEqual(named.stdout, "Imported 10 Person, 8 Dog, 2 Note into schema 'named' of postgresql://postgres@/\(database!)?host=\(server.socketFolder)&port=\(server.port)\n")
         // Into an existing store: the objects add up, and the store's version is checked.
         let url = server.url(database: database) + "?schema=round_v1"
         let wrongVersion = try remodel(["import", "--store", url, "--version", "2", Self.fixtures.appendingPathComponent("v1.json").path], expect: 1)

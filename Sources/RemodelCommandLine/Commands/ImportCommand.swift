@@ -88,11 +88,11 @@ struct ImportCommand: Command {
             guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
             fresh = target
         }
-        let counts = try PostgresStore.importDocument(
+        let (counts, server) = try PostgresStore.importDocument(
             document, into: database, source: dataPath, expectedVersion: fresh == nil ? requested : nil,
             recordedSchema: StoreCommandSupport.recordedSchema(of: database), create: fresh
         )
-        Console.write("Imported \(StoreCommandSupport.counts(counts)) into schema '\(database.schema)' of \(database.redacted)\n")
+        Console.write("Imported \(StoreCommandSupport.counts(counts)) into schema '\(database.schema)' of \(server)\n")
         return ExitStatus.success
     }
 }
