@@ -6,33 +6,48 @@
 public struct RowEncoder {
     @usableFromInline let statement: StatementHandle
     @usableFromInline let context: RowCodingContext!
-    /// Whether values are kept in `recorded` (for another engine) instead of bound.
-    @usableFromInline let isRecording: Bool
-    /// The column values, in declaration order, when recording.
-    @usableFromInline package private(set) var recorded: [StoreValue] = []
+    /// The primary key's parameter number, when the type has collections (whose rows need
+    /// the key); 0 otherwise. Kept here so that binding reads no other object.
+    @usableFromInline let ownerKeyParameter: Int32
+    /// Set when values are kept (for another engine) instead of bound.
+    @usableFromInline let recording: Recording?
     @usableFromInline var parameter: Int32 = 1
     /// The primary key's stored value, kept only when the type has collections to write.
     @usableFromInline var ownerKey: StoreValue?
     /// Collection values, in declaration order.
     package private(set) var collections: [StoreValue] = []
-    /// The table, for messages, when recording.
-    private let recordingTable: TableLayout?
+
+    /// What a recording encoder keeps.
+    @usableFromInline
+    final class Recording {
+        let table: TableLayout
+        var values: [StoreValue] = []
+
+        init(table: TableLayout) {
+            self.table = table
+        }
+    }
 
     init(statement: StatementHandle, context: RowCodingContext) {
         self.statement = statement
         self.context = context
-        isRecording = false
-        recordingTable = nil
+        ownerKeyParameter = context.hasCollections ? context.primaryKeyParameter : 0
+        recording = nil
     }
 
     /// Keeps the values of an object of `table` instead of binding them, for a store on
     /// another engine; read them from `recorded` and `collections`.
     package init(recording table: TableLayout) {
-        statement = StatementHandle(OpaquePointer(bitPattern: 1)!)   // never bound: `isRecording`
+        statement = StatementHandle(OpaquePointer(bitPattern: 1)!)   // never bound: `recording`
         context = nil
-        isRecording = true
-        recordingTable = table
+        ownerKeyParameter = 0
+        recording = Recording(table: table)
     }
+
+    /// The column values, in declaration order, of a recording encoder.
+    package var recorded: [StoreValue] { recording?.values ?? [] }
+
+    private var recordingTable: TableLayout? { recording?.table }
 
     /// Writes the next column property: a scalar, enum, link key, embedded object, or an
     /// optional of those.
@@ -40,19 +55,21 @@ public struct RowEncoder {
     public mutating func encode<Value: StorableValue>(_ value: Value) throws {
         let index = parameter
         parameter += 1
-        if _slowPath(isRecording) { return try record(value, at: Int(index) - 1) }
+        if _slowPath(recording != nil) { return try record(value, at: Int(index) - 1) }
         if let problem = value.storageProblem { throw context.unstorable(problem, parameter: index) }
         let code = value.bind(to: statement, at: index)
         if code != 0 { throw context.bindFailure(code, parameter: index) }
-        if index == context.primaryKeyParameter, context.hasCollections { ownerKey = value.storeValue }
+        if index == ownerKeyParameter { ownerKey = value.storeValue }
     }
 
     @usableFromInline
-    mutating func record<Value: StorableValue>(_ value: Value, at index: Int) throws {
-        if let problem = value.storageProblem, let table = recordingTable {
+    func record<Value: StorableValue>(_ value: Value, at index: Int) throws {
+        guard let recording else { return }
+        if let problem = value.storageProblem {
+            let table = recording.table
             throw StoreError.invalidValue(type: table.name, property: index < table.columns.count ? table.columns[index].name : "#\(index)", value: value.storeValue, reason: problem)
         }
-        recorded.append(value.storeValue)
+        recording.values.append(value.storeValue)
     }
 
     private func unstorable(collection index: Int, _ problem: String) -> StoreError {
