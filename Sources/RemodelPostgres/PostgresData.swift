@@ -44,18 +44,19 @@ extension PostgresStore {
         let counts = try connection.transaction {
             try lock(connection)
             let store: OpenedStore
+            let batches: [(type: String, objects: [DynamicObject])]
             if try !tables(in: connection, schema: target.schema).contains(StoreFormat.metadataTable), let fresh {
                 // Checked before anything is created, so that a bad file leaves no store behind.
-                try StoreJSON.check(document, schema: fresh.schema, source: source)
+                batches = try StoreJSON.validate(document, schema: fresh.schema, layout: try StoreLayout(storing: fresh.schema), source: source, maximumProblems: 20)
                 try createLayout(connection, schema: fresh.schema, version: fresh.version)
                 store = try OpenedStore(connection, schema: fresh.schema, version: fresh.version)
             } else {
                 store = try OpenedStore(connection, recordedSchema: recordedSchema)
+                if let expectedVersion, expectedVersion != store.version {
+                    throw PostgresStoreError.wrongVersion(schema: target.schema, database: connection.displayName, version: store.version, expected: expectedVersion)
+                }
+                batches = try StoreJSON.validate(document, schema: store.schema, layout: store.layout.layout, source: source, maximumProblems: 20)
             }
-            if let expectedVersion, expectedVersion != store.version {
-                throw PostgresStoreError.wrongVersion(schema: target.schema, database: connection.displayName, version: store.version, expected: expectedVersion)
-            }
-            let batches = try StoreJSON.validate(document, schema: store.schema, layout: store.layout.layout, source: source, maximumProblems: 20)
             for batch in batches {
                 guard let table = store.layout.layout.table(named: batch.type) else { continue }
                 try store.insert(batch.objects, into: table)
@@ -94,6 +95,7 @@ struct OpenedStore {
     let layout: PostgresLayout
 
     init(_ connection: PostgresConnection, recordedSchema: (String) -> Schema?) throws {
+        // The version and checks without counting objects (`info` counts only with a schema).
         let info = try PostgresStore.info(connection, recordedSchema: { _ in nil })
         let entries = try PostgresMetadata.entries(connection, schemaName: connection.target.schema)
         guard let text = entries[StoreFormat.Key.schema], let schema = recordedSchema(text) else {
@@ -226,9 +228,15 @@ struct OpenedStore {
             let others = table.columns.filter { !$0.isPrimaryKey }.map { SQLiteRenderer.identifier($0.name) }
             let keyName = SQLiteRenderer.identifier(key.name)
             conflict = " ON CONFLICT (\(keyName)) DO UPDATE SET " + (others.isEmpty ? ["\(keyName) = excluded.\(keyName)"] : others.map { "\($0) = excluded.\($0)" }).joined(separator: ", ")
+            // The replaced objects' collections go, a batch of owners per statement.
+            let owners = rows.map { $0[table.primaryKeyIndex!] }
             for side in table.sideTables {
-                for row in rows {
-                    try connection.query("DELETE FROM \(layout.qualified(side.name)) WHERE \"owner\" = $1", [row[table.primaryKeyIndex!]])
+                var start = 0
+                while start < owners.count {
+                    let batch = Array(owners[start..<min(owners.count, start + 1_000)])
+                    let list = (1...batch.count).map { "$\($0)" }.joined(separator: ", ")
+                    try connection.query("DELETE FROM \(layout.qualified(side.name)) WHERE \"owner\" IN (\(list))", batch)
+                    start += 1_000
                 }
             }
         }

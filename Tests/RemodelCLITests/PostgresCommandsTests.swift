@@ -229,7 +229,6 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             }
             outcomes[version, default: 0] += 1
         }
-        XCTAssertEqual(outcomes.values.reduce(0, +), 20, "\(outcomes)")
         print("killed migrations: \(outcomes[1]!) left at version 1, \(outcomes[3]!) at version 3")
     }
 

@@ -63,10 +63,7 @@ struct MigrateCommand: Command {
 
         let state = try migrator.inspect(storeAt: store)
         try RemodelStore.checkWritable(path: store)
-        let edited = migrator.editedMigrations(state.appliedMigrations)
-        for edited in edited {
-            Console.writeError(Self.editedWarning(edited.applied, file: checked.files[edited.now.version]))
-        }
+        let edited = Self.warnAboutEditedMigrations(state.appliedMigrations, migrator: migrator, checked: checked)
         do {
             try migrator.check(state)
         } catch StoreError.schemaMismatch(let path, let version, let storeHash, let codeHash) where checked.input.loaded.history != nil {
@@ -134,10 +131,7 @@ extension MigrateCommand {
         let postgres = PostgresMigrator(migrator)
         let info = try postgres.state(at: database)
         let name = info.name
-        let edited = migrator.editedMigrations(info.appliedMigrations)
-        for edited in edited {
-            Console.writeError(Self.editedWarning(edited.applied, file: checked.files[edited.now.version]))
-        }
+        let edited = Self.warnAboutEditedMigrations(info.appliedMigrations, migrator: migrator, checked: checked)
         do {
             try postgres.check(info, target: database)
         } catch StoreError.schemaMismatch(let path, let version, let storeHash, let codeHash) where checked.input.loaded.history != nil {
@@ -195,6 +189,17 @@ extension MigrateCommand {
                 + "Restore \(MessageText.list(restore)) as \(restore.count == 1 ? "it was" : "they were") when the store applied version \(version) (from version control), "
         }
         return message + "then make the change in a new version (`\(arguments.command("migration new NAME"))`); the store is unchanged\n"
+    }
+
+    /// Warns (on stderr) about each migration `applied` records whose file has changed since;
+    /// returns them.
+    @discardableResult
+    static func warnAboutEditedMigrations(_ applied: [AppliedMigration], migrator: Migrator, checked: CheckedHistory) -> [(applied: AppliedMigration, now: Migration)] {
+        let edited = migrator.editedMigrations(applied)
+        for edited in edited {
+            Console.writeError(editedWarning(edited.applied, file: checked.files[edited.now.version]))
+        }
+        return edited
     }
 
     /// The warning for a migration file edited after the store applied it.

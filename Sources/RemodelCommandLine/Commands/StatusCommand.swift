@@ -41,9 +41,7 @@ struct StatusCommand: Command {
         lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: path, checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         if let checked {
-            for edited in Migrator(history: checked.history).editedMigrations(applied) {
-                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: checked.files[edited.now.version]))
-            }
+            MigrateCommand.warnAboutEditedMigrations(applied, migrator: Migrator(history: checked.history), checked: checked)
         }
         return ExitStatus.success
     }
@@ -99,9 +97,7 @@ struct StatusCommand: Command {
         lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: "'\(database.storeArgument)'", checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         if let checked {
-            for edited in Migrator(history: checked.history).editedMigrations(applied) {
-                Console.writeError(MigrateCommand.editedWarning(edited.applied, file: checked.files[edited.now.version]))
-            }
+            MigrateCommand.warnAboutEditedMigrations(applied, migrator: Migrator(history: checked.history), checked: checked)
         }
         return ExitStatus.success
     }
