@@ -12,5 +12,6 @@ enum Commands {
         ImportCommand(),
         ExportCommand(),
         StatusCommand(),
+        JSONSchemaCommand(),
     ]
 }

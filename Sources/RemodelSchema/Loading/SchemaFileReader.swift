@@ -3,12 +3,13 @@ import RemodelCore
 /// Reads the declarations of one schema file from its YAML tree, reporting every shape
 /// problem (wrong kinds of values, unknown or missing keys) and carrying on.
 struct SchemaFileReader {
-    static let fileKeys = ["enums", "objects", "projections"]
-    static let enumKeys = ["type", "cases", "renamedFrom", "doc"]
-    static let objectKeys = ["primaryKey", "embedded", "renamedFrom", "doc", "properties"]
-    static let propertyKeys = ["type", "inverse", "default", "primaryKey", "indexed", "renamedFrom", "doc"]
-    static let projectionKeys = ["of", "doc", "properties"]
-    static let projectionPropertyKeys = ["keyPath", "type", "doc"]
+    // The keys each mapping may have: the vocabulary's, which the JSON Schemas describe too.
+    static let fileKeys = FileVocabulary.schemaFile.keyNames
+    static let enumKeys = FileVocabulary.enumDeclaration.keyNames
+    static let objectKeys = FileVocabulary.objectDeclaration.keyNames
+    static let propertyKeys = FileVocabulary.property.keyNames
+    static let projectionKeys = FileVocabulary.projectionDeclaration.keyNames
+    static let projectionPropertyKeys = FileVocabulary.projectionProperty.keyNames
 
     /// An example name for each kind of declaration, for hints.
     static let exampleName = ["enum": "MyEnum", "object": "MyType", "projection": "MyProjection", "property": "name"]
@@ -125,7 +126,7 @@ struct SchemaFileReader {
         var kind = PropertyDeclaration.Kind.missing
         if let inverse = reader.node("inverse") {
             kind = .inverse(inverse)
-            for key in ["type", "default", "primaryKey", "indexed", "renamedFrom"] {
+            for key in FileVocabulary.inverseExcludes {
                 if let conflicting = reader.entry(key) {
                     log.error(
                         "inverse-conflict", "inverse \(reader.what) cannot have '\(key)'", at: conflicting.keyLocation,

@@ -8,23 +8,16 @@ import RemodelCore
 /// YAML core schema: plain `null`, `true`/`false`, integers and decimals are those values;
 /// everything else, quoted scalars included, is text (the planner resolves text to enum cases).
 struct MigrationFileReader {
-    static let fileKeys = ["description", "steps", "accept"]
+    // The keys each mapping may have: the vocabulary's, which the JSON Schemas describe too.
+    static let fileKeys = FileVocabulary.migrationFile.keyNames
 
     /// Every step kind with its keys: required first, then optional ones.
-    static let stepKeys: [String: (required: [String], optional: [String])] = [
-        "renameType": (["from", "to"], []),
-        "renameProperty": (["type", "from", "to"], []),
-        "set": (["type", "property", "value"], []),
-        "convert": (["type", "property", "to"], ["onError"]),
-        "split": (["type", "property", "into", "separator"], []),
-        "mapValues": (["type", "property", "values"], ["otherwise"]),
-        "deleteObjects": (["type"], ["where", "all"]),
-        "createObjects": (["type", "objects"], ["addTo"]),
-        "custom": (["name"], ["type", "reads"]),
-    ]
+    static let stepKeys: [String: (required: [String], optional: [String])] = Dictionary(
+        uniqueKeysWithValues: FileVocabulary.stepKinds.map { ($0.name, ($0.mapping.requiredKeys, $0.mapping.optionalKeys)) }
+    )
 
     /// The keys of `createObjects`' `addTo:`.
-    static let linkTargetKeys = ["type", "property", "where"]
+    static let linkTargetKeys = FileVocabulary.linkTarget.keyNames
 
     /// What one file holds.
     struct Contents {

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelCore
 
 extension StoreJSON {
     /// Whether `data` is a JSON document in the export format (an object whose every member

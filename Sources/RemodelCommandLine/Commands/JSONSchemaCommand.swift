@@ -1,0 +1,33 @@
+import RemodelGeneration
+import RemodelSchema
+
+/// `remodel json-schema schema|migration`: the JSON Schema of a kind of file, for editors.
+struct JSONSchemaCommand: Command {
+    let name = "json-schema"
+    let abstract = "Print the JSON Schema of schema files or migration files, for editors and validators."
+    let discussion = """
+        Prints a JSON Schema (draft 2020-12) describing every key of \
+        \(JSONSchemaDocument.schema.describes), or of \(JSONSchemaDocument.migration.describes): \
+        editors that read JSON Schemas (VS Code, vim and others through yaml-language-server) \
+        complete keys, types and step kinds from it, show each key's description, and flag \
+        unknown keys as you type. The repository ships both as \
+        JSONSchema/\(JSONSchemaDocument.schema.fileName) and JSONSchema/\(JSONSchemaDocument.migration.fileName); \
+        point an editor at them with a first line \
+        '# yaml-language-server: $schema=<path or URL>' or with VS Code's yaml.schemas setting \
+        (the README shows both). They check the shape of a file; `remodel validate` checks its \
+        meaning (names, types, defaults, the history). Exit status: 0 printed, 64 usage error.
+        """
+    let arguments = [
+        ArgumentSpec("KIND", help: "schema (schema files and snapshots) or migration (migration files).", example: "remodel json-schema schema > remodel-schema.schema.json")
+    ]
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let kind = arguments.positionals.first ?? ""
+        guard let document = JSONSchemaDocument(rawValue: kind) else {
+            let kinds = JSONSchemaDocument.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
+            throw UsageError("unknown kind of file '\(kind)': expected \(kinds)")
+        }
+        try Console.writeResult(document.text, intact: "nothing else was written")
+        return ExitStatus.success
+    }
+}
