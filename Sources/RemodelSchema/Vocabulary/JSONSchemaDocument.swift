@@ -17,7 +17,7 @@ public enum JSONSchemaDocument: String, CaseIterable, Sendable {
     public var fileName: String { "remodel-\(rawValue).schema.json" }
 
     /// The JSON Schema, indented JSON text ending with a newline.
-    public var text: String { JSONSchemaWriter().document(self).prettyText }
+    public var text: String { JSONSchemaWriter.document(self).prettyText }
 
     /// The file it describes, for people: "schema files", "migration files".
     public var describes: String {
@@ -39,6 +39,9 @@ public enum JSONSchemaDocument: String, CaseIterable, Sendable {
 /// Turns `FileVocabulary` into JSON Schema: one definition (`$defs`) per mapping with fixed
 /// keys, each key with its description.
 struct JSONSchemaWriter {
+    /// The definitions met so far, in the order they are met.
+    private var definitions: [(String, JSONValue)] = []
+
     static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// An identifier as the name rule has it (`SwiftNames.isIdentifier`, ASCII only).
@@ -53,26 +56,25 @@ struct JSONSchemaWriter {
         return "^ *(?:\(element)|(?:list|set) *< *\(element) *>|map *< *(?:string *, *)?\(element) *>) *$"
     }
 
-    func document(_ document: JSONSchemaDocument) -> JSONValue {
-        var definitions: [(String, JSONValue)] = []
-        var defined: Set<String> = []
-        let root = mapping(document.root, definitions: &definitions, defined: &defined)
+    static func document(_ document: JSONSchemaDocument) -> JSONValue {
+        var writer = JSONSchemaWriter()
+        let root = writer.mapping(document.root)
         guard case .object(let members) = root else { return root }
         var out: [(String, JSONValue)] = [
             ("$schema", .string(Self.dialect)),
             ("title", .string("Remodel \(document.rawValue) file")),
         ]
         out += members
-        out.append(("$defs", .object(definitions)))
+        out.append(("$defs", .object(writer.definitions)))
         return .object(out)
     }
 
     /// The schema of a mapping with fixed keys, its nested mappings added to `definitions`.
-    private func mapping(_ vocabulary: MappingVocabulary, definitions: inout [(String, JSONValue)], defined: inout Set<String>) -> JSONValue {
+    private mutating func mapping(_ vocabulary: MappingVocabulary) -> JSONValue {
         var members: [(String, JSONValue)] = [("description", .string(vocabulary.summary)), ("type", .string("object"))]
         var properties: [(String, JSONValue)] = []
         for key in vocabulary.keys {
-            properties.append((key.name, described(shape(key.value, definitions: &definitions, defined: &defined), key.summary)))
+            properties.append((key.name, described(shape(key.value), key.summary)))
         }
         members.append(("properties", .object(properties)))
         if !vocabulary.requiredKeys.isEmpty { members.append(("required", .array(vocabulary.requiredKeys.map(JSONValue.string)))) }
@@ -99,7 +101,7 @@ struct JSONSchemaWriter {
         return .object(members)
     }
 
-    private func shape(_ shape: ValueShape, definitions: inout [(String, JSONValue)], defined: inout Set<String>) -> JSONValue {
+    private mutating func shape(_ shape: ValueShape) -> JSONValue {
         switch shape {
         case .name:
             return .object([("type", .string("string")), ("pattern", .string("^\(Self.identifier)$"))])
@@ -125,15 +127,15 @@ struct JSONSchemaWriter {
         case .word(let words):
             return .object([("enum", .array(words.map(JSONValue.string)))])
         case .list(let item, let nonEmpty):
-            var members: [(String, JSONValue)] = [("type", .string("array")), ("items", self.shape(item, definitions: &definitions, defined: &defined))]
+            var members: [(String, JSONValue)] = [("type", .string("array")), ("items", self.shape(item))]
             if nonEmpty { members.append(("minItems", .integer(1))) }
             return .object(members)
         case .mapping(let vocabulary):
-            if defined.insert(vocabulary.id).inserted {
+            if !definitions.contains(where: { $0.0 == vocabulary.id }) {
                 // Reserve the place first, so that definitions read in the order they are met.
                 let index = definitions.count
                 definitions.append((vocabulary.id, .null))
-                definitions[index].1 = mapping(vocabulary, definitions: &definitions, defined: &defined)
+                definitions[index].1 = mapping(vocabulary)
             }
             return .object([("$ref", .string("#/$defs/\(vocabulary.id)"))])
         case .entries(let keys, let value, let nonEmpty):
@@ -144,13 +146,13 @@ struct JSONSchemaWriter {
             case .path: members.append(("propertyNames", .object([("pattern", .string("^\(Self.identifier)(?:\\.\(Self.identifier))*$"))])))
             case .any: break
             }
-            members.append(("additionalProperties", self.shape(value, definitions: &definitions, defined: &defined)))
+            members.append(("additionalProperties", self.shape(value)))
             if nonEmpty { members.append(("minProperties", .integer(1))) }
             return .object(members)
         case .either(let shapes):
-            return .object([("anyOf", .array(shapes.map { self.shape($0, definitions: &definitions, defined: &defined) }))])
+            return .object([("anyOf", .array(shapes.map { self.shape($0) }))])
         case .orNull(let inner):
-            let schema = self.shape(inner, definitions: &definitions, defined: &defined)
+            let schema = self.shape(inner)
             // `"type": "array"` becomes `["array", "null"]`; a reference needs an alternative.
             if case .object(var members) = schema, let index = members.firstIndex(where: { $0.0 == "type" }), case .string(let type) = members[index].1 {
                 members[index].1 = .array([.string(type), .string("null")])
@@ -158,7 +160,7 @@ struct JSONSchemaWriter {
             }
             return .object([("anyOf", .array([schema, .object([("type", .string("null"))])]))])
         case .described(let inner, let summary):
-            return described(self.shape(inner, definitions: &definitions, defined: &defined), summary)
+            return described(self.shape(inner), summary)
         }
     }
 
