@@ -136,7 +136,7 @@ let package = Package(
             dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
             path: "Tests/RemodelCodegenRecorder"
         ),
-        .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelCore"]),
+        .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelMigrate", "RemodelCore"]),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport"]),
         .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),
 
