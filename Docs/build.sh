@@ -6,6 +6,7 @@
 #   --output DIR        where the documentation goes (default: .build/docs)
 #   --scratch-path DIR  the build folder of the symbol graphs, apart from other builds so that
 #                       neither rebuilds the other (default: .build/docs-build)
+#   (relative folders are taken from the repository's root, where the script runs)
 #
 # What it does:
 #   1. builds RemodelStore, RemodelMigrate and RemodelExample (whose models the build plugin
