@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// SQLite: on Apple platforms the SDK's own (`usr/include/sqlite3.h`, `usr/lib/libsqlite3.tbd`),
+// which the compiler and linker find without pkg-config; Apple SDKs ship no `sqlite3.pc`, and
+// looking for one would only warn, or find Homebrew's macOS-only library for an iOS build.
+// Elsewhere the system's, located through `sqlite3.pc` (Debian: libsqlite3-dev).
+#if os(macOS)
+let sqlite = Target.systemLibrary(name: "CSQLite")
+#else
+let sqlite = Target.systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+#endif
+
 let package = Package(
     name: "remodel",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -21,9 +31,10 @@ let package = Package(
         .plugin(name: "RemodelGenerateModels", targets: ["RemodelGenerateModels"]),
     ],
     targets: [
-        // System libraries (Debian: libyaml-dev, libsqlite3-dev, libpq-dev).
+        // System libraries (Debian: libyaml-dev, libsqlite3-dev, libpq-dev; macOS: Homebrew's
+        // libyaml and libpq, the SDK's SQLite).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        sqlite,
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         // Libraries, one per concern.
@@ -125,7 +136,7 @@ let package = Package(
             dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
             path: "Tests/RemodelCodegenRecorder"
         ),
-        .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelCore"]),
+        .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelMigrate", "RemodelCore"]),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport"]),
         .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),
 

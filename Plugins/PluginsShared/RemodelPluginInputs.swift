@@ -41,26 +41,36 @@ struct RemodelPluginInputs {
         ["--schemas", schemas.path, "--migrations", migrations.path] + destination + (options.map { ["--plugin-options", $0.path] } ?? [])
     }
 
-    /// PackagePlugin API of tools 6.0 gives a target's folder only as a deprecated `Path`).
+    /// The inputs of a package's target. (The PackagePlugin API of tools 6.0 gives a target's
+    /// folder only as a deprecated `Path`, so the target's own schemas are found among its files.)
     init(target: SourceModuleTarget, packageDirectory: URL) throws {
-        let ownSchemas = target.sourceFiles
-            .map(\.url)
+        try self.init(
+            targetName: target.name, targetFiles: target.sourceFiles.map(\.url), rootDirectory: packageDirectory,
+            ownSchemasAdvice: "to the target's folder (for this target)", rootSchemasAdvice: "the whole package"
+        )
+    }
+
+    /// The inputs of a target whose files are `targetFiles`: its own `Schemas/` if one of them
+    /// lies in a folder of that name, else `rootDirectory`'s `Schemas/` (a package's folder, or
+    /// the folder of an Xcode project). The advice completes the error for a target with neither.
+    init(targetName: String, targetFiles: [URL], rootDirectory: URL, ownSchemasAdvice: String, rootSchemasAdvice: String) throws {
+        let ownSchemas = targetFiles
             .filter { $0.pathExtension == "yaml" || $0.pathExtension == "yml" }
             .compactMap(Self.schemasFolder(containing:))
             .min { $0.path.count < $1.path.count }
-        let packageSchemas = packageDirectory.appendingPathComponent("Schemas")
+        let rootSchemas = rootDirectory.appendingPathComponent("Schemas")
         if let ownSchemas {
             schemas = ownSchemas
             migrations = ownSchemas.deletingLastPathComponent().appendingPathComponent("Migrations")
-        } else if Self.isDirectory(packageSchemas) {
-            schemas = packageSchemas
-            migrations = packageDirectory.appendingPathComponent("Migrations")
+        } else if Self.isDirectory(rootSchemas) {
+            schemas = rootSchemas
+            migrations = rootDirectory.appendingPathComponent("Migrations")
         } else {
             throw RemodelPluginError(
-                "target '\(target.name)' uses Remodel but has no schema: add a Schemas/ folder with *.yaml files to the target's folder (for this target) or to \(packageDirectory.path) (for the whole package)"
+                "target '\(targetName)' uses Remodel but has no schema: add a Schemas/ folder with *.yaml files \(ownSchemasAdvice) or to \(rootDirectory.path) (for \(rootSchemasAdvice))"
             )
         }
-        options = target.sourceFiles.map(\.url).filter { $0.lastPathComponent == Self.optionsFileName }.min { $0.path.count < $1.path.count }
+        options = targetFiles.filter { $0.lastPathComponent == Self.optionsFileName }.min { $0.path.count < $1.path.count }
         files = Self.yamlFiles(under: schemas) + Self.yamlFiles(under: migrations) + (options.map { [$0] } ?? [])
     }
 
