@@ -60,7 +60,9 @@ public enum StorageFault: Hashable, Sendable {
         return limit.rlim_cur != rlim_t.max
         #else
         guard getrlimit(RLIMIT_FSIZE, &limit) == 0 else { return false }
-        return limit.rlim_cur != RLIM_INFINITY
+        // Darwin's and the BSDs' RLIM_INFINITY, `((rlim_t)1 << 63) - 1`, spelt out: a macro with
+        // casts may not import into Swift.
+        return limit.rlim_cur != rlim_t(Int64.max)
         #endif
     }
 
