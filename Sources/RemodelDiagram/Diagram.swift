@@ -17,11 +17,19 @@ public struct Diagram: Hashable, Sendable {
     /// Whether this compares two schemas: marks mean something, and a legend says what.
     public var isComparison: Bool
 
+    /// A diagram of these nodes and edges; `Diagram(schema:)` and `Diagram(comparing:to:)` make
+    /// the ones `remodel diagram` draws.
     public init(title: String? = nil, nodes: [Node], edges: [Edge], isComparison: Bool = false) {
         self.title = title
         self.nodes = nodes
         self.edges = edges
         self.isComparison = isComparison
+    }
+
+    /// `old → new`, or `new` alone when nothing changed: how every drawing shows a rename or
+    /// a retype.
+    static func change(from old: String?, to new: String) -> String {
+        old.map { "\($0) → \(new)" } ?? new
     }
 
     /// The node with identifier `id`.
@@ -87,6 +95,7 @@ extension Diagram {
         public var group: String?
         public var members: [Member]
 
+        /// A node; `id` must be unique in its diagram and made of ASCII letters, digits and `_`.
         public init(id: String, kind: Kind, name: String, oldName: String? = nil, mark: Mark = .unchanged, notes: [String] = [], group: String? = nil, members: [Member]) {
             self.id = id
             self.kind = kind
@@ -100,7 +109,7 @@ extension Diagram {
 
         /// The name as drawn: `Doggo → Dog` after a rename.
         public var title: String {
-            oldName.map { "\($0) → \(name)" } ?? name
+            Diagram.change(from: oldName, to: name)
         }
     }
 
@@ -131,6 +140,7 @@ extension Diagram {
         /// changes that are not renames or retypes (`default changed`, `index added`).
         public var notes: [String]
 
+        /// A member; `id` must be unique in its node and made of ASCII letters, digits and `_`.
         public init(
             id: String, kind: Kind, name: String, oldName: String? = nil, detail: String? = nil, oldDetail: String? = nil,
             isPrimaryKey: Bool = false, isIndexed: Bool = false, mark: Mark = .unchanged, notes: [String] = []
@@ -149,17 +159,13 @@ extension Diagram {
 
         /// The name as drawn: `employeeId → personId` after a rename.
         public var title: String {
-            oldName.map { "\($0) → \(name)" } ?? name
+            Diagram.change(from: oldName, to: name)
         }
 
         /// The detail as drawn: `string → int` after a retype.
         public var detailText: String? {
-            switch (oldDetail, detail) {
-            case (let old?, let new?): "\(old) → \(new)"
-            case (let old?, nil): "\(old) → none"
-            case (nil, let new?): new
-            case (nil, nil): nil
-            }
+            guard oldDetail != nil || detail != nil else { return nil }
+            return Diagram.change(from: oldDetail, to: detail ?? "none")
         }
 
         /// The short tags a drawing shows after the detail: `PK`, `indexed`, then the notes.
@@ -229,6 +235,7 @@ extension Diagram {
         public var inverseOf: String?
         public var mark: Mark
 
+        /// An edge between the nodes (and members) with these identifiers.
         public init(
             from: String, member: String?, to: String, toMember: String? = nil, kind: Kind, label: String, cardinality: Cardinality? = nil,
             inverseOf: String? = nil, mark: Mark = .unchanged

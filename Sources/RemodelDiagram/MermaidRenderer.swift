@@ -1,3 +1,5 @@
+import RemodelCore
+
 /// Draws a `Diagram` as a Mermaid class diagram (`classDiagram`), the kind GitHub renders in
 /// a ```` ```mermaid ```` block.
 ///
@@ -21,7 +23,8 @@ public enum MermaidRenderer {
     public static func render(_ diagram: Diagram) -> String {
         var lines: [String] = []
         if let title = diagram.title {
-            lines += ["---", "title: " + yamlString(title), "---"]
+            // A YAML string; its `#` as an entity code, which Mermaid reads anywhere.
+            lines += ["---", "title: " + CanonicalYAML.quoted(title.replacingOccurrences(of: "#", with: "#35;")), "---"]
         }
         lines.append(String(header.dropLast()))
         let marks = Diagram.Mark.allCases.filter { mark in mark != .unchanged && diagram.nodes.contains { $0.mark == mark } }
@@ -147,24 +150,5 @@ public enum MermaidRenderer {
     private static func style(_ mark: Diagram.Mark) -> String {
         let colours = DiagramColours.of(mark)
         return "fill:\(colours.fill),stroke:\(colours.line),color:\(colours.text)"
-    }
-
-    /// A YAML double-quoted string for the front matter's title.
-    private static func yamlString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "#": out += "#35;"   // Mermaid reads #…; as an entity code anywhere
-            default:
-                if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count)) + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

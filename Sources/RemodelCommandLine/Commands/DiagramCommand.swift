@@ -49,7 +49,7 @@ struct DiagramCommand: Command {
     ]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let version = try requestedVersion(arguments)
+        let version = try checkedVersion(arguments)
         let file = arguments.value(Self.output).map { path in
             OutputFile(
                 path: path,
@@ -84,8 +84,9 @@ struct DiagramCommand: Command {
         return ExitStatus.success
     }
 
-    /// The `--version` asked for, after the checks of what goes with what.
-    private func requestedVersion(_ arguments: ParsedArguments) throws -> Int? {
+    /// The `--version` asked for, after checking what goes with what: FROM and TO only with
+    /// --diff, --version neither with --diff nor with --schemas.
+    private func checkedVersion(_ arguments: ParsedArguments) throws -> Int? {
         let diff = arguments.flag(Self.diff)
         if !diff, let extra = arguments.positional(0) {
             throw UsageError("unexpected argument '\(extra)': FROM and TO go with --diff ('remodel diagram --diff \(arguments.positionals.joined(separator: " "))'), or pass --version N to draw one version")
