@@ -19,7 +19,7 @@ public enum MermaidRenderer {
     static let header = "classDiagram\n"
 
     /// The diagram as Mermaid text, ending with a newline: the title as front matter, the
-    /// `classDef` styles a comparison uses, the classes, then the relations.
+    /// classes, the relations, then the `classDef` styles a comparison uses.
     public static func render(_ diagram: Diagram) -> String {
         var lines: [String] = []
         if let title = diagram.title {
@@ -27,15 +27,15 @@ public enum MermaidRenderer {
             lines += ["---", "title: " + CanonicalYAML.quoted(title.replacingOccurrences(of: "#", with: "#35;")), "---"]
         }
         lines.append(String(header.dropLast()))
-        let marks = Diagram.Mark.allCases.filter { mark in mark != .unchanged && diagram.nodes.contains { $0.mark == mark } }
-        for mark in marks {
-            lines.append("    classDef \(mark.rawValue) \(style(mark))")
-        }
         for node in diagram.nodes {
             lines += classLines(node, in: diagram)
         }
         for edge in diagram.edges {
             lines.append("    " + relation(edge, in: diagram))
+        }
+        // After the classes: Mermaid gives a class the styles of the classDefs that come after it.
+        for mark in Diagram.Mark.allCases where mark != .unchanged && diagram.nodes.contains(where: { $0.mark == mark }) {
+            lines.append("    classDef \(mark.rawValue) \(style(mark))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -103,7 +103,7 @@ public enum MermaidRenderer {
         /// A line of a class body (a member or an annotation): braces end the body, `(` and
         /// `)` make a method, a trailing `*` or `$` a classifier.
         case member
-        /// A relation's label, which `:` and `;` end.
+        /// A relation's label, which `;` ends (and `:`, encoded everywhere).
         case label
         /// A class's label, a string in double quotes.
         case classLabel
@@ -112,7 +112,9 @@ public enum MermaidRenderer {
     /// `text` with every character the class diagram grammar could read as syntax in `place`
     /// written as an entity code (`#123;` for `{`), after control characters are made visible.
     /// Everywhere: `#` (entity codes), `"` (strings), `<`, `>` and `&` (HTML), `%` (comments),
-    /// backquotes and backslashes, `~` (generics), braces.
+    /// backquotes and backslashes, `~` (generics), braces, and `:` (Mermaid's preprocessing
+    /// drops the last `;` of any line with `style…:…#…;` in it, so the only colons left are
+    /// the renderer's own `: `).
     static func text(_ text: String, in place: Place) -> String {
         var out = ""
         for scalar in Diagram.visible(text).unicodeScalars {
@@ -125,9 +127,9 @@ public enum MermaidRenderer {
         return out
     }
 
-    private static let syntax = Set("#\"<>&%`\\~{}".unicodeScalars)
+    private static let syntax = Set("#\"<>&%`\\~{}:".unicodeScalars)
     private static let memberSyntax = Set("()*$".unicodeScalars)
-    private static let labelSyntax = Set(":;".unicodeScalars)
+    private static let labelSyntax = Set(";".unicodeScalars)
 
     private static func entity(_ scalar: Unicode.Scalar) -> String {
         "#\(scalar.value);"

@@ -150,6 +150,10 @@ struct MermaidClassDiagram {
         for character in ["&", "#", "%", "`", "\\", "\""] where withoutEntities.contains(character) {
             problems.append("'\(character)' outside an entity code: \(line)")
         }
+        // Mermaid's preprocessing drops the last `;` of a line like `style…:…#…;` (or `classDef…`).
+        if line.range(of: #"(style|classDef).*:\S*#.*;"#, options: .regularExpression) != nil, !line.hasPrefix("    classDef ") {
+            problems.append("a line Mermaid's preprocessing would cut short: \(line)")
+        }
         if withoutEntities.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             problems.append("a control character: \(line)")
         }

@@ -77,6 +77,7 @@ import Testing
                     ends with*
                     list~a~ and ~b~
                     <b>raw</b>
+                    style: a:b#60;
                 }
                 class Dog
                 class lowercase
@@ -91,7 +92,7 @@ import Testing
             "a brace or quote in a member", "parentheses make a method", "read as visibility", "read as a classifier",
             "tildes Mermaid would pair wrongly", "raw angle brackets", "class Dog declared twice", "a line the grammar does not read:     class lowercase",
             "names Cat, which is not declared", "a line the grammar does not read:     Dog --> Dog : a: b", "'&' outside an entity code",
-            "a line the grammar does not read:     style Dog",
+            "a line the grammar does not read:     style Dog", "would cut short:         style: a:b#60;",
         ] {
             #expect(problems.contains(expected), "not found: \(expected)\nin: \(problems)")
         }
