@@ -49,6 +49,9 @@ let package = Package(
         .target(name: "RemodelPlanning", dependencies: ["RemodelCore", "RemodelLayout"]),
         .target(name: "RemodelMigrate", dependencies: ["RemodelCore", "RemodelPlanning", "RemodelStore", "CSQLite"]),
         .target(name: "RemodelCodegen", dependencies: ["RemodelCore"]),
+        // `remodel diagram`: the object model, or what a migration changes, as one drawing
+        // model rendered to Mermaid and Graphviz DOT. Pure, no schema loading.
+        .target(name: "RemodelDiagram", dependencies: ["RemodelCore"]),
         // PostgreSQL through libpq: connections, statements, errors with their SQLSTATE; the store's
         // layout, data format and values (RemodelStore's JSON and persistence protocols) on a server.
         .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "RemodelStore", "RemodelPlanning", "RemodelMigrate", "CLibPQ"]),
@@ -64,7 +67,7 @@ let package = Package(
         // starts it, so that apps can build their own with custom steps.
         .target(
             name: "RemodelCommandLine",
-            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration", "RemodelPostgres"]
+            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration", "RemodelPostgres", "RemodelDiagram"]
         ),
         .executableTarget(name: "remodel", dependencies: ["RemodelCommandLine"]),
         // The build plugins' tool: `remodel generate` and nothing else (RemodelGeneration), so
@@ -102,10 +105,10 @@ let package = Package(
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
         .executableTarget(name: "remodel-fuzz", dependencies: ["RemodelFuzzTargets", "CFuzzerDriver"], path: "Fuzz/remodel-fuzz"),
 
-        // The example history as Swift values and the migration plan references, shared by the
-        // migration and code generator tests and the reference recorder; the throwaway
-        // PostgreSQL server of the PostgreSQL tests.
-        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema"], path: "Tests/RemodelTestSupport"),
+        // The example history as Swift values, the migration plan and diagram references, shared
+        // by the migration, code generator and diagram tests and the reference recorder; the
+        // throwaway PostgreSQL server of the PostgreSQL tests.
+        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema", "RemodelDiagram"], path: "Tests/RemodelTestSupport"),
         .testTarget(name: "RemodelCoreTests", dependencies: ["RemodelCore"]),
         .testTarget(
             name: "RemodelSchemaTests",
@@ -130,11 +133,20 @@ let package = Package(
         // Compiles and runs the code generator's reference output (References is a symlink to
         // Tests/RemodelCodegenTests/References).
         .testTarget(name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore", "RemodelMigrate"]),
-        // Re-records those references and the migration plan references: `swift run remodel-record-references`.
+        // Re-records those references, the migration plan references and the diagram
+        // references: `swift run remodel-record-references`.
         .executableTarget(
             name: "remodel-record-references",
-            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelTestSupport"],
+            dependencies: ["RemodelCodegen", "RemodelSchema", "RemodelCore", "RemodelDiagram", "RemodelTestSupport"],
             path: "Tests/RemodelCodegenRecorder"
+        ),
+        // The diagram references (References/, re-recorded with `swift run remodel-record-references`),
+        // Graphviz rendering every DOT output (skipped by name where `dot` is not installed),
+        // and a check of the Mermaid output against the class diagram grammar.
+        .testTarget(
+            name: "RemodelDiagramTests",
+            dependencies: ["RemodelDiagram", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],
+            exclude: ["References", "Schemas"]
         ),
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelMigrate", "RemodelCore"]),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport"]),

@@ -26,7 +26,8 @@ public struct SchemaComparison: Sendable {
     /// What the comparison could not see, for people (shown under the heading).
     public var note: String?
 
-    /// Compares two schemas; `renames` are those the migration steps between them declare.
+    /// Compares two schemas; `renames` are those the migration steps between them declare
+    /// (`MigrationPlan.renamesAcrossVersions`).
     public init(from: String, old: Schema, to: String, new: Schema, renames: SchemaDiff.Renames = SchemaDiff.Renames(), plan: MigrationPlan? = nil) {
         self.from = from
         self.to = to
@@ -35,40 +36,6 @@ public struct SchemaComparison: Sendable {
         entries = diff.changes.map { change in
             Entry(impact: change.impact.rawValue, change: change.description, subject: ChangeRules.subject(of: change.kind), breaksAPI: ChangeRules.breaksAPI(change.kind))
         }
-    }
-
-    /// The renames across the versions of `plan`: each version's renames (its steps' and
-    /// `renamedFrom`), followed through every version, so that a type renamed on the way
-    /// compares as renamed, not removed and added.
-    public static func renames(through plan: MigrationPlan) -> SchemaDiff.Renames {
-        guard let start = plan.versions.first?.previousSchema else { return SchemaDiff.Renames() }
-        // Each original type's current name, and each original property's current name by original type.
-        var types = Dictionary(uniqueKeysWithValues: (start.objects.map(\.name) + start.enums.map(\.name)).map { ($0, $0) })
-        var properties = Dictionary(uniqueKeysWithValues: start.objects.map { object in
-            (object.name, Dictionary(uniqueKeysWithValues: object.properties.map { ($0.name, $0.name) }))
-        })
-        for version in plan.versions {
-            let diff = SchemaDiff(from: version.previousSchema, to: version.schema, renames: version.renames)
-            for (original, current) in types {
-                guard let next = diff.types.new(for: current) ?? diff.enums.new(for: current) else {
-                    types[original] = nil
-                    properties[original] = nil
-                    continue
-                }
-                types[original] = next
-                guard let names = properties[original] else { continue }
-                let map = diff.properties[next] ?? RenameMap()
-                properties[original] = names.compactMapValues { map.new(for: $0) }
-            }
-        }
-        var renames = SchemaDiff.Renames()
-        for (original, current) in types.sorted(by: { $0.key < $1.key }) {
-            renames.types.insert(old: original, new: current)
-            for (property, now) in (properties[original] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                renames.properties[current, default: RenameMap()].insert(old: property, new: now)
-            }
-        }
-        return renames
     }
 
     /// For people: a heading, each change with its class, then the plan.

@@ -28,6 +28,41 @@ public struct MigrationPlan: Sendable {
 
     /// The most severe impact of any change in the plan.
     public var impact: SchemaChange.Impact? { versions.compactMap(\.impact).max() }
+
+    /// The renames from the schema before the plan to the schema after it: each version's
+    /// renames (its steps' and `renamedFrom`), followed through every version, so that a
+    /// `SchemaDiff` of the two ends (`remodel diff 1 3`, `remodel diagram --diff 1 3`) sees a
+    /// type or property renamed on the way as renamed, not removed and added.
+    public var renamesAcrossVersions: SchemaDiff.Renames {
+        guard let start = versions.first?.previousSchema else { return SchemaDiff.Renames() }
+        // Each original type's current name, and each original property's current name by original type.
+        var types = Dictionary(uniqueKeysWithValues: (start.objects.map(\.name) + start.enums.map(\.name)).map { ($0, $0) })
+        var properties = Dictionary(uniqueKeysWithValues: start.objects.map { object in
+            (object.name, Dictionary(uniqueKeysWithValues: object.properties.map { ($0.name, $0.name) }))
+        })
+        for version in versions {
+            let diff = SchemaDiff(from: version.previousSchema, to: version.schema, renames: version.renames)
+            for (original, current) in types {
+                guard let next = diff.types.new(for: current) ?? diff.enums.new(for: current) else {
+                    types[original] = nil
+                    properties[original] = nil
+                    continue
+                }
+                types[original] = next
+                guard let names = properties[original] else { continue }
+                let map = diff.properties[next] ?? RenameMap()
+                properties[original] = names.compactMapValues { map.new(for: $0) }
+            }
+        }
+        var renames = SchemaDiff.Renames()
+        for (original, current) in types.sorted(by: { $0.key < $1.key }) {
+            renames.types.insert(old: original, new: current)
+            for (property, now) in (properties[original] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                renames.properties[current, default: RenameMap()].insert(old: property, new: now)
+            }
+        }
+        return renames
+    }
 }
 
 /// The part of a plan that takes the store to one version.

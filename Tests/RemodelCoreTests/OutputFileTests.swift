@@ -25,6 +25,21 @@ final class OutputFileTests: XCTestCase {
         XCTAssertEqual(try names(), ["a.txt"])
     }
 
+    func testWriteIfChangedLeavesAnEqualFileAlone() throws {
+        let file = OutputFile(path: path("a.txt"), existing: .replace)
+        XCTAssertTrue(try file.writeIfChanged(Data("one".utf8)))
+        let url = URL(fileURLWithPath: path("a.txt"))
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: url.path)
+        XCTAssertFalse(try file.writeIfChanged(Data("one".utf8)))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date, old)
+        XCTAssertTrue(try file.writeIfChanged(Data("two".utf8)))
+        XCTAssertEqual(FileManager.default.contents(atPath: url.path), Data("two".utf8))
+        // The checks come first: an equal file that may not be replaced is still refused.
+        XCTAssertThrowsError(try OutputFile(path: path("a.txt"), existing: .refuse).writeIfChanged(Data("two".utf8)))
+        XCTAssertEqual(try names(), ["a.txt"])
+    }
+
     func testRefusesAnExistingFileWhenAskedTo() throws {
         try Data("mine".utf8).write(to: URL(fileURLWithPath: path("a.txt")))
         XCTAssertThrowsError(try OutputFile(path: path("a.txt"), existing: .refuse, advice: "pass --force").write(Data("new".utf8))) { error in

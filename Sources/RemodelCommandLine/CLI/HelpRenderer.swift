@@ -68,9 +68,11 @@ struct HelpRenderer {
     }
 
     /// `text` broken into lines of at most `width` columns (words longer than that stay
-    /// whole), each starting with `indent`; newlines in `text` are kept.
-    static func wrap(_ text: String, width: Int, indent: String) -> String {
+    /// whole), each starting with `indent`; newlines in `text` are kept, and so are the
+    /// spaces that start a line (an indented example stays indented).
+    static func wrap(_ text: String, width: Int, indent base: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph in
+            let indent = base + paragraph.prefix { $0 == " " }
             var lines: [String] = []
             var current = indent
             for word in paragraph.split(separator: " ") {

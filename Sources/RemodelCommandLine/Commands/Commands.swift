@@ -5,6 +5,7 @@ enum Commands {
         ValidateCommand(),
         CheckCommand(),
         DiffCommand(),
+        DiagramCommand(),
         GenerateCommand(),
         MigrationCommand(),
         MigrateCommand(),

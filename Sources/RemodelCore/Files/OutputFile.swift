@@ -51,6 +51,17 @@ public struct OutputFile: Sendable {
         try stage(data).commit()
     }
 
+    /// Writes `data` as `write` does, unless the file there already holds exactly `data`:
+    /// then nothing is written (its time stamp stays, so tools that watch it see no change).
+    /// Returns whether it wrote.
+    @discardableResult
+    public func writeIfChanged(_ data: Data) throws -> Bool {
+        let target = try checkedTarget()
+        if FileManager.default.contents(atPath: target) == data { return false }
+        try write(data)
+        return true
+    }
+
     /// Checks the path and writes `data` to a temporary file beside it, flushed to disk
     /// unless `flushed` is `false`: `commit()` then puts it in place, `discard()` removes it.
     /// Lets a caller write several files all or none (stage them all, then commit them all).
