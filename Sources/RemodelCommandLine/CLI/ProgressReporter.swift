@@ -116,7 +116,7 @@ package final class ProgressReporter: @unchecked Sendable {
         guard mode != .off else { return nil }
         return { [self] progress in
             // `completed` is the operation about to run: those before it are done.
-            update(verb: "migrating", unit: "statements", done: progress.completed - 1, total: progress.total, detail: "version \(progress.version): \(progress.activity)")
+            update(verb: "migrating", unit: "statements", done: max(0, progress.completed - 1), total: progress.total, detail: "version \(progress.version): \(progress.activity)")
         }
     }
 
