@@ -150,6 +150,8 @@ let package = Package(
         ),
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelMigrate", "RemodelCore"]),
         .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport"]),
+        // The command-line tool's own logic that is worth testing apart from the binary (the progress line).
+        .testTarget(name: "RemodelCommandLineTests", dependencies: ["RemodelCommandLine", "RemodelMigrate", "RemodelStore"]),
         .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),
 
         // A test-only mirror of realm-swift 10.54.6's API (module `RealmSwift`, not a product)

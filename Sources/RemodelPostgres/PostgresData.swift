@@ -7,25 +7,33 @@ import RemodelStore
 extension PostgresStore {
     /// Every object of the store, as `remodel export` writes it: the SQLite store's document
     /// for the same objects. Read in one snapshot (a `REPEATABLE READ` transaction), so
-    /// writers at the same time do not tear it.
-    public static func export(at target: PostgresTarget, recordedSchema: (String) -> Schema?) throws -> (document: JSONValue, counts: [(type: String, count: Int)]) {
+    /// writers at the same time do not tear it. `progress` hears of the objects read
+    /// (counted first, in the same snapshot, when there is a callback).
+    public static func export(
+        at target: PostgresTarget, recordedSchema: (String) -> Schema?, progress: (@Sendable (DataTransferProgress) -> Void)? = nil
+    ) throws -> (document: JSONValue, counts: [(type: String, count: Int)]) {
         let connection = try PostgresConnection(target)
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { try? connection.execute("ROLLBACK") }
         let store = try OpenedStore(connection, recordedSchema: recordedSchema)
         let conversion = StoreValueConversion(schema: store.schema)
+        let total = progress == nil ? 0 : try store.layout.layout.tables.reduce(0) { $0 + (try count(of: $1.name, in: store.layout, connection)) }
+        var counter = DataTransferCounter(.reading, total: total, progress: progress)
         var members: [(String, JSONValue)] = []
         var counts: [(type: String, count: Int)] = []
         for table in store.layout.layout.tables {
+            counter.begin(table.name)
             let objects = try store.objects(of: table)
             var documents: [JSONValue] = []
             documents.reserveCapacity(objects.count)
             for object in objects {
                 documents.append(try StoreJSON.document(of: object, in: table, conversion: conversion))
+                counter.advance()
             }
             members.append((table.name, .array(documents)))
             counts.append((table.name, objects.count))
         }
+        counter.finish()
         return (.object(members), counts)
     }
 
@@ -33,21 +41,23 @@ extension PostgresStore {
     /// valid, adds them in one transaction (`StoreJSON.importDocument`'s rules and messages).
     /// With `version`, refuses a store at another version. When `target` holds no store yet,
     /// `create` gives the schema and version to create it with, in the same transaction, so
-    /// that a failure leaves no store behind. Returns the objects added per type, and the
-    /// server as connected (without a password), for messages.
+    /// that a failure leaves no store behind. `progress` hears of the objects checked, then of
+    /// those written. Returns the objects added per type, and the server as connected
+    /// (without a password), for messages.
     @discardableResult
     public static func importDocument(
         _ document: JSONValue, into target: PostgresTarget, source: String, expectedVersion: Int?,
-        recordedSchema: (String) -> Schema?, create fresh: (schema: Schema, version: Int)? = nil
+        recordedSchema: (String) -> Schema?, create fresh: (schema: Schema, version: Int)? = nil,
+        progress: (@Sendable (DataTransferProgress) -> Void)? = nil
     ) throws -> (counts: [(type: String, count: Int)], database: String) {
         let connection = try PostgresConnection(target)
         let counts = try connection.transaction {
             try lock(connection)
             let store: OpenedStore
-            let batches: [(type: String, objects: [DynamicObject])]
+            let checked: StoreJSON.CheckedDocument
             if try !tables(in: connection, schema: target.schema).contains(StoreFormat.metadataTable), let fresh {
                 // Checked before anything is created, so that a bad file leaves no store behind.
-                batches = try StoreJSON.validate(document, schema: fresh.schema, layout: try StoreLayout(storing: fresh.schema), source: source, maximumProblems: 20)
+                checked = try StoreJSON.check(document, schema: fresh.schema, source: source, progress: progress)
                 try createLayout(connection, schema: fresh.schema, version: fresh.version)
                 store = try OpenedStore(connection, schema: fresh.schema, version: fresh.version)
             } else {
@@ -55,11 +65,20 @@ extension PostgresStore {
                 if let expectedVersion, expectedVersion != store.version {
                     throw PostgresStoreError.wrongVersion(schema: target.schema, database: connection.displayName, version: store.version, expected: expectedVersion)
                 }
-                batches = try StoreJSON.validate(document, schema: store.schema, layout: store.layout.layout, source: source, maximumProblems: 20)
+                checked = try StoreJSON.check(document, schema: store.schema, source: source, progress: progress)
             }
-            for batch in batches {
+            var counter = DataTransferCounter(.importing, total: checked.objectCount, progress: progress)
+            for batch in checked.batches {
                 guard let table = store.layout.layout.table(named: batch.type) else { continue }
-                try store.insert(batch.objects, into: table)
+                counter.begin(batch.type)
+                // A statement's worth of objects at a time, so that progress moves as they go in.
+                var start = 0
+                while start < batch.objects.count {
+                    let end = min(batch.objects.count, start + DataTransferProgress.step)
+                    try store.insert(batch.objects[start..<end], into: table)
+                    counter.advance(by: end - start)
+                    start = end
+                }
             }
             do {
                 try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
@@ -69,7 +88,8 @@ extension PostgresStore {
                     "cannot import \(source); nothing was imported: a link points at an object that is neither in the store nor in the data (\(error.message); \(error.detail ?? "")): add that object to the data, or remove the link"
                 )
             }
-            return batches.map { (type: $0.type, count: $0.objects.count) }
+            counter.finish()
+            return checked.counts
         }
         return (counts, connection.displayName)
     }
@@ -184,7 +204,7 @@ struct OpenedStore {
     /// per statement; missing properties take their schema default. With `upsert`, an object
     /// whose key exists replaces it in place (its row updated, its collections written anew),
     /// so that links to it stay.
-    func insert(_ objects: [DynamicObject], into table: TableLayout, upsert: Bool = false) throws {
+    func insert(_ objects: some Collection<DynamicObject>, into table: TableLayout, upsert: Bool = false) throws {
         let codings = table.columns.map { PostgresValueCoding(type: $0.type, schema: schema) }
         var rows: [[String?]] = []
         var sideRows: [[[String?]]] = Array(repeating: [], count: table.sideTables.count)

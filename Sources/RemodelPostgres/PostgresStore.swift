@@ -78,7 +78,7 @@ public enum PostgresStore {
         var counts: [(type: String, count: Int)] = []
         if let text = entries[StoreFormat.Key.schema], let schema = recordedSchema(text), let layout = try? PostgresLayout(schema: schema, schemaName: schemaName) {
             for table in layout.layout.tables {
-                counts.append((table.name, Int(try connection.scalar("SELECT count(*) FROM " + layout.qualified(table.name)) ?? "0") ?? 0))
+                counts.append((table.name, try count(of: table.name, in: layout, connection)))
             }
         }
         let migrations = PostgresLayout.qualified(StoreFormat.migrationsTable, in: schemaName)
@@ -89,6 +89,11 @@ public enum PostgresStore {
             database: connection.displayName, schemaName: schemaName, version: version,
             schemaHash: entries[StoreFormat.Key.schemaHash] ?? "", objectCounts: counts, appliedMigrations: applied
         )
+    }
+
+    /// The number of rows of `table` in `layout`'s schema.
+    static func count(of table: String, in layout: PostgresLayout, _ connection: PostgresConnection) throws -> Int {
+        Int(try connection.scalar("SELECT count(*) FROM " + layout.qualified(table)) ?? "0") ?? 0
     }
 
     /// The tables (and views, sequences …: anything a table name would clash with) of

@@ -103,7 +103,7 @@ final class HardeningFilesTests: CLIFolderTestCase {
 
     func testExportToAFullStandardOutputFailsWithAMessage() throws {
         let store = try makeStore()
-        let output = try CLIRunner.runProgram(try CLIRunner.executable().path, ["export", "--store", store], in: folder, stdout: "/dev/full")
+        let output = try CLIRunner.runProgram(try CLIRunner.executable().path, ["export", "--store", store, "--quiet"], in: folder, stdout: "/dev/full")
         XCTAssertEqual(output.status, 1, output.stderr)
         XCTAssertEqual(output.stderr, "Error: cannot write to standard output: the disk is full; the output written so far is incomplete; the store is unchanged; free some space and run again\n")
     }
@@ -114,7 +114,7 @@ final class HardeningFilesTests: CLIFolderTestCase {
         try Data("{\"Person\": []}\n".utf8).write(to: URL(fileURLWithPath: output))
         let before = try hashes(folder)
         // 100 blocks: room to open the store (its 32 KiB -shm), not for 100 KB of JSON.
-        let result = try runUnderFileSizeLimit(100, ["export", "--store", store, "--output", output])
+        let result = try runUnderFileSizeLimit(100, ["export", "--store", store, "--output", output, "--quiet"])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(result.stderr, "Error: cannot write '\(output)': the file would exceed the file size limit of this process (ulimit -f); nothing was written (a file already there is unchanged); raise the limit (ulimit -f unlimited) and run again\n")
         XCTAssertEqual(try hashes(folder), before, "the earlier export changed, or a temporary file was left")
@@ -194,7 +194,7 @@ final class HardeningFilesTests: CLIFolderTestCase {
         try remodel(["status", "--store", store])
         let before = try hashes(folder)
         let exported = try remodel(["export", "--store", store]).stdout
-        let result = try runUnderFileSizeLimit(100, ["import", "--store", store, data])
+        let result = try runUnderFileSizeLimit(100, ["import", "--store", store, data, "--quiet"])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(result.stderr, "Error: cannot import into '\(store)': the file would exceed the file size limit of this process (ulimit -f); nothing was imported; the store is unchanged; raise the limit (ulimit -f unlimited) and run again\n")
         XCTAssertEqual(try hashes(folder), before, "the store changed, or a file was left behind")

@@ -54,7 +54,7 @@ final class StoreCommandsTests: CLIFolderTestCase {
             { "Dog": [ { "_id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "weight": "heavy" } ],
               "Person": [ {}, { "businessUnit": "Sales & Marketing" } ] }
             """, to: "bad.json")
-        let output = try remodel(["import", "--store", store, bad], expect: 1)
+        let output = try remodel(["import", "--store", store, bad, "--quiet"], expect: 1)
         XCTAssertEqual(output.stderr, """
             Error: cannot import \(bad); nothing was imported:
               \(bad): Dog[0].weight: expected an integer (int), found a string

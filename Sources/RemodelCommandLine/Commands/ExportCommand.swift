@@ -18,12 +18,15 @@ struct ExportCommand: Command {
         an existing FILE is replaced only when it holds JSON in the export format (an earlier \
         export), or with --force; the store itself (by any path or link, with its -wal and \
         -shm) is never written over, not even with --force. A postgresql:// URL exports the \
-        store in the URL's schema, read in one snapshot, as the same JSON. Exit status: 0 written, 1 error \
-        (nothing written), 64 usage error.
+        store in the URL's schema, read in one snapshot, as the same JSON. Progress goes to \
+        stderr: a bar on a terminal (objects read, then written as JSON, of all, rate, time \
+        left), a line now and then otherwise, nothing with --quiet (which also leaves out the \
+        note naming the objects written to FILE). Exit status: 0 written, 1 error (nothing \
+        written), 64 usage error.
         """
     static let output = OptionSpec.option("output", short: "o", value: "FILE", help: "Write the JSON to FILE instead of standard output.")
     static let force = OptionSpec.flag("force", help: "Replace an existing FILE even when it is not an earlier export.")
-    var options: [OptionSpec] { [StoreCommandSupport.storeOrDatabase, Self.output, Self.force] }
+    var options: [OptionSpec] { [StoreCommandSupport.storeOrDatabase, Self.output, Self.force, ProgressReporter.quietOption] }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let path: String
@@ -31,48 +34,54 @@ struct ExportCommand: Command {
         case .file(let file): path = file
         case .postgres(let database): return try exportDatabase(database, arguments)
         }
-        let file = arguments.value(Self.output).map { output in
-            OutputFile(
-                path: output,
-                existing: arguments.flag(Self.force) ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
-                protected: [(FileIdentity.ofDatabase(at: path), "the store '\(path)' being exported")],
-                advice: "choose another path, or pass --force to replace it"
-            )
-        }
+        let file = outputFile(arguments, protected: [(FileIdentity.ofDatabase(at: path), "the store '\(path)' being exported")])
         // Refused before the store is read: no export is wasted on a path it cannot write.
         try file?.check()
-        let (store, text) = try StoreCommandSupport.reportingStorageFaults(cannot: "read the store '\(path)'", intact: "nothing was exported and the store is unchanged") {
-            let store = try StoreCommandSupport.openExisting(path, readOnly: true)
-            return (store, try store.read { try StoreJSON.export($0) }.prettyText)
+        let (text, counts) = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
+            try StoreCommandSupport.reportingStorageFaults(cannot: "read the store '\(path)'", intact: "nothing was exported and the store is unchanged") {
+                let store = try StoreCommandSupport.openExisting(path, readOnly: true)
+                let document = try store.read { try StoreJSON.export($0, progress: progress.dataTransfer) }
+                return (StoreJSON.text(of: document, progress: progress.dataTransfer), StoreJSON.counts(of: document))
+            }
         }
-        if let file {
-            try file.write(Data(text.utf8))
-            let counts = try store.read { db in try db.objectTypeNames.map { ($0, try db.count(ofType: $0)) } }
-            Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
-        } else {
-            try Console.writeResult(text, intact: "the store is unchanged")
-        }
+        try write(text, counts: counts, to: file, arguments)
         return ExitStatus.success
     }
 
     /// The same export from a store in a PostgreSQL schema.
     private func exportDatabase(_ database: PostgresTarget, _ arguments: ParsedArguments) throws -> Int32 {
-        let file = arguments.value(Self.output).map { output in
+        let file = outputFile(arguments, protected: [])
+        try file?.check()
+        let (text, counts) = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
+            let (document, counts) = try PostgresStore.export(at: database, recordedSchema: StoreCommandSupport.recordedSchema(of: database), progress: progress.dataTransfer)
+            return (StoreJSON.text(of: document, progress: progress.dataTransfer), counts)
+        }
+        try write(text, counts: counts, to: file, arguments)
+        return ExitStatus.success
+    }
+
+    /// The --output file, if any: replaced only when it is an earlier export (or with
+    /// --force), never when it is one of the `protected` files.
+    private func outputFile(_ arguments: ParsedArguments, protected: [(identities: Set<FileIdentity>, described: String)]) -> OutputFile? {
+        arguments.value(Self.output).map { output in
             OutputFile(
                 path: output,
                 existing: arguments.flag(Self.force) ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
-                protected: [], advice: "choose another path, or pass --force to replace it"
+                protected: protected, advice: "choose another path, or pass --force to replace it"
             )
         }
-        try file?.check()
-        let (document, counts) = try PostgresStore.export(at: database, recordedSchema: StoreCommandSupport.recordedSchema(of: database))
-        let text = document.prettyText
+    }
+
+    /// Writes an export's text to `file`, with a note naming what it holds (unless --quiet),
+    /// or to standard output.
+    private func write(_ text: String, counts: [(type: String, count: Int)], to file: OutputFile?, _ arguments: ParsedArguments) throws {
         if let file {
             try file.write(Data(text.utf8))
-            Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
+            if !arguments.flag(ProgressReporter.quietOption) {
+                Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
+            }
         } else {
             try Console.writeResult(text, intact: "the store is unchanged")
         }
-        return ExitStatus.success
     }
 }

@@ -19,12 +19,13 @@ struct ImportCommand: Command {
         transaction: on any failure (a full disk too) the store is unchanged, and a store being \
         created is not left behind. A postgresql:// URL imports into the store in the URL's \
         schema the same way, in one transaction (creating the store in it when there is none). \
-        Exit status: 0 imported, \
-        1 nothing imported because of an error, 64 usage error.
+        Progress goes to stderr: a bar on a terminal (objects checked, then imported, of all, \
+        rate, time left), a line now and then otherwise, nothing with --quiet. Exit status: 0 \
+        imported, 1 nothing imported because of an error, 64 usage error.
         """
     var arguments: [ArgumentSpec] { [ArgumentSpec("DATA.json", help: "The JSON file to import.")] }
     var options: [OptionSpec] {
-        [StoreCommandSupport.storeOrDatabase, StoreCommandSupport.version, CommonOptions.schemas, CommonOptions.migrations]
+        [StoreCommandSupport.storeOrDatabase, StoreCommandSupport.version, ProgressReporter.quietOption, CommonOptions.schemas, CommonOptions.migrations]
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -43,10 +44,11 @@ struct ImportCommand: Command {
             return ExitStatus.failure
         }
 
+        let quiet = arguments.flag(ProgressReporter.quietOption)
         let path: String
         switch location {
         case .file(let file): path = file
-        case .postgres(let database): return try importIntoDatabase(database, document: document, dataPath: dataPath, arguments)
+        case .postgres(let database): return try importIntoDatabase(database, document: document, dataPath: dataPath, quiet: quiet, arguments)
         }
         let counts: [(type: String, count: Int)]
         if FileManager.default.fileExists(atPath: path) {
@@ -60,16 +62,20 @@ struct ImportCommand: Command {
             try RemodelStore.checkIntegrity(path: path)
             // One transaction: on any failure SQLite rolls it back.
             counts = try StoreCommandSupport.reportingStorageFaults(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
-                try StoreJSON.importDocument(document, into: store, source: dataPath)
+                try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
+                    try StoreJSON.importDocument(document, into: store, source: dataPath, progress: progress.dataTransfer)
+                }
             }
         } else {
             // Check before creating anything, so that a bad file leaves no store behind.
             guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
-            try StoreJSON.check(document, schema: target.schema, source: dataPath)
-            // Built beside STORE and renamed into place once imported: a failure leaves no file.
-            counts = try StoreCommandSupport.reportingStorageFaults(cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind") {
-                try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in
-                    try StoreJSON.importDocument(document, into: store, source: dataPath)
+            counts = try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
+                let checked = try StoreJSON.check(document, schema: target.schema, source: dataPath, progress: progress.dataTransfer)
+                // Built beside STORE and renamed into place once imported: a failure leaves no file.
+                return try StoreCommandSupport.reportingStorageFaults(cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind") {
+                    try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in
+                        try StoreJSON.importDocument(checked, into: store, progress: progress.dataTransfer)
+                    }
                 }
             }
         }
@@ -78,7 +84,7 @@ struct ImportCommand: Command {
     }
 
     /// The same import into a store in a PostgreSQL schema, created there when missing.
-    private func importIntoDatabase(_ database: PostgresTarget, document: JSONValue, dataPath: String, _ arguments: ParsedArguments) throws -> Int32 {
+    private func importIntoDatabase(_ database: PostgresTarget, document: JSONValue, dataPath: String, quiet: Bool, _ arguments: ParsedArguments) throws -> Int32 {
         let requested = try arguments.value(StoreCommandSupport.version).map { text in
             guard let number = Int(text) else { throw UsageError("--version takes a version number, not '\(text)'") }
             return number
@@ -88,10 +94,12 @@ struct ImportCommand: Command {
             guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
             fresh = target
         }
-        let (counts, server) = try PostgresStore.importDocument(
-            document, into: database, source: dataPath, expectedVersion: fresh == nil ? requested : nil,
-            recordedSchema: StoreCommandSupport.recordedSchema(of: database), create: fresh
-        )
+        let (counts, server) = try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
+            try PostgresStore.importDocument(
+                document, into: database, source: dataPath, expectedVersion: fresh == nil ? requested : nil,
+                recordedSchema: StoreCommandSupport.recordedSchema(of: database), create: fresh, progress: progress.dataTransfer
+            )
+        }
         Console.write("Imported \(StoreCommandSupport.counts(counts)) into schema '\(database.schema)' of \(server)\n")
         return ExitStatus.success
     }

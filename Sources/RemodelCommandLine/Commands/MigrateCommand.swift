@@ -18,7 +18,9 @@ struct MigrateCommand: Command {
         the step or schema change it comes from, the data checks, and the SQL that runs. Then \
         copies the store next to itself with SQLite's backup API (STORE.vN-backup-TIMESTAMP, \
         never overwritten; --no-backup skips it), runs every version in one transaction, and \
-        prints the objects per type and the time each version took. Progress goes to stderr. \
+        prints the objects per type and the time each version took. Progress goes to stderr: a \
+        bar on a terminal (statements done of all, rate, time left), a line now and then \
+        otherwise, nothing with --quiet. \
         Any failure — a value a step cannot convert, a duplicate primary key, a null left in a \
         required property — rolls everything back: the store file is unchanged. With --dry-run \
         the migration runs inside the transaction and is rolled back: counts and data errors \
@@ -40,7 +42,7 @@ struct MigrateCommand: Command {
     static let noBackup = OptionSpec.flag("no-backup", help: "Do not copy the store before migrating.")
 
     var options: [OptionSpec] {
-        [Self.store, Self.to, Self.dryRun, Self.noBackup, CommonOptions.migrations, CommonOptions.schemas]
+        [Self.store, Self.to, Self.dryRun, Self.noBackup, ProgressReporter.quietOption, CommonOptions.migrations, CommonOptions.schemas]
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -51,6 +53,7 @@ struct MigrateCommand: Command {
             target = number
         }
         let dryRun = arguments.flag(Self.dryRun)
+        let quiet = arguments.flag(ProgressReporter.quietOption)
 
         guard let checked = HistoryInput.load(arguments) else { return ExitStatus.failure }
         var migrator = arguments.tool.migrator(for: checked.history)
@@ -58,7 +61,7 @@ struct MigrateCommand: Command {
         let store: String
         switch location {
         case .file(let path): store = path
-        case .postgres(let database): return try migrateDatabase(database, checked: checked, migrator: migrator, to: target, dryRun: dryRun, arguments)
+        case .postgres(let database): return try migrateDatabase(database, checked: checked, migrator: migrator, to: target, dryRun: dryRun, quiet: quiet, arguments)
         }
 
         let state = try migrator.inspect(storeAt: store)
@@ -96,12 +99,12 @@ struct MigrateCommand: Command {
             // change; a backup of a store it finds damaged is removed below (it would be
             // damaged too), so the check runs once.
             backup = try StoreBackup.make(ofStoreAt: store, version: state.version, date: now)
-            Console.write("Backup: \(backup!)\n")
+            if !quiet { Console.write("Backup: \(backup!)\n") }
         }
-        let progress = ProgressPrinter(interactive: Console.errorIsTerminal)
         do {
-            let (_, report) = try migrator.migrate(storeAt: store, to: target, dryRun: dryRun, now: now, progress: progress.report)
-            progress.finish()
+            let (_, report) = try ProgressReporter.run(finished: dryRun ? "migrated (dry run)" : "migrated", quiet: quiet) { progress in
+                try migrator.migrate(storeAt: store, to: target, dryRun: dryRun, now: now, progress: progress.migration)
+            }
             if report.outcome == .migratedByAnotherProcess, let backup {
                 // The backup holds the version this run found; the store moved on without it.
                 try? FileManager.default.removeItem(atPath: backup)
@@ -109,7 +112,6 @@ struct MigrateCommand: Command {
             Console.write(MigrationPlanRenderer.text(of: report, store: store, backup: report.outcome == .migratedByAnotherProcess ? nil : backup))
             return ExitStatus.success
         } catch {
-            progress.finish()
             var message = "Error: \(error)\n"
             if let backup {
                 if case StoreError.damaged = error {
@@ -127,7 +129,7 @@ struct MigrateCommand: Command {
 
 extension MigrateCommand {
     /// `migrate` on a store in a PostgreSQL schema: the same checks, plan and report.
-    private func migrateDatabase(_ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, _ arguments: ParsedArguments) throws -> Int32 {
+    private func migrateDatabase(_ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, quiet: Bool, _ arguments: ParsedArguments) throws -> Int32 {
         let postgres = PostgresMigrator(migrator)
         let info = try postgres.state(at: database)
         let name = info.name
@@ -155,17 +157,16 @@ extension MigrateCommand {
             return ExitStatus.success
         }
         Console.write(plan.text(store: name) + "\n")
-        if !dryRun {
+        if !dryRun && !quiet {
             Console.write("No backup: on PostgreSQL the migration is one transaction, which any failure rolls back; take the database's own backup (pg_dump) if you want a copy of version \(info.version)\n")
         }
-        let progress = ProgressPrinter(interactive: Console.errorIsTerminal)
         do {
-            let (_, report) = try postgres.migrate(at: database, plan: plan, dryRun: dryRun, now: now, progress: progress.report)
-            progress.finish()
+            let (_, report) = try ProgressReporter.run(finished: dryRun ? "migrated (dry run)" : "migrated", quiet: quiet) { progress in
+                try postgres.migrate(at: database, plan: plan, dryRun: dryRun, now: now, progress: progress.migration)
+            }
             Console.write(MigrationPlanRenderer.text(of: report, store: name))
             return ExitStatus.success
         } catch {
-            progress.finish()
             Console.writeError("Error: \(error)\n")
             return ExitStatus.failure
         }
@@ -205,50 +206,5 @@ extension MigrateCommand {
     /// The warning for a migration file edited after the store applied it.
     static func editedWarning(_ applied: AppliedMigration, file: String?) -> String {
         "Warning: migration \(applied.version) (\(file ?? applied.name)) has changed since this store applied it on \(applied.appliedAt) (its checksum differs); a released migration must not be edited: restore the file, and make the change in a new migration (remodel migration new NAME)\n"
-    }
-}
-
-/// Shows a running migration's progress on stderr: one live line on a terminal, otherwise a
-/// line per version and at most one line a second.
-final class ProgressPrinter: @unchecked Sendable {
-    private let interactive: Bool
-    private let lock = NSLock()
-    private var version = 0
-    private var lastPrint = ContinuousClock.now
-    private var liveLine = false
-
-    init(interactive: Bool) {
-        self.interactive = interactive
-    }
-
-    /// The callback for `Migrator.migrate(progress:)`.
-    var report: @Sendable (MigrationProgress) -> Void {
-        { [self] progress in handle(progress) }
-    }
-
-    private func handle(_ progress: MigrationProgress) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = ContinuousClock.now
-        let line = "[\(progress.completed)/\(progress.total)] version \(progress.version): \(progress.activity)"
-        if interactive {
-            // One terminal line, so that the carriage return rewrites all of it.
-            let columns = max(20, (ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? 80) - 1)
-            let shown = line.count > columns ? String(line.prefix(columns - 1)) + "…" : line
-            Console.writeError("\r\u{1B}[K" + shown)
-            liveLine = true
-        } else if progress.version != version || now - lastPrint >= .seconds(1) {
-            Console.writeError(line + "\n")
-            lastPrint = now
-        }
-        version = progress.version
-    }
-
-    /// Ends the live line.
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if liveLine { Console.writeError("\r\u{1B}[K") }
-        liveLine = false
     }
 }

@@ -56,8 +56,15 @@ extension JSONValue: CustomStringConvertible {
 
     /// JSON text indented by two spaces, object keys in their order.
     public var prettyText: String {
+        prettyText(observing: nil)
+    }
+
+    /// `prettyText`, telling `observer` the key of each member of the outer object as its
+    /// value starts, and nil after each element of an array that is such a value: the object
+    /// types and objects of an export document, as they are written.
+    package func prettyText(observing observer: ((String?) -> Void)?) -> String {
         var out = ""
-        JSONWriter(indent: "  ").write(self, to: &out, depth: 0)
+        JSONWriter(indent: "  ").write(self, to: &out, depth: 0, observer: observer)
         return out + "\n"
     }
 }
@@ -66,7 +73,9 @@ extension JSONValue: CustomStringConvertible {
 struct JSONWriter {
     let indent: String?
 
-    func write(_ value: JSONValue, to out: inout String, depth: Int) {
+    /// Writes `value` at `depth`; `observer` (see `JSONValue.prettyText(observing:)`) hears of
+    /// the members of an object at depth 0 and of the elements of arrays at depth 1.
+    func write(_ value: JSONValue, to out: inout String, depth: Int, observer: ((String?) -> Void)? = nil) {
         switch value {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
@@ -84,6 +93,7 @@ struct JSONWriter {
                 if index > 0 { out += "," }
                 newline(&out, depth + 1)
                 write(element, to: &out, depth: depth + 1)
+                if depth == 1 { observer?(nil) }
             }
             newline(&out, depth)
             out += "]"
@@ -95,7 +105,8 @@ struct JSONWriter {
                 newline(&out, depth + 1)
                 Self.string(key, to: &out)
                 out += indent == nil ? ":" : ": "
-                write(element, to: &out, depth: depth + 1)
+                if depth == 0 { observer?(key) }
+                write(element, to: &out, depth: depth + 1, observer: depth == 0 ? observer : nil)
             }
             newline(&out, depth)
             out += "}"

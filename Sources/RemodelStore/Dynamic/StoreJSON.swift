@@ -8,18 +8,36 @@ import RemodelCore
 /// Export then import round-trips exactly: dates to the microsecond, Unicode, binary data,
 /// empty and null values, 64-bit integers, list order.
 public enum StoreJSON {
-    /// The whole store as a JSON document.
-    public static func export(_ db: Database) throws -> JSONValue {
+    /// The whole store as a JSON document. `progress` hears of the objects read (counted
+    /// first, in the same snapshot, when there is a callback).
+    public static func export(_ db: Database, progress: (@Sendable (DataTransferProgress) -> Void)? = nil) throws -> JSONValue {
         let conversion = StoreValueConversion(schema: db.layout.schema)
+        let total = progress == nil ? 0 : try db.objectTypeNames.reduce(0) { $0 + (try db.count(ofType: $1)) }
+        var counter = DataTransferCounter(.reading, total: total, progress: progress)
         var members: [(String, JSONValue)] = []
         for table in db.layout.tables {
+            counter.begin(table.name)
             var objects: [JSONValue] = []
             try db.forEachDynamicObject(ofType: table.name) { object in
                 objects.append(try document(of: object, in: table, conversion: conversion))
+                counter.advance()
             }
             members.append((table.name, .array(objects)))
         }
+        counter.finish()
         return .object(members)
+    }
+
+    /// An export document as the text `remodel export` writes (its `prettyText`); `progress`
+    /// hears of the objects written.
+    public static func text(of document: JSONValue, progress: (@Sendable (DataTransferProgress) -> Void)? = nil) -> String {
+        guard let progress else { return document.prettyText }
+        var counter = DataTransferCounter(.writing, total: objectCount(of: document), progress: progress)
+        let text = document.prettyText { type in
+            if let type { counter.begin(type) } else { counter.advance() }
+        }
+        counter.finish()
+        return text
     }
 
     /// One object as the export writes it: its properties in declaration order, in their JSON
@@ -43,30 +61,97 @@ public enum StoreJSON {
     /// object's index in its array and the property; up to `maximumProblems` are reported
     /// at once. Links between imported objects may point either way; links to objects that
     /// exist in neither the store nor the document fail the commit, naming both ends.
-    /// Returns the number of objects imported per type.
+    /// `progress` hears of the objects checked, then of those written. Returns the number of
+    /// objects imported per type.
     @discardableResult
-    public static func importDocument(_ document: JSONValue, into store: RemodelStore, source: String = "the data", maximumProblems: Int = 20) throws -> [(type: String, count: Int)] {
-        let batches = try validate(document, schema: store.schema, layout: store.layout, source: source, maximumProblems: maximumProblems)
+    public static func importDocument(
+        _ document: JSONValue, into store: RemodelStore, source: String = "the data", maximumProblems: Int = 20,
+        progress: (@Sendable (DataTransferProgress) -> Void)? = nil
+    ) throws -> [(type: String, count: Int)] {
+        let checked = try CheckedDocument(
+            schema: store.schema,
+            batches: validate(document, schema: store.schema, layout: store.layout, source: source, maximumProblems: maximumProblems, progress: progress)
+        )
+        return try importDocument(checked, into: store, progress: progress)
+    }
+
+    /// Adds the objects of a document `check` found valid for the store's schema, in one
+    /// transaction, without checking them again (as `importDocument(_:into:)` does after its
+    /// check). `progress` hears of the objects written. Throws `StoreError.invalidInput` for a
+    /// document checked against another schema.
+    @discardableResult
+    public static func importDocument(
+        _ document: CheckedDocument, into store: RemodelStore, progress: (@Sendable (DataTransferProgress) -> Void)? = nil
+    ) throws -> [(type: String, count: Int)] {
+        guard document.schema == store.schema else {
+            throw StoreError.invalidInput("the document was checked against another schema than the store's; check it against the store's schema (StoreJSON.check(_:schema:))")
+        }
         return try store.write { tx in
-            for batch in batches {
-                for object in batch.objects { try tx.insert(object, ofType: batch.type) }
+            var counter = DataTransferCounter(.importing, total: document.objectCount, progress: progress)
+            for batch in document.batches {
+                counter.begin(batch.type)
+                for object in batch.objects {
+                    try tx.insert(object, ofType: batch.type)
+                    counter.advance()
+                }
             }
-            return batches.map { ($0.type, $0.objects.count) }
+            counter.finish()
+            return document.counts
         }
     }
 
     /// Checks a document against `schema` without any store: what `importDocument` checks
-    /// before writing. Throws `StoreError.invalidInput` listing every problem found.
-    public static func check(_ document: JSONValue, schema: Schema, source: String = "the data", maximumProblems: Int = 20) throws {
-        _ = try validate(document, schema: schema, layout: try StoreLayout(storing: schema), source: source, maximumProblems: maximumProblems)
+    /// before writing. Throws `StoreError.invalidInput` listing every problem found; returns
+    /// the objects, ready to import into a store of `schema`. `progress` hears of the
+    /// objects checked.
+    @discardableResult
+    public static func check(
+        _ document: JSONValue, schema: Schema, source: String = "the data", maximumProblems: Int = 20,
+        progress: (@Sendable (DataTransferProgress) -> Void)? = nil
+    ) throws -> CheckedDocument {
+        CheckedDocument(
+            schema: schema,
+            batches: try validate(document, schema: schema, layout: try StoreLayout(storing: schema), source: source, maximumProblems: maximumProblems, progress: progress)
+        )
+    }
+
+    /// A document `check` found valid for a schema: its objects in their stored form, per
+    /// type, ready to be imported into a store of that schema.
+    public struct CheckedDocument: Sendable {
+        /// The schema the document was checked against.
+        public let schema: Schema
+        package let batches: [(type: String, objects: [DynamicObject])]
+
+        /// The number of objects per type, in document order.
+        public var counts: [(type: String, count: Int)] { batches.map { ($0.type, $0.objects.count) } }
+
+        /// The number of objects of every type.
+        public var objectCount: Int { batches.reduce(0) { $0 + $1.objects.count } }
+    }
+
+    /// The number of objects per type of an export document: the elements of each array it
+    /// holds, in document order.
+    public static func counts(of document: JSONValue) -> [(type: String, count: Int)] {
+        guard case .object(let members) = document else { return [] }
+        return members.compactMap { member in
+            if case .array(let elements) = member.1 { (member.0, elements.count) } else { nil }
+        }
+    }
+
+    /// The number of objects of an export document, of every type.
+    private static func objectCount(of document: JSONValue) -> Int {
+        counts(of: document).reduce(0) { $0 + $1.count }
     }
 
     /// The objects of a document, converted and checked; throws `StoreError.invalidInput`
     /// listing every problem found (up to `maximumProblems`).
-    package static func validate(_ document: JSONValue, schema: Schema, layout: StoreLayout, source: String, maximumProblems: Int) throws -> [(type: String, objects: [DynamicObject])] {
+    private static func validate(
+        _ document: JSONValue, schema: Schema, layout: StoreLayout, source: String, maximumProblems: Int, progress: (@Sendable (DataTransferProgress) -> Void)?
+    ) throws -> [(type: String, objects: [DynamicObject])] {
         guard case .object(let members) = document else {
             throw StoreError.invalidInput("\(source): the document must be a JSON object with one key per object type, found \(document.kindDescription)")
         }
+        var counter = DataTransferCounter(.checking, total: progress == nil ? 0 : objectCount(of: document), progress: progress)
         let conversion = StoreValueConversion(schema: schema)
         var problems: [String] = []
         var batches: [(type: String, objects: [DynamicObject])] = []
@@ -82,8 +167,10 @@ public enum StoreJSON {
                 problem("\(source): \(typeName) must be an array of objects, found \(value.kindDescription)")
                 continue
             }
+            counter.begin(typeName)
             var objects: [DynamicObject] = []
             for (index, element) in elements.enumerated() {
+                counter.advance()
                 let place = "\(typeName)[\(index)]"
                 guard case .object(let properties) = element else {
                     problem("\(source): \(place) must be an object, found \(element.kindDescription)")
@@ -118,6 +205,7 @@ public enum StoreJSON {
         if !problems.isEmpty {
             throw StoreError.invalidInput("cannot import \(source); nothing was imported:\n  " + problems.joined(separator: "\n  "))
         }
+        counter.finish()
         return batches
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+@testable import RemodelCommandLine
+import RemodelMigrate
+import RemodelStore
+import XCTest
+
+/// When the reporter draws, what it writes, and that nothing follows its end; with a clock
+/// the test moves and no timer.
+final class ProgressReporterTests: XCTestCase {
+    /// What a reporter wrote, and the time it reads.
+    private final class Recorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var written: [String] = []
+        private var time = ContinuousClock.now
+
+        func write(_ text: String) { lock.withLock { written.append(text) } }
+        var output: [String] { lock.withLock { written } }
+        var now: ContinuousClock.Instant { lock.withLock { time } }
+        func advance(_ duration: Duration) { lock.withLock { time += duration } }
+    }
+
+    private func reporter(_ mode: ProgressReporter.Mode, _ recorder: Recorder) -> ProgressReporter {
+        ProgressReporter(finished: "migrated", mode: mode, write: recorder.write, now: { recorder.now }, width: { 80 }, tick: nil)
+    }
+
+    func testOnATerminalTheLineIsRewrittenAtMostTenTimesASecondAndEndsWithTheFinalState() {
+        let recorder = Recorder()
+        let progress = reporter(.terminal, recorder)
+        progress.update(verb: "migrating", unit: "statements", done: 0, total: 4, detail: "version 2: ALTER TABLE")
+        recorder.advance(.milliseconds(50))
+        progress.update(verb: "migrating", unit: "statements", done: 1, total: 4, detail: "version 2: UPDATE")
+        XCTAssertEqual(recorder.output.count, 1, "the second state came too soon: \(recorder.output)")
+        recorder.advance(.milliseconds(100))
+        progress.update(verb: "migrating", unit: "statements", done: 2, total: 4, detail: "version 3: UPDATE")
+        recorder.advance(.milliseconds(1_050))
+        progress.finish(succeeded: true)
+        progress.update(verb: "migrating", unit: "statements", done: 3, total: 4, detail: "too late")
+        XCTAssertEqual(recorder.output, [
+            "\rmigrating ░░░░░░░░░░ 0/4 statements · —/s · — left · version 2: ALTER TABLE\u{1B}[K",
+            "\rmigrating █████░░░░░ 2/4 statements · 13/s · — left · version 3: UPDATE\u{1B}[K",
+            "\rmigrated ██████████ 4/4 statements · 3.3/s · in 1.2s\u{1B}[K\n",
+        ])
+    }
+
+    func testAFailureClearsTheLine() {
+        let recorder = Recorder()
+        let progress = reporter(.terminal, recorder)
+        progress.finish(succeeded: false)
+        XCTAssertEqual(recorder.output, [], "nothing was drawn, so nothing is cleared")
+
+        let drawn = Recorder()
+        let failing = reporter(.terminal, drawn)
+        failing.update(verb: "importing", unit: "objects", done: 0, total: 10, detail: "")
+        failing.finish(succeeded: false)
+        XCTAssertEqual(drawn.output.last, "\r\u{1B}[K")
+    }
+
+    func testInALogLinesComeAtEachStageEachTenthAtMostOnceASecondAndEveryFewSeconds() {
+        let recorder = Recorder()
+        let progress = reporter(.lines, recorder)
+        progress.update(verb: "checking", unit: "objects", done: 0, total: 1_000, detail: "")
+        // A tenth more, but within a second: no line.
+        recorder.advance(.milliseconds(500))
+        progress.update(verb: "checking", unit: "objects", done: 200, total: 1_000, detail: "Person")
+        // A second on and a tenth more: a line.
+        recorder.advance(.milliseconds(600))
+        progress.update(verb: "checking", unit: "objects", done: 300, total: 1_000, detail: "Person")
+        // Less than a tenth more: a line only once five seconds have passed.
+        recorder.advance(.seconds(4))
+        progress.update(verb: "checking", unit: "objects", done: 350, total: 1_000, detail: "Dog")
+        recorder.advance(.seconds(1))
+        progress.update(verb: "checking", unit: "objects", done: 360, total: 1_000, detail: "Dog")
+        // A new stage: a line at once, with a rate of its own.
+        recorder.advance(.milliseconds(10))
+        progress.update(verb: "importing", unit: "objects", done: 0, total: 1_000, detail: "")
+        recorder.advance(.seconds(2))
+        progress.finish(succeeded: true)
+        XCTAssertEqual(recorder.output, [
+            "checking: 0/1,000 objects (0%) · —/s · — left\n",
+            "checking: 300/1,000 objects (30%) · 273/s · 3s left · Person\n",
+            "checking: 360/1,000 objects (36%) · 59/s · 11s left · Dog\n",
+            "importing: 0/1,000 objects (0%) · —/s · — left\n",
+            "migrated 1,000/1,000 objects in 8.1s (123/s)\n",
+        ])
+        XCTAssertFalse(recorder.output.joined().contains("\u{1B}"))
+        XCTAssertFalse(recorder.output.joined().contains("\r"))
+    }
+
+    func testQuietWritesNothingAndAsksTheLibrariesForNothing() {
+        let recorder = Recorder()
+        let progress = reporter(.off, recorder)
+        XCTAssertNil(progress.migration)
+        XCTAssertNil(progress.dataTransfer)
+        progress.update(verb: "migrating", unit: "statements", done: 1, total: 2, detail: "")
+        progress.finish(succeeded: true)
+        XCTAssertEqual(recorder.output, [])
+    }
+
+    func testTheLibrariesCallbacksFeedTheLine() throws {
+        let recorder = Recorder()
+        let progress = reporter(.lines, recorder)
+        // A migration reports the operation about to run: the ones before it are done.
+        try XCTUnwrap(progress.migration)(MigrationProgress(version: 3, completed: 5, total: 12, activity: "UPDATE \"Person\""))
+        let transfer = Recorder()
+        let data = reporter(.lines, transfer)
+        try XCTUnwrap(data.dataTransfer)(DataTransferProgress(stage: .importing, type: "Dog", completed: 1_000, total: 3_000))
+        XCTAssertEqual(recorder.output, ["migrating: 4/12 statements (33%) · —/s · — left · version 3: UPDATE \"Person\"\n"])
+        XCTAssertEqual(transfer.output, ["importing: 1,000/3,000 objects (33%) · —/s · — left · Dog\n"])
+    }
+}
