@@ -26,10 +26,10 @@ final class ProgressTests: CLIFolderTestCase {
     /// Runs `remodel arguments…` with standard error on a pseudo-terminal 100 columns wide,
     /// standard output in a file (or on the terminal too, with `stdoutToFile: false`), and
     /// checks its exit status.
-    private func remodelOnATerminal(_ arguments: [String], stdoutToFile: Bool = true, expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> TerminalRun {
+    private func remodelOnATerminal(_ arguments: [String], stdoutToFile: Bool = true, stdoutPath: String? = nil, expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> TerminalRun {
         let script = "/usr/bin/script"
         guard FileManager.default.isExecutableFile(atPath: script) else { throw XCTSkip("needs script(1) (util-linux) for a pseudo-terminal") }
-        let stdoutFile = path("stdout-\(UUID().uuidString).txt")
+        let stdoutFile = stdoutPath ?? path("stdout-\(UUID().uuidString).txt")
         let transcriptFile = path("transcript-\(UUID().uuidString).txt")
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command = (["env", "-u", "NO_COLOR", "TERM=xterm", "COLUMNS=100", try CLIRunner.executable().path] + arguments).map(quoted).joined(separator: " ")
@@ -39,7 +39,7 @@ final class ProgressTests: CLIFolderTestCase {
         let raw = try String(contentsOfFile: transcriptFile, encoding: .utf8)
         let transcript = raw.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("Script started on ") && !$0.hasPrefix("Script done on ") }.joined(separator: "\n")
-        let stdout = stdoutToFile ? try String(contentsOfFile: stdoutFile, encoding: .utf8) : ""
+        let stdout = stdoutToFile && stdoutPath == nil ? try String(contentsOfFile: stdoutFile, encoding: .utf8) : ""
         XCTAssertEqual(run.status, status, "remodel \(arguments.joined(separator: " "))\nterminal: \(transcript)\nstdout: \(stdout)\nscript: \(run.stderr)", file: file, line: line)
         return TerminalRun(transcript: transcript, stdout: stdout)
     }
@@ -108,6 +108,19 @@ final class ProgressTests: CLIFolderTestCase {
         assertBar(drawings(exported.transcript), stages: ["reading", "writing"], finished: "exported", total: Self.objects, unit: "objects")
         assertNoProgress(exported.stdout, "stdout")
         XCTAssertEqual(exported.stdout, try remodel(["export", "--store", store]).stdout, "the export under a terminal differs")
+    }
+
+    /// An export whose JSON cannot be written (standard output on a full disk) ends with the
+    /// error, never with a final state saying it exported: the line is cleared before the
+    /// JSON is written and the final state drawn only after.
+    func testAnExportThatCannotWriteItsJSONDoesNotSayItExported() throws {
+        let store = path("full.db")
+        try makeStore(store)
+        let failed = try remodelOnATerminal(["export", "--store", store], stdoutPath: "/dev/full", expect: 1)
+        XCTAssertTrue(failed.transcript.contains("Error: cannot write to standard output"), failed.transcript)
+        XCTAssertTrue(failed.transcript.contains("the store is unchanged"), failed.transcript)
+        XCTAssertFalse(failed.transcript.contains("exported "), "a final state after a failed write:\n\(failed.transcript)")
+        XCTAssertTrue(drawings(failed.transcript).contains { $0.hasPrefix("writing ") }, "no bar before the write:\n\(failed.transcript)")
     }
 
     /// With stdout and stderr on one terminal, the plan is printed whole before the bar, the

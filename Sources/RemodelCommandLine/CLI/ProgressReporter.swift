@@ -68,6 +68,8 @@ package final class ProgressReporter: @unchecked Sendable {
     private var logged: (at: ContinuousClock.Instant, fraction: Double)?
     private var isLive = false
     private var isFinished = false
+    /// Set by `suspend`: no more drawing until `finish`.
+    private var isSuspended = false
     private var timer: (any DispatchSourceTimer)?
 
     /// A reporter for `mode` whose work, once done, is `finishedVerb` (`migrated`). `write`,
@@ -99,10 +101,18 @@ package final class ProgressReporter: @unchecked Sendable {
     /// reporter's line before returning or throwing: with the final state when `body`
     /// returned, cleared when it threw, so that what the command prints next starts on a line
     /// of its own.
-    static func run<T>(finished verb: String, quiet: Bool, _ body: (ProgressReporter) throws -> T) throws -> T {
+    ///
+    /// `deliver` is the last part of the work, which prints: an export's JSON on standard
+    /// output. It runs with the line cleared, and the final state is drawn only once it has
+    /// succeeded, so that the progress never claims work whose result could not be written.
+    static func run<T>(finished verb: String, quiet: Bool, _ body: (ProgressReporter) throws -> T, delivering deliver: ((T) throws -> Void)? = nil) throws -> T {
         let reporter = ProgressReporter(finished: verb, mode: .standardError(quiet: quiet))
         do {
             let result = try body(reporter)
+            if let deliver {
+                reporter.suspend()
+                try deliver(result)
+            }
             reporter.finish(succeeded: true)
             return result
         } catch {
@@ -134,7 +144,7 @@ package final class ProgressReporter: @unchecked Sendable {
     package func update(verb: String, unit: String, done: Int, total: Int, detail: String) {
         lock.lock()
         defer { lock.unlock() }
-        guard mode != .off, !isFinished else { return }
+        guard mode != .off, !isFinished, !isSuspended else { return }
         let time = now()
         let isNewStage = stage?.verb != verb
         if isNewStage {
@@ -161,6 +171,17 @@ package final class ProgressReporter: @unchecked Sendable {
         case .off:
             break
         }
+    }
+
+    /// Clears a terminal line and stops updating it, for output that is not progress; the
+    /// work's state is kept for `finish`.
+    package func suspend() {
+        lock.lock()
+        defer { lock.unlock() }
+        isSuspended = true
+        timer?.cancel()
+        if mode == .terminal, isLive { write("\r\u{1B}[K") }
+        isLive = false
     }
 
     /// Ends the progress: on success the final state (`migrated 12/12 statements · … · in
@@ -195,7 +216,7 @@ package final class ProgressReporter: @unchecked Sendable {
     private func refresh() {
         lock.lock()
         defer { lock.unlock() }
-        guard !isFinished, let stage else { return }
+        guard !isFinished, !isSuspended, let stage else { return }
         let time = now()
         switch mode {
         case .terminal:

@@ -37,14 +37,14 @@ struct ExportCommand: Command {
         let file = outputFile(arguments, protected: [(FileIdentity.ofDatabase(at: path), "the store '\(path)' being exported")])
         // Refused before the store is read: no export is wasted on a path it cannot write.
         try file?.check()
-        let (text, counts) = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
+        let export = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
             try StoreCommandSupport.reportingStorageFaults(cannot: "read the store '\(path)'", intact: "nothing was exported and the store is unchanged") {
                 let store = try StoreCommandSupport.openExisting(path, readOnly: true)
                 let document = try store.read { try StoreJSON.export($0, progress: progress.dataTransfer) }
-                return (StoreJSON.text(of: document, progress: progress.dataTransfer), StoreJSON.counts(of: document))
+                return (text: StoreJSON.text(of: document, progress: progress.dataTransfer), counts: StoreJSON.counts(of: document))
             }
-        }
-        try write(text, counts: counts, to: file, arguments)
+        } delivering: { try write($0.text, to: file) }
+        note(export.counts, in: file, arguments)
         return ExitStatus.success
     }
 
@@ -52,11 +52,11 @@ struct ExportCommand: Command {
     private func exportDatabase(_ database: PostgresTarget, _ arguments: ParsedArguments) throws -> Int32 {
         let file = outputFile(arguments, protected: [])
         try file?.check()
-        let (text, counts) = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
+        let export = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
             let (document, counts) = try PostgresStore.export(at: database, recordedSchema: StoreCommandSupport.recordedSchema(of: database), progress: progress.dataTransfer)
-            return (StoreJSON.text(of: document, progress: progress.dataTransfer), counts)
-        }
-        try write(text, counts: counts, to: file, arguments)
+            return (text: StoreJSON.text(of: document, progress: progress.dataTransfer), counts: counts)
+        } delivering: { try write($0.text, to: file) }
+        note(export.counts, in: file, arguments)
         return ExitStatus.success
     }
 
@@ -72,16 +72,18 @@ struct ExportCommand: Command {
         }
     }
 
-    /// Writes an export's text to `file`, with a note naming what it holds (unless --quiet),
-    /// or to standard output.
-    private func write(_ text: String, counts: [(type: String, count: Int)], to file: OutputFile?, _ arguments: ParsedArguments) throws {
+    /// Writes an export's text to `file`, or to standard output.
+    private func write(_ text: String, to file: OutputFile?) throws {
         if let file {
             try file.write(Data(text.utf8))
-            if !arguments.flag(ProgressReporter.quietOption) {
-                Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
-            }
         } else {
             try Console.writeResult(text, intact: "the store is unchanged")
         }
+    }
+
+    /// Names what an export wrote to `file` (unless --quiet).
+    private func note(_ counts: [(type: String, count: Int)], in file: OutputFile?, _ arguments: ParsedArguments) {
+        guard let file, !arguments.flag(ProgressReporter.quietOption) else { return }
+        Console.writeError("Exported \(StoreCommandSupport.counts(counts)) to '\(file.path)'\n")
     }
 }
