@@ -6,9 +6,9 @@ import PackageDescription
 // looking for one would only warn, or find Homebrew's macOS-only library for an iOS build.
 // Elsewhere the system's, located through `sqlite3.pc` (Debian: libsqlite3-dev).
 #if os(macOS)
-let sqlite = Target.systemLibrary(name: "CSQLite")
+    let sqlite = Target.systemLibrary(name: "CSQLite")
 #else
-let sqlite = Target.systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+    let sqlite = Target.systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
 #endif
 
 let package = Package(
@@ -67,7 +67,9 @@ let package = Package(
         // starts it, so that apps can build their own with custom steps.
         .target(
             name: "RemodelCommandLine",
-            dependencies: ["RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration", "RemodelPostgres", "RemodelDiagram"]
+            dependencies: [
+                "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration", "RemodelPostgres", "RemodelDiagram",
+            ]
         ),
         .executableTarget(name: "remodel", dependencies: ["RemodelCommandLine"]),
         // The build plugins' tool: `remodel generate` and nothing else (RemodelGeneration), so
@@ -118,7 +120,10 @@ let package = Package(
         .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
         // Against a throwaway server each run starts (PostgresTestServer); skipped by name
         // where PostgreSQL's server programs are not installed.
-        .testTarget(name: "RemodelPostgresTests", dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport", "RemodelExample"], exclude: ["References"]),
+        .testTarget(
+            name: "RemodelPostgresTests",
+            dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport", "RemodelExample"],
+            exclude: ["References"]),
         .testTarget(
             name: "RemodelMigrateTests",
             dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],

@@ -28,7 +28,8 @@ enum BenchmarkPaths {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let remodel = path ?? executable.deletingLastPathComponent().appendingPathComponent("remodel").path
         guard FileManager.default.isExecutableFile(atPath: remodel) else {
-            throw BenchmarkError(description: "no remodel executable at \(remodel); build it in the same folder first: swift build -c release [--scratch-path PATH] --product remodel")
+            throw BenchmarkError(
+                description: "no remodel executable at \(remodel); build it in the same folder first: swift build -c release [--scratch-path PATH] --product remodel")
         }
         return remodel
     }

@@ -63,8 +63,10 @@ func runCheckBenchmark(_ arguments: [String]) throws {
         }
         times.sort()
         let median = times[times.count / 2]
-        print(String(format: "%4d versions (%d MB of snapshots): median %.2f s, min %.2f s, max %.2f s (%d runs), %.1f ms per version",
-                     length, bytes / 1_000_000, median, times.first!, times.last!, runs, median * 1000 / Double(length)))
+        print(
+            String(
+                format: "%4d versions (%d MB of snapshots): median %.2f s, min %.2f s, max %.2f s (%d runs), %.1f ms per version",
+                length, bytes / 1_000_000, median, times.first!, times.last!, runs, median * 1000 / Double(length)))
         if let baseline, length <= baselineLimit {
             let start = DispatchTime.now().uptimeNanoseconds
             let status = try run(baseline, "validate", in: project)

@@ -23,28 +23,35 @@ func runEmbeddedBenchmark(_ arguments: [String]) throws {
     defer { try? FileManager.default.removeItem(atPath: folder) }
 
     func address(_ country: Bool) -> ObjectType {
-        ObjectType(name: "Address", isEmbedded: true, properties: [
-            Property("street", .scalar(.string)), Property("city", .scalar(.string)), Property("zip", .scalar(.int)),
-            Property("floor", PropertyType(.scalar(.int), optional: true)),
-        ] + (country ? [Property("country", .scalar(.string), default: .string("NL"))] : []))
+        ObjectType(
+            name: "Address", isEmbedded: true,
+            properties: [
+                Property("street", .scalar(.string)), Property("city", .scalar(.string)), Property("zip", .scalar(.int)),
+                Property("floor", PropertyType(.scalar(.int), optional: true)),
+            ] + (country ? [Property("country", .scalar(.string), default: .string("NL"))] : []))
     }
-    let person = ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.int)), Property("name", .scalar(.string)),
-        Property("home", PropertyType(.object("Address"), optional: true)),
-        Property("offices", PropertyType(.object("Address"), collection: .list)),
-    ])
+    let person = ObjectType(
+        name: "Person", primaryKey: "id",
+        properties: [
+            Property("id", .scalar(.int)), Property("name", .scalar(.string)),
+            Property("home", PropertyType(.object("Address"), optional: true)),
+            Property("offices", PropertyType(.object("Address"), collection: .list)),
+        ])
     let v1 = Schema(objects: [person, address(false)])
     let v2 = Schema(objects: [person, address(true)])
-    let history = MigrationHistory(snapshots: [v1, v2], migrations: [
-        Migration(version: 1, name: "initial", steps: [], checksum: "c1"),
-        Migration(version: 2, name: "address-country", steps: [], checksum: "c2"),
-    ])
+    let history = MigrationHistory(
+        snapshots: [v1, v2],
+        migrations: [
+            Migration(version: 1, name: "initial", steps: [], checksum: "c1"),
+            Migration(version: 2, name: "address-country", steps: [], checksum: "c2"),
+        ])
 
     let pristine = folder + "/v1.db"
     _ = try RemodelStore(path: pristine, schema: v1, version: 1)
     do {
         let connection = try Connection(path: pristine)
-        try connection.execute("""
+        try connection.execute(
+            """
             BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(objects))
             INSERT INTO "Person" ("id", "name", "home")
@@ -65,7 +72,8 @@ func runEmbeddedBenchmark(_ arguments: [String]) throws {
         _ = try Migrator(history: history).migrate(storeAt: copy)
         // The first run warms up.
         if run > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
-        let homes = try Connection(path: copy).query("SELECT \"home\" || '|' || (SELECT group_concat(\"value\", '|') FROM \"Person.offices\" WHERE \"owner\" = \"id\") FROM \"Person\" ORDER BY \"id\"")
+        let homes = try Connection(path: copy).query(
+            "SELECT \"home\" || '|' || (SELECT group_concat(\"value\", '|') FROM \"Person.offices\" WHERE \"owner\" = \"id\") FROM \"Person\" ORDER BY \"id\"")
         checksum = SHA256.hexDigest(of: Array(homes.map { $0[0].description }.joined(separator: "\n").utf8))
     }
     times.sort()

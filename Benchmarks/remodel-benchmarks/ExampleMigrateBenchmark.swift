@@ -149,7 +149,10 @@ struct MigrateBenchmark {
                     }
                 }
                 cpuTimes[variant, default: []].append(result.cpuSeconds)
-                emit(String(format: "  run %d %-8@ %8.2f s wall  %6.2f s CPU  peak RSS %@", runIndex + 1, variant, result.seconds, result.cpuSeconds, megabytes(result.maxRSSKilobytes * 1024)))
+                emit(
+                    String(
+                        format: "  run %d %-8@ %8.2f s wall  %6.2f s CPU  peak RSS %@", runIndex + 1, variant, result.seconds, result.cpuSeconds,
+                        megabytes(result.maxRSSKilobytes * 1024)))
                 try removeStore(copy)
             }
         }
@@ -160,17 +163,28 @@ struct MigrateBenchmark {
         let baselineWhole = sqlTimes.removeValue(forKey: Self.baselineRun)
         let baselines = sqlTimes.map { (name: $0.key, median: median($0.value)) }.sorted { $0.median < $1.median }
         for baseline in baselines.reversed() {
-            emit(String(format: "sqlite3 %@ (hand-written SQL, one transaction): median %.2f s wall, %.2f s CPU", baseline.name, baseline.median, median(cpuTimes[baseline.name] ?? [])))
+            emit(
+                String(
+                    format: "sqlite3 %@ (hand-written SQL, one transaction): median %.2f s wall, %.2f s CPU", baseline.name, baseline.median, median(cpuTimes[baseline.name] ?? []))
+            )
         }
         let best = baselines[0]
         let remodelCPU = median(cpuTimes["remodel"] ?? [])
         emit(String(format: "remodel migrate: median %.2f s wall, %.2f s CPU", remodelMedian, remodelCPU))
-        emit(String(format: "ratio remodel / best hand-written (%@): %.2f wall (bound 1.2), %.2f CPU", best.name, remodelMedian / best.median, remodelCPU / median(cpuTimes[best.name] ?? [])))
-        emit(String(format: "integrity check (sqlite3 PRAGMA quick_check of the v1 store, which remodel migrate runs before it changes anything): median %.2f s wall, %.0f%% of remodel migrate's median",
-                    integrity, 100 * integrity / remodelMedian))
+        emit(
+            String(
+                format: "ratio remodel / best hand-written (%@): %.2f wall (bound 1.2), %.2f CPU", best.name, remodelMedian / best.median,
+                remodelCPU / median(cpuTimes[best.name] ?? [])))
+        emit(
+            String(
+                format:
+                    "integrity check (sqlite3 PRAGMA quick_check of the v1 store, which remodel migrate runs before it changes anything): median %.2f s wall, %.0f%% of remodel migrate's median",
+                integrity, 100 * integrity / remodelMedian))
         if let baselineWhole {
             emit(String(format: "baseline remodel migrate: median %.2f s wall, %.2f s CPU", median(baselineWhole), median(cpuTimes[Self.baselineRun] ?? [])))
-            emit(String(format: "ratio remodel / baseline remodel: %.2f wall, %.2f CPU", remodelMedian / median(baselineWhole), remodelCPU / median(cpuTimes[Self.baselineRun] ?? [])))
+            emit(
+                String(
+                    format: "ratio remodel / baseline remodel: %.2f wall, %.2f CPU", remodelMedian / median(baselineWhole), remodelCPU / median(cpuTimes[Self.baselineRun] ?? [])))
         }
 
         // Peak memory at a tenth (or --rss-objects) of the size.
@@ -202,15 +216,17 @@ struct MigrateBenchmark {
         _ = try RemodelStore(path: path, schema: v1, version: 1)
         let db = try SQLiteHandle(path: path)
         try db.exec("PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144")
-        sqlite3_create_function_v2(db.pointer, "bench_objectid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, arguments in
-            // 4-byte timestamp, 5 process bytes, 3-byte counter: increasing, like real ObjectIDs.
-            let n = UInt64(sqlite3_value_int64(arguments![0]!))
-            let seconds = UInt32(1_700_000_000 + n / 1000)
-            var bytes: [UInt8] = [UInt8(seconds >> 24), UInt8(truncatingIfNeeded: seconds >> 16), UInt8(truncatingIfNeeded: seconds >> 8), UInt8(truncatingIfNeeded: seconds)]
-            bytes += [0x5a, 0x17, 0xc3, 0x9e, 0x42]
-            bytes += [UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)]
-            remodel_sqlite3_result_blob_transient(context, bytes, 12)
-        }, nil, nil, nil)
+        sqlite3_create_function_v2(
+            db.pointer, "bench_objectid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, arguments in
+                // 4-byte timestamp, 5 process bytes, 3-byte counter: increasing, like real ObjectIDs.
+                let n = UInt64(sqlite3_value_int64(arguments![0]!))
+                let seconds = UInt32(1_700_000_000 + n / 1000)
+                var bytes: [UInt8] = [UInt8(seconds >> 24), UInt8(truncatingIfNeeded: seconds >> 16), UInt8(truncatingIfNeeded: seconds >> 8), UInt8(truncatingIfNeeded: seconds)]
+                bytes += [0x5a, 0x17, 0xc3, 0x9e, 0x42]
+                bytes += [UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)]
+                remodel_sqlite3_result_blob_transient(context, bytes, 12)
+            }, nil, nil, nil)
         try db.exec(Self.generatorSQL(count: count))
         try db.exec("PRAGMA journal_mode = WAL")
     }
@@ -264,13 +280,15 @@ struct MigrateBenchmark {
         let key = "(unicode(substr(hex(\"_id\"), -1)) + 31 * unicode(substr(hex(\"_id\"), -2, 1)))"
         return [
             try db.row("SELECT 'v' || (SELECT user_version FROM pragma_user_version)"),
-            try db.row("""
+            try db.row(
+                """
                 SELECT count(*), total(length("firstName")), total(length("lastName")), total(unicode("firstName")), total(unicode("lastName")),
                   total(length("personId")), total(length("company")), total(length("businessUnit")), count(DISTINCT "businessUnit"), count("profileImageUrl"),
                   total((length("firstName") + 3 * length("lastName") + 7 * length("businessUnit") + 11 * length("personId")) * \(key))
                 FROM "Person"
                 """),
-            try db.row("""
+            try db.row(
+                """
                 SELECT count(*), sum("weight"), sum("weight" = 0), count(DISTINCT typeof("weight")), total(length("name")), total(length("breed")),
                   total(length("favoriteToy")), count("profileImageUrl"), count(DISTINCT "dateLastUpdated"), total("weight" * \(key))
                 FROM "Dog"
@@ -293,7 +311,9 @@ struct MigrateBenchmark {
     /// `remodel migrate` of the store with the history in `history` (Migrations/ and Schemas/).
     func runRemodel(on store: String, history: String? = nil, executable: String? = nil) throws -> ChildResult {
         let history = history ?? root
-        return try runChild(executable ?? remodel, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")
+        return try runChild(
+            executable ?? remodel, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil,
+            log: "\(folder)/remodel.log")
     }
 }
 
@@ -301,9 +321,18 @@ struct MigrateBenchmark {
 /// stores hold the same kinds of values: names with spaces, old and new business units,
 /// weights whole, fractional, signed, empty and words.
 enum ExampleWords {
-    static let first = ["Ada", "Grace", "Linus", "Zoë", "José", "Margaret", "Alan", "Barbara", "Dennis", "Ken", "Bjarne", "Guido", "Anders", "Chris", "Frances", "Edsger", "Niklaus", "Tony", "Jean", "Søren"]
-    static let last = ["Lovelace", "Hopper", "Torvalds", "Ünal", "García", "Hamilton", "Turing", "Liskov", "Ritchie", "Thompson", "Stroustrup", "van Rossum", "Hejlsberg", "Lattner", "Allen", "Dijkstra", "Wirth", "Hoare", "Sammet", "O'Neil"]
-    static let units = ["Eng", "HR", "Docs", "Engineering", "Sales", "Marketing", "Customer Engineering", "Product", "Management", "Finance and Operations", "Knitting", "", "unknown", "eng", "Education, Community and Docs"]
+    static let first = [
+        "Ada", "Grace", "Linus", "Zoë", "José", "Margaret", "Alan", "Barbara", "Dennis", "Ken", "Bjarne", "Guido", "Anders", "Chris", "Frances", "Edsger", "Niklaus", "Tony",
+        "Jean", "Søren",
+    ]
+    static let last = [
+        "Lovelace", "Hopper", "Torvalds", "Ünal", "García", "Hamilton", "Turing", "Liskov", "Ritchie", "Thompson", "Stroustrup", "van Rossum", "Hejlsberg", "Lattner", "Allen",
+        "Dijkstra", "Wirth", "Hoare", "Sammet", "O'Neil",
+    ]
+    static let units = [
+        "Eng", "HR", "Docs", "Engineering", "Sales", "Marketing", "Customer Engineering", "Product", "Management", "Finance and Operations", "Knitting", "", "unknown", "eng",
+        "Education, Community and Docs",
+    ]
     static let dogs = ["Rex", "Fido", "Bella", "Max", "Luna", "Charlie", "Lucy", "Cooper", "Daisy", "Milo", "Bailey", "Sadie"]
     static let breeds = ["mutt", "labrador", "poodle", "beagle", "dachshund", "husky", "corgi", "boxer"]
     static let weights = ["12", "", "n/a", "12.5", " 7 ", "-3", "30", "4", "25", "8", "heavy", "+15"]

@@ -52,7 +52,9 @@ func runGenerateBenchmark(_ arguments: [String]) throws {
     let remodel = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("remodel").path
     let hasRemodel = FileManager.default.isExecutableFile(atPath: remodel)
     if hasRemodel {
-        try measureWholeProcess(remodel, ["generate", "--schemas", schemas.path, "--output"], output: folder.appendingPathComponent("CLIGenerated"), in: folder, runs: runs, label: "remodel generate, large schema")
+        try measureWholeProcess(
+            remodel, ["generate", "--schemas", schemas.path, "--output"], output: folder.appendingPathComponent("CLIGenerated"), in: folder, runs: runs,
+            label: "remodel generate, large schema")
     } else {
         print("whole process: no remodel binary beside this one (build it: --product remodel)")
     }
@@ -75,7 +77,9 @@ func runGenerateBenchmark(_ arguments: [String]) throws {
         // What the build plugin runs: its own small tool, beside remodel (`--product remodel-generate`).
         let tool = URL(fileURLWithPath: remodel).deletingLastPathComponent().appendingPathComponent("remodel-generate").path
         if FileManager.default.isExecutableFile(atPath: tool) {
-            try measureWholeProcess(tool, Array(bundle.dropFirst()), output: folder.appendingPathComponent("PluginBundle"), in: folder, runs: runs * 2, label: "remodel-generate --bundle (the build plugin's run), example schema")
+            try measureWholeProcess(
+                tool, Array(bundle.dropFirst()), output: folder.appendingPathComponent("PluginBundle"), in: folder, runs: runs * 2,
+                label: "remodel-generate --bundle (the build plugin's run), example schema")
         } else {
             print("the build plugin's run: no remodel-generate beside remodel (build it: --product remodel-generate)")
         }

@@ -60,16 +60,26 @@ func runPostgresMigrateBenchmark(_ arguments: [String]) throws {
             sync()
             let url = server.url(database: database)
             let log = folder + "/\(database).log"
-            let result = side == "remodel"
-                ? try runChild(remodel, ["migrate", "--store", url, "--migrations", BenchmarkPaths.root + "/Migrations", "--schemas", BenchmarkPaths.root + "/Schemas"], stdin: nil, log: log)
-                : try runChild(psql, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-v", "now=\(StoreDateFormat.string(from: Date()))", "-h", server.socketFolder, "-p", String(server.port), "-U", server.superuser, "-d", database, "-f", expert], stdin: nil, log: log)
+            let result =
+                side == "remodel"
+                ? try runChild(
+                    remodel, ["migrate", "--store", url, "--migrations", BenchmarkPaths.root + "/Migrations", "--schemas", BenchmarkPaths.root + "/Schemas"], stdin: nil, log: log)
+                : try runChild(
+                    psql,
+                    [
+                        "-X", "-q", "-v", "ON_ERROR_STOP=1", "-v", "now=\(StoreDateFormat.string(from: Date()))", "-h", server.socketFolder, "-p", String(server.port), "-U",
+                        server.superuser, "-d", database, "-f", expert,
+                    ], stdin: nil, log: log)
             if run >= 0 { times[side]!.append(result.seconds) }
             let checksum = try server.psql(postgresChecksumSQL, database: database)
             if let reference, reference != checksum {
                 throw BenchmarkError(description: "run \(run): \(side) gives other data than the first run:\n\(checksum)\nvs\n\(reference)")
             }
             reference = reference ?? checksum
-            emit(String(format: "%@ %@: %.3f s (cpu %.3f s, peak RSS %@)", run < 0 ? "warm-up" : "run \(run + 1)", side, result.seconds, result.cpuSeconds, megabytes(result.maxRSSKilobytes * 1024)))
+            emit(
+                String(
+                    format: "%@ %@: %.3f s (cpu %.3f s, peak RSS %@)", run < 0 ? "warm-up" : "run \(run + 1)", side, result.seconds, result.cpuSeconds,
+                    megabytes(result.maxRSSKilobytes * 1024)))
             try server.psql("DROP DATABASE \(database)")
         }
     }
@@ -78,9 +88,11 @@ func runPostgresMigrateBenchmark(_ arguments: [String]) throws {
     let psqlMedian = median(times["psql"]!)
     emit(String(format: "remodel migrate (PostgreSQL): median %.3f s of %d", remodelMedian, runs))
     emit(String(format: "hand-written SQL (psql):      median %.3f s of %d", psqlMedian, runs))
-    emit(String(format: "remodel / psql: %.2f (medians); pairs: %@, median %.2f", remodelMedian / psqlMedian,
-                zip(times["remodel"]!, times["psql"]!).map { String(format: "%.2f", $0 / $1) }.joined(separator: " "),
-                median(zip(times["remodel"]!, times["psql"]!).map { $0 / $1 })))
+    emit(
+        String(
+            format: "remodel / psql: %.2f (medians); pairs: %@, median %.2f", remodelMedian / psqlMedian,
+            zip(times["remodel"]!, times["psql"]!).map { String(format: "%.2f", $0 / $1) }.joined(separator: " "),
+            median(zip(times["remodel"]!, times["psql"]!).map { $0 / $1 })))
 }
 
 /// Fills a v1 store of the example with `count` objects per type, as `migrate-example` does

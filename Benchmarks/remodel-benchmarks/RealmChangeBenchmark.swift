@@ -37,7 +37,9 @@ func runMigrateBenchmark(_ arguments: [String]) throws {
         arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     }
     let sizes = try (text("--sizes") ?? "1000000").split(separator: ",").map { part in
-        guard let size = Int(part.replacingOccurrences(of: "_", with: "")), size > 0 else { throw BenchmarkError(description: "--sizes takes counts separated by commas, not '\(part)'") }
+        guard let size = Int(part.replacingOccurrences(of: "_", with: "")), size > 0 else {
+            throw BenchmarkError(description: "--sizes takes counts separated by commas, not '\(part)'")
+        }
         return size
     }
     let runs = text("--runs").flatMap(Int.init) ?? 5
@@ -114,8 +116,9 @@ struct RealmChangeBenchmark {
         }
         if let first = summaries.first, let last = summaries.last, last.size != first.size {
             let perObject = summaries.map { $0.medians[Self.remodelRun]! / Double($0.size) * 1e9 }
-            emit("remodel per object (Person + Dog pair): " + zip(summaries, perObject).map { String(format: "%d: %.0f ns", $0.size, $1) }.joined(separator: ", ")
-                 + String(format: "; peak RSS from %@ to %@", megabytes(first.peakRSS[Self.remodelRun]! * 1024), megabytes(last.peakRSS[Self.remodelRun]! * 1024)))
+            emit(
+                "remodel per object (Person + Dog pair): " + zip(summaries, perObject).map { String(format: "%d: %.0f ns", $0.size, $1) }.joined(separator: ", ")
+                    + String(format: "; peak RSS from %@ to %@", megabytes(first.peakRSS[Self.remodelRun]! * 1024), megabytes(last.peakRSS[Self.remodelRun]! * 1024)))
         }
     }
 
@@ -185,7 +188,10 @@ struct RealmChangeBenchmark {
                 cpu[variant, default: []].append(result.cpuSeconds)
                 rss[variant, default: []].append(result.maxRSSKilobytes)
                 let process = result.processSeconds.map { String(format: " (process %.3f s)", $0) } ?? ""
-                emit(String(format: "  run %d %@ %7.3f s%@  %6.2f s CPU  peak RSS %@", runIndex + 1, variant.padding(toLength: 15, withPad: " ", startingAt: 0), result.seconds, process, result.cpuSeconds, megabytes(result.maxRSSKilobytes * 1024)))
+                emit(
+                    String(
+                        format: "  run %d %@ %7.3f s%@  %6.2f s CPU  peak RSS %@", runIndex + 1, variant.padding(toLength: 15, withPad: " ", startingAt: 0), result.seconds,
+                        process, result.cpuSeconds, megabytes(result.maxRSSKilobytes * 1024)))
             }
         }
         emit("  checksum (Person; Dog): \(reference ?? "-")")
@@ -203,7 +209,10 @@ struct RealmChangeBenchmark {
             summary.medians[variant] = median(times[variant] ?? [])
             summary.cpu[variant] = median(cpu[variant] ?? [])
             summary.peakRSS[variant] = rss[variant]?.max() ?? 0
-            emit(String(format: "  %@ median %7.3f s wall, %6.2f s CPU, peak RSS max %@", variant.padding(toLength: 15, withPad: " ", startingAt: 0), summary.medians[variant]!, summary.cpu[variant]!, megabytes(summary.peakRSS[variant]! * 1024)))
+            emit(
+                String(
+                    format: "  %@ median %7.3f s wall, %6.2f s CPU, peak RSS max %@", variant.padding(toLength: 15, withPad: " ", startingAt: 0), summary.medians[variant]!,
+                    summary.cpu[variant]!, megabytes(summary.peakRSS[variant]! * 1024)))
         }
         let mine = summary.medians[Self.remodelRun]!
         for rival in variants where rival != Self.remodelRun {
@@ -224,7 +233,8 @@ struct RealmChangeBenchmark {
         _ = try RemodelStore(path: path, schema: v1, version: 1)
         let db = try SQLiteHandle(path: path)
         try db.exec("PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144")
-        try db.exec("""
+        try db.exec(
+            """
             BEGIN;
             WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i + 1 < \(count))
             INSERT INTO "Person" SELECT randomblob(12),
@@ -244,7 +254,8 @@ struct RealmChangeBenchmark {
         let key = "(unicode(substr(hex(\"_id\"), -1)) + 31 * unicode(substr(hex(\"_id\"), -2, 1)))"
         return [
             try db.row("SELECT 'v' || (SELECT user_version FROM pragma_user_version)"),
-            try db.row("""
+            try db.row(
+                """
                 SELECT count(*), total(length("firstName")), total(length("lastName")), sum("lastName" = ''), total(length("personId")), count(DISTINCT "businessUnit"),
                   total((length("firstName") + 3 * length("lastName") + 11 * length("personId")) * \(key))
                 FROM "Person"
@@ -256,7 +267,9 @@ struct RealmChangeBenchmark {
     // MARK: - Processes
 
     func runRemodel(_ executable: String, on store: String) throws -> ChildResult {
-        try runChild(executable, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil, log: "\(folder)/remodel.log")
+        try runChild(
+            executable, ["migrate", "--store", store, "--no-backup", "--migrations", history + "/Migrations", "--schemas", history + "/Schemas"], stdin: nil,
+            log: "\(folder)/remodel.log")
     }
 
     /// The harness's migration: its own timing of the open-migrate-commit as `seconds` (the
@@ -266,7 +279,8 @@ struct RealmChangeBenchmark {
         var result = try runChild(harness!, ["migrate", file, "--no-verify"] + (accessor ? ["--accessor"] : []), stdin: nil, log: log)
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT migrate") }),
-              let seconds = line.split(separator: " ").first(where: { $0.hasPrefix("seconds=") }).flatMap({ Double($0.dropFirst("seconds=".count)) }) else {
+            let seconds = line.split(separator: " ").first(where: { $0.hasPrefix("seconds=") }).flatMap({ Double($0.dropFirst("seconds=".count)) })
+        else {
             throw BenchmarkError(description: "the realm-core harness printed no RESULT line:\n\(output.suffix(2000))")
         }
         result.processSeconds = result.seconds

@@ -45,11 +45,13 @@ enum BenchmarkManifest: SchemaManifest {
     static let history: MigrationHistory? = nil
     static let models: [any PersistentModel.Type] = [BenchmarkNote.self]
     static let schema = Schema(objects: [
-        ObjectType(name: "Note", primaryKey: "identifier", properties: [
-            Property("identifier", .scalar(.string), default: .generated(.uuid)),
-            Property("content", .scalar(.string)),
-            Property("lastEdited", .scalar(.date), default: .generated(.now)),
-        ]),
+        ObjectType(
+            name: "Note", primaryKey: "identifier",
+            properties: [
+                Property("identifier", .scalar(.string), default: .generated(.uuid)),
+                Property("content", .scalar(.string)),
+                Property("lastEdited", .scalar(.date), default: .generated(.now)),
+            ])
     ])
 }
 
@@ -85,32 +87,41 @@ struct StoreBenchmark {
 
         // Insert. Store and baseline runs alternate, so that load from other processes
         // falls on both alike.
-        let (insertStore, insertBase) = try paired("insert", {
-            remove(storePath)
-            let store = try RemodelStore(path: storePath, manifest: BenchmarkManifest.self)
-            return try time { try store.write { tx in for note in notes { try tx.insert(note) } } }
-        }, {
-            remove(basePath)
-            let db = try Baseline(path: basePath, create: true)
-            return try time { try db.insert(notes) }
-        })
+        let (insertStore, insertBase) = try paired(
+            "insert",
+            {
+                remove(storePath)
+                let store = try RemodelStore(path: storePath, manifest: BenchmarkManifest.self)
+                return try time { try store.write { tx in for note in notes { try tx.insert(note) } } }
+            },
+            {
+                remove(basePath)
+                let db = try Baseline(path: basePath, create: true)
+                return try time { try db.insert(notes) }
+            })
 
         // Reads by primary key, on the databases left by the last insert run.
         let store = try RemodelStore(path: storePath, manifest: BenchmarkManifest.self)
         let baseline = try Baseline(path: basePath, create: false)
         var checksum = 0
-        let (readStore, readBase) = try paired("key reads", {
-            try time { try store.read { db in for key in keys { checksum &+= try db.object(BenchmarkNote.self, forKey: key)!.content.utf8.count } } }
-        }, {
-            try time { try baseline.read { for key in keys { checksum &+= try baseline.note(forKey: key)!.content.utf8.count } } }
-        })
+        let (readStore, readBase) = try paired(
+            "key reads",
+            {
+                try time { try store.read { db in for key in keys { checksum &+= try db.object(BenchmarkNote.self, forKey: key)!.content.utf8.count } } }
+            },
+            {
+                try time { try baseline.read { for key in keys { checksum &+= try baseline.note(forKey: key)!.content.utf8.count } } }
+            })
 
         // Iteration.
-        let (iterateStore, iterateBase) = try paired("iterate all", {
-            try time { try store.read { db in try db.objects(BenchmarkNote.self).forEach { checksum &+= $0.content.utf8.count } } }
-        }, {
-            try time { try baseline.read { try baseline.forEach { checksum &+= $0.content.utf8.count } } }
-        })
+        let (iterateStore, iterateBase) = try paired(
+            "iterate all",
+            {
+                try time { try store.read { db in try db.objects(BenchmarkNote.self).forEach { checksum &+= $0.content.utf8.count } } }
+            },
+            {
+                try time { try baseline.read { try baseline.forEach { checksum &+= $0.content.utf8.count } } }
+            })
 
         print("")
         print("ratios store / C API (targets: insert ≤ 1.3, key reads ≤ 1.3, iteration ≤ 1.5)")
@@ -178,7 +189,7 @@ struct StoreBenchmark {
 /// `VmHWM` from /proc/self/status: the process's peak resident memory.
 func peakRSS() -> String {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
     else { return "unknown" }
     return line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces)
 }

@@ -10,14 +10,22 @@ import Foundation
 let benchmarks: [(name: String, abstract: String, options: String, run: ([String]) throws -> Void)] = [
     ("schema", "load and validate a generated 1,000-object × 20-property schema", "", runSchemaBenchmark),
     ("generate", "remodel generate for the 1,000-object schema and the example schema", "", runGenerateBenchmark),
-    ("migrate", "the Realm change on N Person + N Dog: remodel migrate vs expert SQL (sqlite3) and realm-core, peak RSS",
-     "[--sizes 100000,1000000,5000000] [--runs N] [--realm-harness PATH] [--remodel PATH] [--baseline-remodel PATH]", runMigrateBenchmark),
-    ("migrate-example", "migrate a 1,000,000 × 3-type store of the example history v1 → v3: remodel migrate vs hand-written SQL, peak RSS",
-     "[--objects N] [--rss-objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-history DIR] [--keep-store PATH]", runExampleMigrateBenchmark),
-    ("migrate-postgres", "migrate 1,000,000 × 3 types of the example v1 → v3 on PostgreSQL: remodel migrate vs hand-written SQL run by psql",
-     "[--objects N] [--runs N] [--remodel PATH]", runPostgresMigrateBenchmark),
-    ("check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
-     "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark),
+    (
+        "migrate", "the Realm change on N Person + N Dog: remodel migrate vs expert SQL (sqlite3) and realm-core, peak RSS",
+        "[--sizes 100000,1000000,5000000] [--runs N] [--realm-harness PATH] [--remodel PATH] [--baseline-remodel PATH]", runMigrateBenchmark
+    ),
+    (
+        "migrate-example", "migrate a 1,000,000 × 3-type store of the example history v1 → v3: remodel migrate vs hand-written SQL, peak RSS",
+        "[--objects N] [--rss-objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-history DIR] [--keep-store PATH]", runExampleMigrateBenchmark
+    ),
+    (
+        "migrate-postgres", "migrate 1,000,000 × 3 types of the example v1 → v3 on PostgreSQL: remodel migrate vs hand-written SQL run by psql",
+        "[--objects N] [--runs N] [--remodel PATH]", runPostgresMigrateBenchmark
+    ),
+    (
+        "check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
+        "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark
+    ),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),
     ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", "[--count N] [--reads N] [--runs N]", runStoreBenchmark),
 ]
@@ -41,7 +49,7 @@ func measure(_ label: String, iterations: Int, _ body: () throws -> Void) rethro
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, name != "--help", name != "-h",
-      let benchmark = benchmarks.first(where: { $0.name == name })
+    let benchmark = benchmarks.first(where: { $0.name == name })
 else {
     print("USAGE: remodel-benchmarks <name> [arguments]\n\nBENCHMARKS:")
     let width = benchmarks.map(\.name.count).max()! + 2
@@ -52,7 +60,9 @@ else {
 }
 // `remodel-benchmarks migrate --help` says what it does instead of running for minutes.
 if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
-    print("USAGE: remodel-benchmarks \(benchmark.name) \(benchmark.options)\n\n\(benchmark.abstract)\nOptions are described at the top of its source file in Benchmarks/remodel-benchmarks.")
+    print(
+        "USAGE: remodel-benchmarks \(benchmark.name) \(benchmark.options)\n\n\(benchmark.abstract)\nOptions are described at the top of its source file in Benchmarks/remodel-benchmarks."
+    )
     exit(0)
 }
 do {

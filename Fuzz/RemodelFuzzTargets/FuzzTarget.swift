@@ -50,7 +50,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// The first line where the dumps of two values differ.
     static func firstDifference<T>(_ a: T, _ b: T) -> String {
-        var left = "", right = ""
+        var left = ""
+        var right = ""
         dump(a, to: &left)
         dump(b, to: &right)
         for (x, y) in zip(left.split(separator: "\n"), right.split(separator: "\n")) where x != y { return "\(x) ≠ \(y)" }

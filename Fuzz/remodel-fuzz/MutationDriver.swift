@@ -127,7 +127,8 @@ extension MutationDriver {
                     index = line.index(after: index)
                     byte = line[index]
                     if byte == UInt8(ascii: "x"), line.distance(from: index, to: end) > 2,
-                       let value = UInt8(String(decoding: line[line.index(after: index)...line.index(index, offsetBy: 2)], as: UTF8.self), radix: 16) {
+                        let value = UInt8(String(decoding: line[line.index(after: index)...line.index(index, offsetBy: 2)], as: UTF8.self), radix: 16)
+                    {
                         byte = value
                         index = line.index(index, offsetBy: 2)
                     }

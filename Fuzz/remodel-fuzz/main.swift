@@ -32,23 +32,24 @@ let usage = """
 
 var arguments = CommandLine.arguments
 guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
-    FileHandle.standardError.write(Data(((CommandLine.arguments.dropFirst().first.map { ["-h", "--help"].contains($0) } ?? false) ? usage : "remodel-fuzz: name a target\n\n" + usage).utf8 + [10]))
+    FileHandle.standardError.write(
+        Data(((CommandLine.arguments.dropFirst().first.map { ["-h", "--help"].contains($0) } ?? false) ? usage : "remodel-fuzz: name a target\n\n" + usage).utf8 + [10]))
     exit(CommandLine.arguments.dropFirst().first.map { ["-h", "--help"].contains($0) } ?? false ? 0 : 64)
 }
 
 #if REMODEL_LIBFUZZER
-nonisolated(unsafe) var selected = target
-arguments.remove(at: 1)
-var argc = Int32(arguments.count)
-var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-let status = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
-    var argv = buffer.baseAddress
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        selected.run(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
-        return 0
+    nonisolated(unsafe) var selected = target
+    arguments.remove(at: 1)
+    var argc = Int32(arguments.count)
+    var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let status = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        var argv = buffer.baseAddress
+        return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            selected.run(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+            return 0
+        }
     }
-}
-exit(status)
+    exit(status)
 #else
-exit(MutationDriver(target: target, arguments: Array(arguments.dropFirst(2))).run())
+    exit(MutationDriver(target: target, arguments: Array(arguments.dropFirst(2))).run())
 #endif

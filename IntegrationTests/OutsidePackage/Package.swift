@@ -8,7 +8,7 @@ let package = Package(
     name: "OutsidePackage",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "remodel", path: "../.."),
+        .package(name: "remodel", path: "../..")
     ],
     targets: [
         .executableTarget(

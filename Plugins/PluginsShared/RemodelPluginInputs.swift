@@ -54,7 +54,8 @@ struct RemodelPluginInputs {
     /// lies in a folder of that name, else `rootDirectory`'s `Schemas/` (a package's folder, or
     /// the folder of an Xcode project). The advice completes the error for a target with neither.
     init(targetName: String, targetFiles: [URL], rootDirectory: URL, ownSchemasAdvice: String, rootSchemasAdvice: String) throws {
-        let ownSchemas = targetFiles
+        let ownSchemas =
+            targetFiles
             .filter { $0.pathExtension == "yaml" || $0.pathExtension == "yml" }
             .compactMap(Self.schemasFolder(containing:))
             .min { $0.path.count < $1.path.count }

@@ -41,7 +41,10 @@ struct RemodelGenerateModels: CommandPlugin {
             try process.run()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
-                throw RemodelPluginError(check ? "the generated code of \(name) is out of date: run generate-models without --check" : "remodel-generate failed for \(name) (exit \(process.terminationStatus))")
+                throw RemodelPluginError(
+                    check
+                        ? "the generated code of \(name) is out of date: run generate-models without --check"
+                        : "remodel-generate failed for \(name) (exit \(process.terminationStatus))")
             }
         }
     }

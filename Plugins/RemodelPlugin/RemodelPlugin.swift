@@ -34,18 +34,21 @@ struct RemodelPlugin: BuildToolPlugin {
 }
 
 #if canImport(XcodeProjectPlugin)
-import XcodeProjectPlugin
+    import XcodeProjectPlugin
 
-/// An Xcode app target: its schema is a `Schemas/` folder among the target's files, else the
-/// `Schemas/` folder beside the `.xcodeproj` (which need not be part of the project, and then
-/// is not copied into the app); `remodel-plugin.yaml` is read when it is one of the target's files.
-extension RemodelPlugin: XcodeBuildToolPlugin {
-    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        let inputs = try RemodelPluginInputs(
-            targetName: target.displayName, targetFiles: target.inputFiles.map(\.url), rootDirectory: context.xcodeProject.directoryURL,
-            ownSchemasAdvice: "to the target (for this target)", rootSchemasAdvice: "every target of the project"
-        )
-        return [Self.command(for: target.displayName, inputs: inputs, tool: try context.tool(named: RemodelPluginInputs.toolName).url, workDirectory: context.pluginWorkDirectoryURL)]
+    /// An Xcode app target: its schema is a `Schemas/` folder among the target's files, else the
+    /// `Schemas/` folder beside the `.xcodeproj` (which need not be part of the project, and then
+    /// is not copied into the app); `remodel-plugin.yaml` is read when it is one of the target's files.
+    extension RemodelPlugin: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            let inputs = try RemodelPluginInputs(
+                targetName: target.displayName, targetFiles: target.inputFiles.map(\.url), rootDirectory: context.xcodeProject.directoryURL,
+                ownSchemasAdvice: "to the target (for this target)", rootSchemasAdvice: "every target of the project"
+            )
+            return [
+                Self.command(
+                    for: target.displayName, inputs: inputs, tool: try context.tool(named: RemodelPluginInputs.toolName).url, workDirectory: context.pluginWorkDirectoryURL)
+            ]
+        }
     }
-}
 #endif

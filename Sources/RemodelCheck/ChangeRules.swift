@@ -35,7 +35,8 @@ public struct ChangeRules {
         for version in judged where version >= 2 {
             // The version's changes as its plan records them (the plan `migrate` runs).
             guard let planned = HistoryCheck.plannedVersion(of: history, version: version, sources: sources),
-                  let old = history.schema(at: version - 1), let new = history.schema(at: version) else { continue }
+                let old = history.schema(at: version - 1), let new = history.schema(at: version)
+            else { continue }
             let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: planned.name)
             // At the file's `steps:` (its start without): the version a reviewer accepts it in.
             let place = sources.migrations[version]?.start ?? SourceLocation(file: file, line: 1, column: 1)
@@ -53,13 +54,17 @@ public struct ChangeRules {
             for acceptance in accepted where !used.contains(acceptance) {
                 let made = changes.filter { $0.kind == acceptance.kind }.map(\.subject)
                 let hint = Suggestion.closest(to: acceptance.subject, in: made).map { "did you mean '\($0)'? " } ?? ""
-                findings.append(.warning(
-                    CheckRules.unusedAcceptance.id,
-                    "version \(version) accepts the \(acceptance.kind.rawValue) change '\(acceptance.subject)', but makes no such change",
-                    at: acceptance.location,
-                    hint: hint + (made.isEmpty ? "it makes no \(acceptance.kind.rawValue) change: remove the line" : "the \(acceptance.kind.rawValue) changes it makes are to \(Set(made).sorted().joined(separator: ", ")); fix or remove the line"),
-                    version: version
-                ))
+                findings.append(
+                    .warning(
+                        CheckRules.unusedAcceptance.id,
+                        "version \(version) accepts the \(acceptance.kind.rawValue) change '\(acceptance.subject)', but makes no such change",
+                        at: acceptance.location,
+                        hint: hint
+                            + (made.isEmpty
+                                ? "it makes no \(acceptance.kind.rawValue) change: remove the line"
+                                : "the \(acceptance.kind.rawValue) changes it makes are to \(Set(made).sorted().joined(separator: ", ")); fix or remove the line"),
+                        version: version
+                    ))
             }
             findings += Self.openQuestions(in: history, version: version, file: file)
         }
@@ -83,11 +88,12 @@ public struct ChangeRules {
             what = "breaks the generated Swift API (code using it must change)"
         }
         let acceptance = "accept it in '\(file)' with the reason, where reviewers see it: 'accept: { \(change.kind.rawValue): { \(change.subject): \"why\" } }'"
-        let fix: String = switch change.kind {
-        case .destructive: "keep the data with a step (renameProperty, renameType, split, set …) or keep what was removed; if the data may go, \(acceptance)"
-        case .dataDependent: "try it on a copy of real data ('remodel migrate --store COPY --dry-run'), then \(acceptance)"
-        case .breaking: "update the code that uses it, then \(acceptance)"
-        }
+        let fix: String =
+            switch change.kind {
+            case .destructive: "keep the data with a step (renameProperty, renameType, split, set …) or keep what was removed; if the data may go, \(acceptance)"
+            case .dataDependent: "try it on a copy of real data ('remodel migrate --store COPY --dry-run'), then \(acceptance)"
+            case .breaking: "update the code that uses it, then \(acceptance)"
+            }
         return Diagnostic(
             rule.defaultSeverity, rule: rule.id,
             "version \(version): \(change.summary) — \(what), and '\(file)' does not accept it",
@@ -100,7 +106,8 @@ public struct ChangeRules {
     /// error at the line of the commented step that answers it.
     public static func openQuestions(in history: MigrationHistory, version: Int, file: String) -> [Diagnostic] {
         guard let migration = history.migration(to: version), let old = history.schema(at: version - 1), let new = history.schema(at: version),
-              let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
+            let text = try? String(contentsOfFile: file, encoding: .utf8)
+        else { return [] }
         return MigrationDraft.openQuestions(in: text, steps: migration.steps, from: old, to: new).map { open in
             .error(
                 CheckRules.unansweredQuestion.id,
@@ -158,7 +165,7 @@ public struct ChangeRules {
     static func breaksAPI(_ kind: SchemaChange.Kind) -> Bool {
         switch kind {
         case .objectRemoved, .objectRenamed, .embeddedChanged, .primaryKeyChanged, .propertyRemoved, .propertyRenamed, .propertyRetyped,
-             .propertyMadeOptional, .propertyMadeRequired, .inverseChanged, .enumRemoved, .enumRenamed, .enumRawTypeChanged, .enumCaseRemoved:
+            .propertyMadeOptional, .propertyMadeRequired, .inverseChanged, .enumRemoved, .enumRenamed, .enumRawTypeChanged, .enumCaseRemoved:
             true
         case .objectAdded, .propertyAdded, .indexAdded, .indexRemoved, .defaultChanged, .enumAdded, .enumCaseAdded, .enumCaseRawValueChanged:
             false

@@ -79,7 +79,8 @@ enum CheckConfigurationReader {
                     }
                     guard let text = entry.value.scalar?.text, let level = CheckConfiguration.Level(rawValue: text) else {
                         log.error(
-                            "check-config-invalid-level", "the level of '\(entry.key)' must be error, warning or off, found \(entry.value.kindDescription)", at: entry.value.location,
+                            "check-config-invalid-level", "the level of '\(entry.key)' must be error, warning or off, found \(entry.value.kindDescription)",
+                            at: entry.value.location,
                             hint: "write '\(entry.key): error', '\(entry.key): warning' or '\(entry.key): off'"
                         )
                         continue
@@ -87,7 +88,8 @@ enum CheckConfigurationReader {
                     levels[entry.key] = level
                 }
             } else {
-                log.error("invalid-structure", "'rules' must map rule IDs to error, warning or off, found \(rules.kindDescription)", at: rules.location, hint: "write e.g.\n\(example)")
+                log.error(
+                    "invalid-structure", "'rules' must map rule IDs to error, warning or off, found \(rules.kindDescription)", at: rules.location, hint: "write e.g.\n\(example)")
             }
         }
         return (CheckConfiguration(levels: levels), log.diagnostics)

@@ -24,9 +24,15 @@ public struct GitBase: Sendable {
     public static func read(ref: String, migrations: String) throws -> GitBase {
         let folder = URL(fileURLWithPath: migrations, isDirectory: true)
         let repository = MigrationFolder.isDirectory(migrations) ? migrations : folder.deletingLastPathComponent().path
-        let commit = try git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: repository, failure: "'\(ref)' is not a commit, branch or tag that the Git repository holding '\(migrations)' has: pass one it has (e.g. origin/main), or fetch it first (CI checkouts are often shallow: 'git fetch origin \(ref)', or 'fetch-depth: 0' in actions/checkout)")
+        let commit = try git(
+            ["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: repository,
+            failure:
+                "'\(ref)' is not a commit, branch or tag that the Git repository holding '\(migrations)' has: pass one it has (e.g. origin/main), or fetch it first (CI checkouts are often shallow: 'git fetch origin \(ref)', or 'fetch-depth: 0' in actions/checkout)"
+        )
         guard MigrationFolder.isDirectory(migrations) else { return GitBase(ref: ref, blobs: [:]) }
-        let listing = try git(["ls-tree", "-r", "-z", commit.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines), "--", "."], in: migrations, failure: "cannot list '\(migrations)' at '\(ref)'")
+        let listing = try git(
+            ["ls-tree", "-r", "-z", commit.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines), "--", "."], in: migrations,
+            failure: "cannot list '\(migrations)' at '\(ref)'")
         var blobs: [String: String] = [:]
         for record in listing.split(separator: "\0") {
             // <mode> blob <id>\t<path>
@@ -54,19 +60,22 @@ public struct GitBase: Sendable {
             let file = MigrationFolder.join(migrations, path)
             let version = MigrationSum.version(ofPath: path)
             guard let id = now[path] else {
-                diagnostics.append(.error(
-                    CheckRules.releasedVersionEdited.id, "'\(file)' of version \(version ?? 0), released in '\(ref)', is deleted",
-                    at: nil, hint: "restore it ('git checkout \(ref) -- \(file)'): stores and generated code rely on every released version", version: version
-                ))
+                diagnostics.append(
+                    .error(
+                        CheckRules.releasedVersionEdited.id, "'\(file)' of version \(version ?? 0), released in '\(ref)', is deleted",
+                        at: nil, hint: "restore it ('git checkout \(ref) -- \(file)'): stores and generated code rely on every released version", version: version
+                    ))
                 continue
             }
             if id != blobs[path] {
-                diagnostics.append(.error(
-                    CheckRules.releasedVersionEdited.id, "'\(file)' of version \(version ?? 0) differs from '\(ref)', where it is released: a released version must not change",
-                    at: SourceLocation(file: file, line: 1, column: 1),
-                    hint: "restore it ('git checkout \(ref) -- \(file)') and make the change in a new version ('remodel migration new NAME'): stores that applied version \(version ?? 0) would not get it",
-                    version: version
-                ))
+                diagnostics.append(
+                    .error(
+                        CheckRules.releasedVersionEdited.id, "'\(file)' of version \(version ?? 0) differs from '\(ref)', where it is released: a released version must not change",
+                        at: SourceLocation(file: file, line: 1, column: 1),
+                        hint:
+                            "restore it ('git checkout \(ref) -- \(file)') and make the change in a new version ('remodel migration new NAME'): stores that applied version \(version ?? 0) would not get it",
+                        version: version
+                    ))
             }
         }
         return diagnostics

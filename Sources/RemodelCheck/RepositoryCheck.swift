@@ -30,7 +30,10 @@ public struct CheckInput: Sendable {
     public var realmClassNames: String = GeneratorOptions.defaultRealmClassNames
     public var strict: Bool = false
 
-    public init(schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, sources: HistorySources, diagnostics: [Diagnostic]) {
+    public init(
+        schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, sources: HistorySources,
+        diagnostics: [Diagnostic]
+    ) {
         self.schemasPath = schemasPath
         self.migrationsPath = migrationsPath
         self.schema = schema
@@ -87,10 +90,11 @@ public enum RepositoryCheck {
                 let generatorInput = GeneratorInput(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
                 findings += GeneratedCodeCheck.findings(folder: folder, input: generatorInput, manifestName: input.manifestName, realmClassNames: input.realmClassNames)
             } else {
-                findings.append(.warning(
-                    CheckRules.generatedOutOfDate.id, "'\(folder)' (--generated) was not compared: the schema or history has errors, so there is nothing to generate",
-                    at: nil, hint: "fix the errors above; then check again"
-                ))
+                findings.append(
+                    .warning(
+                        CheckRules.generatedOutOfDate.id, "'\(folder)' (--generated) was not compared: the schema or history has errors, so there is nothing to generate",
+                        at: nil, hint: "fix the errors above; then check again"
+                    ))
             }
         }
         let configured = configuration.apply(to: findings, strict: input.strict)

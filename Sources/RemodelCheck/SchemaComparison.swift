@@ -56,13 +56,29 @@ public struct SchemaComparison: Sendable {
 
     /// For tools: `{ from, to, changes: [{ impact, change, subject, breaksAPI }], plan: [{ version, changes: [{ impact, summary, origin, statements }] }] }`.
     public var json: String {
-        struct Planned: Codable { var impact: String; var summary: String; var origin: String; var statements: [String] }
-        struct Version: Codable { var version: Int; var name: String; var changes: [Planned] }
-        struct Document: Codable { var from: String; var to: String; var changes: [Entry]; var plan: [Version]? }
+        struct Planned: Codable {
+            var impact: String
+            var summary: String
+            var origin: String
+            var statements: [String]
+        }
+        struct Version: Codable {
+            var version: Int
+            var name: String
+            var changes: [Planned]
+        }
+        struct Document: Codable {
+            var from: String
+            var to: String
+            var changes: [Entry]
+            var plan: [Version]?
+        }
         let versions = plan?.versions.map { version in
-            Version(version: version.version, name: version.name, changes: version.changes.map {
-                Planned(impact: $0.impact.rawValue, summary: $0.summary, origin: $0.origin, statements: version.statements(of: $0))
-            })
+            Version(
+                version: version.version, name: version.name,
+                changes: version.changes.map {
+                    Planned(impact: $0.impact.rawValue, summary: $0.summary, origin: $0.origin, statements: version.statements(of: $0))
+                })
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

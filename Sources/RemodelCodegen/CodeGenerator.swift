@@ -104,7 +104,9 @@ public struct CodeGenerator: Sendable {
         var found = GenerationChecks.diagnostics(for: input.schema, manifestName: options.manifestName)
         if options.realm, !found.containsErrors {
             found += RealmChecks.diagnostics(for: input.schema, source: input.sources?.schemas[input.version])
-            var migration = RealmMigrationGenerator(types: RealmTypeMapper(models: SwiftTypeMapper(schema: input.schema), manifestName: options.manifestName, storedNames: options.realmClassNames), history: input.history, version: input.version, sources: input.sources)
+            var migration = RealmMigrationGenerator(
+                types: RealmTypeMapper(models: SwiftTypeMapper(schema: input.schema), manifestName: options.manifestName, storedNames: options.realmClassNames),
+                history: input.history, version: input.version, sources: input.sources)
             _ = migration.body()
             found += migration.diagnostics
         }
@@ -120,7 +122,9 @@ public struct CodeGenerator: Sendable {
         // The manifest (which hashes the whole schema) goes first, so that no core waits for
         // it at the end.
         enum Job {
-            case model(Int), bridge(Int), manifest
+            case model(Int)
+            case bridge(Int)
+            case manifest
             /// A Realm file, its declarations already built.
             case realm(fileName: String, imports: [String], [SwiftDeclaration])
         }
@@ -140,7 +144,9 @@ public struct CodeGenerator: Sendable {
                 return file(model.name + ".swift", input, imports: modelImports(model.usesObjectID), [model.declaration])
             case .bridge(let index):
                 let bridge = builders.bridge(at: index)
-                return file(bridge.name + "+RemodelStore.swift", input, imports: storeImports, [.mark("Store bridge of \(bridge.name)")] + StoreBridgeGenerator.versionCheck + [bridge.declaration])
+                return file(
+                    bridge.name + "+RemodelStore.swift", input, imports: storeImports,
+                    [.mark("Store bridge of \(bridge.name)")] + StoreBridgeGenerator.versionCheck + [bridge.declaration])
             case .manifest:
                 return file(options.manifestName + ".swift", input, imports: storeImports, [.mark("Schema manifest")] + StoreBridgeGenerator.versionCheck + [builders.manifest()])
             case .realm(let fileName, let imports, let declarations):
@@ -164,7 +170,10 @@ public struct CodeGenerator: Sendable {
             file(Self.bundleFileNames[1], input, imports: storeImports, [.mark("Store bridges")] + StoreBridgeGenerator.versionCheck + bridges + [builders.manifest()]),
         ]
         if let realm = options.realm ? realmParts(input: input, types: builders.types) : nil {
-            files.append(file(Self.realmBundleFileName, input, imports: realm.imports, [.mark("Realm bridges")] + realm.types.map(\.declaration) + realm.shared, condition: Self.realmCondition))
+            files.append(
+                file(
+                    Self.realmBundleFileName, input, imports: realm.imports, [.mark("Realm bridges")] + realm.types.map(\.declaration) + realm.shared,
+                    condition: Self.realmCondition))
         }
         return files
     }

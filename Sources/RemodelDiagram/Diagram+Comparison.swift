@@ -14,7 +14,8 @@ extension Diagram {
         var comparison = Comparison(diff: diff)
         let before = SchemaDrawing(schema: old, projections: false)
         let after = SchemaDrawing(schema: new, projections: false)
-        let nodes = comparison.merge(old: before.objects, new: after.objects, origin: { diff.types.old(for: $0) }, id: SchemaDrawing.objectID)
+        let nodes =
+            comparison.merge(old: before.objects, new: after.objects, origin: { diff.types.old(for: $0) }, id: SchemaDrawing.objectID)
             + comparison.merge(old: before.enums, new: after.enums, origin: { diff.enums.old(for: $0) }, id: SchemaDrawing.enumID)
         let edges = comparison.merge(old: before.edges, new: after.edges)
         self = Diagram(title: title, nodes: nodes, edges: edges, isComparison: true).finished()
@@ -50,7 +51,7 @@ private struct Comparison {
     /// do not continue marked removed and placed after the node that came before them.
     mutating func merge(old: [Diagram.Node], new: [Diagram.Node], origin: (String) -> String?, id: (String) -> String) -> [Diagram.Node] {
         let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var continuing: [String: String] = [:]   // old name → new node id
+        var continuing: [String: String] = [:]  // old name → new node id
         var merged: [Diagram.Node] = []
         for node in new {
             guard let originName = origin(node.name), let before = oldByName[originName] else {

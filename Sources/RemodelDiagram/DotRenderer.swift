@@ -23,7 +23,8 @@ public enum DotRenderer {
         if let title = diagram.title { out += ", labelloc=t, labeljust=l, label=<\(titleLabel(title, legend: diagram.isComparison))>" }
         out += "]\n"
         out += "    node [shape=plain, fontname=\"Helvetica\", fontsize=10]\n"
-        out += "    edge [fontname=\"Helvetica\", fontsize=9, labelfontsize=10, labeldistance=1.8, arrowsize=0.7, color=\"\(DiagramColours.of(.unchanged).line)\", fontcolor=\"\(DiagramColours.detail)\"]\n"
+        out +=
+            "    edge [fontname=\"Helvetica\", fontsize=9, labelfontsize=10, labeldistance=1.8, arrowsize=0.7, color=\"\(DiagramColours.of(.unchanged).line)\", fontcolor=\"\(DiagramColours.detail)\"]\n"
         // Embedded types owned by one object type, in a box with it.
         let groups = diagram.nodes.compactMap(\.group).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for (index, owner) in groups.enumerated() {
@@ -72,10 +73,12 @@ public enum DotRenderer {
             }
             // Edges start at the row: at its last cell, or (an inverse relationship, which
             // points back at the type that links here, usually drawn before) at its first.
-            rows += "        <TR>" + cells.enumerated().map { index, content in
-                let port = index == cells.count - 1 ? " PORT=\(quoted(member.id))" : index == 0 ? " PORT=\(quoted(member.id + backPort))" : ""
-                return "<TD ALIGN=\"LEFT\"\(fill)\(port)>\(content)</TD>"
-            }.joined() + "</TR>\n"
+            rows +=
+                "        <TR>"
+                + cells.enumerated().map { index, content in
+                    let port = index == cells.count - 1 ? " PORT=\(quoted(member.id))" : index == 0 ? " PORT=\(quoted(member.id + backPort))" : ""
+                    return "<TD ALIGN=\"LEFT\"\(fill)\(port)>\(content)</TD>"
+                }.joined() + "</TR>\n"
         }
         return rows + "      </TABLE>\n"
     }
@@ -113,9 +116,11 @@ public enum DotRenderer {
         var rows = "<TR><TD ALIGN=\"LEFT\"><B>\(html(title))</B></TD></TR>"
         if legend {
             let marks: [(Diagram.Mark, String)] = [(.added, "added"), (.removed, "removed"), (.changed, "renamed, retyped or changed")]
-            rows += "<TR><TD ALIGN=\"LEFT\">" + marks.map { mark, words in
-                font("\(mark.symbol ?? "") \(words)", colour: DiagramColours.of(mark).text, size: 10)
-            }.joined(separator: "    ") + "</TD></TR>"
+            rows +=
+                "<TR><TD ALIGN=\"LEFT\">"
+                + marks.map { mark, words in
+                    font("\(mark.symbol ?? "") \(words)", colour: DiagramColours.of(mark).text, size: 10)
+                }.joined(separator: "    ") + "</TD></TR>"
         }
         return "<TABLE BORDER=\"0\" CELLPADDING=\"2\" CELLSPACING=\"0\">\(rows)</TABLE>"
     }

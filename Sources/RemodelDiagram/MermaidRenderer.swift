@@ -75,12 +75,13 @@ public enum MermaidRenderer {
 
     /// `Person --> "*" Dog : dogs (list)`.
     private static func relation(_ edge: Diagram.Edge, in diagram: Diagram) -> String {
-        let arrow = switch edge.kind {
-        case .link: "-->"
-        case .embedding: "*--"
-        case .inverse, .enumeration: "..>"
-        case .projection: "..|>"
-        }
+        let arrow =
+            switch edge.kind {
+            case .link: "-->"
+            case .embedding: "*--"
+            case .inverse, .enumeration: "..>"
+            case .projection: "..|>"
+            }
         let from = diagram.node(edge.from).map(classID) ?? edge.from
         let to = diagram.node(edge.to).map(classID) ?? edge.to
         var label = edge.text
@@ -140,9 +141,11 @@ public enum MermaidRenderer {
     /// the same; any other line keeps its angle brackets as entity codes, since Mermaid pairs
     /// tildes first with last.
     static func genericAngles(_ line: String) -> String {
-        let open = "#60;", close = "#62;"
+        let open = "#60;"
+        let close = "#62;"
         guard line.components(separatedBy: open).count == 2, line.components(separatedBy: close).count == 2,
-              !line.contains(","), let start = line.range(of: open), let end = line.range(of: close), start.upperBound <= end.lowerBound else {
+            !line.contains(","), let start = line.range(of: open), let end = line.range(of: close), start.upperBound <= end.lowerBound
+        else {
             return line
         }
         return line.replacingCharacters(in: end, with: "~").replacingCharacters(in: start, with: "~")

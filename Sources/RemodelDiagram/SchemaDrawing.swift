@@ -18,31 +18,38 @@ struct SchemaDrawing {
     init(schema: Schema, projections includeProjections: Bool) {
         for object in schema.objects {
             let id = Self.objectID(object.name)
-            objects.append(Diagram.Node(
-                id: id, kind: object.isEmbedded ? .embedded : .object, name: object.name,
-                members: object.properties.map { Self.member($0, of: object) }
-            ))
+            objects.append(
+                Diagram.Node(
+                    id: id, kind: object.isEmbedded ? .embedded : .object, name: object.name,
+                    members: object.properties.map { Self.member($0, of: object) }
+                ))
             for property in object.properties {
                 if let edge = Self.edge(from: id, property, schema: schema) { edges.append(edge) }
             }
         }
         for enumType in schema.enums {
-            enums.append(Diagram.Node(id: Self.enumID(enumType.name), kind: .enumeration, name: enumType.name, members: enumType.cases.map { enumCase in
-                Diagram.Member(id: enumCase.name, kind: .enumCase, name: enumCase.name, detail: Self.rawValueDetail(enumCase, of: enumType))
-            }))
+            enums.append(
+                Diagram.Node(
+                    id: Self.enumID(enumType.name), kind: .enumeration, name: enumType.name,
+                    members: enumType.cases.map { enumCase in
+                        Diagram.Member(id: enumCase.name, kind: .enumCase, name: enumCase.name, detail: Self.rawValueDetail(enumCase, of: enumType))
+                    }))
         }
         guard includeProjections else { return }
         for projection in schema.projections {
             let model = schema.objectType(named: projection.of)
             let id = Self.projectionID(projection.name)
-            projections.append(Diagram.Node(id: id, kind: .projection, name: projection.name, members: projection.properties.map { property in
-                // The type a key path of one component gets from the model property.
-                let modelType = property.keyPathComponents.count == 1 ? model?.property(named: property.keyPath).flatMap(Self.detail) : nil
-                return Diagram.Member(
-                    id: property.name, kind: .projected, name: property.name, detail: property.type.map(Diagram.visible) ?? modelType,
-                    notes: property.keyPath == property.name ? [] : ["from " + Diagram.visible(property.keyPath)]
-                )
-            }))
+            projections.append(
+                Diagram.Node(
+                    id: id, kind: .projection, name: projection.name,
+                    members: projection.properties.map { property in
+                        // The type a key path of one component gets from the model property.
+                        let modelType = property.keyPathComponents.count == 1 ? model?.property(named: property.keyPath).flatMap(Self.detail) : nil
+                        return Diagram.Member(
+                            id: property.name, kind: .projected, name: property.name, detail: property.type.map(Diagram.visible) ?? modelType,
+                            notes: property.keyPath == property.name ? [] : ["from " + Diagram.visible(property.keyPath)]
+                        )
+                    }))
             if model != nil {
                 edges.append(Diagram.Edge(from: id, member: nil, to: Self.objectID(projection.of), kind: .projection, label: "projects"))
             }
@@ -83,14 +90,16 @@ struct SchemaDrawing {
                 from: id, member: property.name, to: objectID(type), toMember: origin, kind: .inverse, label: property.name, cardinality: .linking, inverseOf: origin
             )
         case .stored(let type):
-            let cardinality: Diagram.Edge.Cardinality = switch type.collection {
-            case nil: .one
-            case .list: .list
-            case .set: .set
-            case .map: .map
-            }
+            let cardinality: Diagram.Edge.Cardinality =
+                switch type.collection {
+                case nil: .one
+                case .list: .list
+                case .set: .set
+                case .map: .map
+                }
             if let name = type.objectName, let target = schema.objectType(named: name) {
-                return Diagram.Edge(from: id, member: property.name, to: objectID(name), kind: target.isEmbedded ? .embedding : .link, label: property.name, cardinality: cardinality)
+                return Diagram.Edge(
+                    from: id, member: property.name, to: objectID(name), kind: target.isEmbedded ? .embedding : .link, label: property.name, cardinality: cardinality)
             }
             if let name = type.enumName, schema.enumType(named: name) != nil {
                 return Diagram.Edge(from: id, member: property.name, to: enumID(name), kind: .enumeration, label: property.name, cardinality: cardinality)

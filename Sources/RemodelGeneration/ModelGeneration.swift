@@ -67,12 +67,13 @@ package struct ModelGeneration: Sendable {
             guard !read.diagnostics.containsErrors else { return false }
             options = read.options
         }
-        let generator = CodeGenerator(options: GeneratorOptions(
-            manifestName: manifestName,
-            realm: realm || options.realm,
-            // The command line's --realm-class-names, else the options file's, else the default.
-            realmClassNames: realmClassNames ?? options.realmClassNames ?? GeneratorOptions.defaultRealmClassNames
-        ))
+        let generator = CodeGenerator(
+            options: GeneratorOptions(
+                manifestName: manifestName,
+                realm: realm || options.realm,
+                // The command line's --realm-class-names, else the options file's, else the default.
+                realmClassNames: realmClassNames ?? options.realmClassNames ?? GeneratorOptions.defaultRealmClassNames
+            ))
         let files: [GeneratedFile]
         do {
             // The plugin declares its outputs before it reads the options: with an options file

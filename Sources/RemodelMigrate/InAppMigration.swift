@@ -21,8 +21,12 @@ extension Migrator: StoreMigrator {
         case .fail:
             throw StoreError.migrationNeeded(path: migration.path, storeVersion: migration.storeVersion, codeVersion: migration.targetVersion)
         case .deleteAndRecreate:
-            FileHandle.standardError.write(Data("remodel: WARNING: deleting every object in \(migration.path) to recreate it at version \(migration.targetVersion) (UpgradePolicy.deleteAndRecreate is for development only)\n".utf8))
-            let tables = try migration.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_remodel\\_%' ESCAPE '\\'")
+            FileHandle.standardError.write(
+                Data(
+                    "remodel: WARNING: deleting every object in \(migration.path) to recreate it at version \(migration.targetVersion) (UpgradePolicy.deleteAndRecreate is for development only)\n"
+                        .utf8))
+            let tables = try migration.query(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_remodel\\_%' ESCAPE '\\'")
             for row in tables {
                 if case .text(let name) = row[0] { try migration.execute("DROP TABLE \(SQLiteRenderer.identifier(name))") }
             }

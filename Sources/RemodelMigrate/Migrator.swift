@@ -89,7 +89,8 @@ public struct Migrator: Sendable {
     public func editedMigrations(_ applied: [AppliedMigration]) -> [(applied: AppliedMigration, now: Migration)] {
         applied.compactMap { applied in
             guard let now = history.migrations.first(where: { $0.version == applied.version }),
-                  !applied.checksum.isEmpty, !now.checksum.isEmpty, applied.checksum != now.checksum else { return nil }
+                !applied.checksum.isEmpty, !now.checksum.isEmpty, applied.checksum != now.checksum
+            else { return nil }
             return (applied, now)
         }
     }

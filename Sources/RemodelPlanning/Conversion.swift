@@ -92,8 +92,9 @@ package struct Conversion {
         case (.double, .float):
             // Finite doubles beyond Float's range do not convert; infinities do.
             let limit = SQLExpression.real(Double(Float.greatestFiniteMagnitude))
-            let fits = SQLExpression.binary(.or, .between(v, lower: .real(-Double(Float.greatestFiniteMagnitude)), upper: limit),
-                                            .inList(v, [.real(.infinity), .real(-.infinity)], negated: false))
+            let fits = SQLExpression.binary(
+                .or, .between(v, lower: .real(-Double(Float.greatestFiniteMagnitude)), upper: limit),
+                .inList(v, [.real(.infinity), .real(-.infinity)], negated: false))
             return Conversion(test: fits, value: v)
         case (.double, let b) where b.isInteger, (.float, let b) where b.isInteger:
             let (lower, upper) = range(b)

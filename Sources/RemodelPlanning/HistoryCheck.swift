@@ -14,13 +14,15 @@ public enum HistoryCheck {
         for migration in history.migrations {
             for (index, step) in migration.steps.enumerated() {
                 guard case .custom(let name, _, _) = step, !registered.contains(name) else { continue }
-                warnings.append(.warning(
-                    "migration-custom-step-unavailable",
-                    "migration \(migration.version) step \(index + 1) (custom): custom step '\(name)' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version \(migration.version)",
-                    at: sources.location(version: migration.version, step: index),
-                    hint: "the app runs it when it opens the store (Migrator.register), or build a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)",
-                    version: migration.version
-                ))
+                warnings.append(
+                    .warning(
+                        "migration-custom-step-unavailable",
+                        "migration \(migration.version) step \(index + 1) (custom): custom step '\(name)' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version \(migration.version)",
+                        at: sources.location(version: migration.version, step: index),
+                        hint:
+                            "the app runs it when it opens the store (Migrator.register), or build a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)",
+                        version: migration.version
+                    ))
             }
         }
         return warnings
@@ -102,8 +104,9 @@ extension MigrationHistory {
     /// The names of every custom step of the history: the closures a program must register
     /// to run it (a check plans them as registered).
     public var customStepNames: Set<String> {
-        Set(migrations.flatMap(\.steps).compactMap { step -> String? in
-            if case .custom(let name, _, _) = step { name } else { nil }
-        })
+        Set(
+            migrations.flatMap(\.steps).compactMap { step -> String? in
+                if case .custom(let name, _, _) = step { name } else { nil }
+            })
     }
 }

@@ -15,7 +15,7 @@ public struct MigrationPlan: Sendable {
 
     /// Object types renamed across all versions: name after the last → name before the first.
     public var renamedTypes: [String: String] {
-        var originals: [String: String] = [:]   // current name → name before the plan
+        var originals: [String: String] = [:]  // current name → name before the plan
         for version in versions {
             var next = originals.filter { version.typeRenames.old(for: $0.key) == nil && version.typeRenames.new(for: $0.key) == nil }
             for pair in version.typeRenames.pairs { next[pair.new] = originals[pair.old] ?? pair.old }
@@ -37,9 +37,10 @@ public struct MigrationPlan: Sendable {
         guard let start = versions.first?.previousSchema else { return SchemaDiff.Renames() }
         // Each original type's current name, and each original property's current name by original type.
         var types = Dictionary(uniqueKeysWithValues: (start.objects.map(\.name) + start.enums.map(\.name)).map { ($0, $0) })
-        var properties = Dictionary(uniqueKeysWithValues: start.objects.map { object in
-            (object.name, Dictionary(uniqueKeysWithValues: object.properties.map { ($0.name, $0.name) }))
-        })
+        var properties = Dictionary(
+            uniqueKeysWithValues: start.objects.map { object in
+                (object.name, Dictionary(uniqueKeysWithValues: object.properties.map { ($0.name, $0.name) }))
+            })
         for version in versions {
             let diff = SchemaDiff(from: version.previousSchema, to: version.schema, renames: version.renames)
             for (original, current) in types {

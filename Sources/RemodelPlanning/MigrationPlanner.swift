@@ -39,13 +39,25 @@ public struct MigrationPlanner: Sendable {
     public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
         let target = target ?? history.currentVersion
         guard history.schema(at: version) != nil else {
-            throw MigrationPlanningError([.error("migration-unknown-version", "the store is at version \(version), which the migration history does not have (it has versions 1 to \(history.currentVersion))", at: nil, hint: "use the Migrations/ folder of the app that wrote the store")])
+            throw MigrationPlanningError([
+                .error(
+                    "migration-unknown-version", "the store is at version \(version), which the migration history does not have (it has versions 1 to \(history.currentVersion))",
+                    at: nil, hint: "use the Migrations/ folder of the app that wrote the store")
+            ])
         }
         guard target >= version else {
-            throw MigrationPlanningError([.error("migration-downgrade", "cannot migrate from version \(version) down to \(target): migrations only go forward", at: nil, hint: "restore a backup made before the upgrade instead")])
+            throw MigrationPlanningError([
+                .error(
+                    "migration-downgrade", "cannot migrate from version \(version) down to \(target): migrations only go forward", at: nil,
+                    hint: "restore a backup made before the upgrade instead")
+            ])
         }
         guard history.schema(at: target) != nil else {
-            throw MigrationPlanningError([.error("migration-unknown-version", "version \(target) does not exist: the newest version is \(history.currentVersion)", at: nil, hint: "omit --to to migrate to the newest version")])
+            throw MigrationPlanningError([
+                .error(
+                    "migration-unknown-version", "version \(target) does not exist: the newest version is \(history.currentVersion)", at: nil,
+                    hint: "omit --to to migrate to the newest version")
+            ])
         }
         let nowMicroseconds = Int64((now.timeIntervalSince1970 * 1_000_000).rounded(.down))
         var versions: [VersionPlan] = []

@@ -42,7 +42,8 @@ struct PlanningScope {
                 for schema in [old, new] {
                     for property in schema.objectType(named: name)?.properties ?? [] {
                         guard let target = Self.referenced(by: property), !full.contains(target),
-                              schema.objectType(named: target)?.isEmbedded == true else { continue }
+                            schema.objectType(named: target)?.isEmbedded == true
+                        else { continue }
                         full.insert(target)
                         grew = true
                     }
@@ -81,7 +82,8 @@ struct PlanningScope {
 
     /// The scope of one version, its references found by reading both schemas whole.
     init(old: Schema, new: Schema, migration: Migration) {
-        let before = ReferenceIndex(old), after = ReferenceIndex(new)
+        let before = ReferenceIndex(old)
+        let after = ReferenceIndex(new)
         self.init(old: old, new: new, migration: migration, changed: Self.changedTypes(from: old, to: new)) { before[$0].union(after[$0]) }
     }
 

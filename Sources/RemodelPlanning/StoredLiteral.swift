@@ -108,8 +108,9 @@ struct StoredLiteral {
     /// A literal of a scalar type, through `StoredForm` (the conversion `import` and dynamic
     /// defaults use): the same stored value whichever way it arrives.
     private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> SQLExpression {
-        let mismatch = Mismatch(description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")",
-                                hint: Self.numericForm(of: scalar))
+        let mismatch = Mismatch(
+            description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")",
+            hint: Self.numericForm(of: scalar))
         let result: Result<StoreValue, ValueProblem>
         switch (scalar, value) {
         case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)

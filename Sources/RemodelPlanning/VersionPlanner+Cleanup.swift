@@ -19,7 +19,8 @@ extension VersionPlanner {
         for name in tableOrder {
             guard let table = tables[name], table.role != .continued else { continue }
             let isRead = tables.values.contains { $0.reads.contains(name) } || table.role == .embedding
-            let change = removedTypeChanges[name] ?? schemaChange { if case .embeddedChanged(let type, true) = $0 { type == table.newObject?.name } else { false } }
+            let change =
+                removedTypeChanges[name] ?? schemaChange { if case .embeddedChanged(let type, true) = $0 { type == table.newObject?.name } else { false } }
                 ?? record(.plan(type: name), .destructive, "drop the table of \(table.oldObject.name)")
             let drops = table.oldTable.sideTables.map { SQLStatement.dropTable($0.name) } + [.dropTable(isRead ? name : table.oldObject.name)]
             if isRead {

@@ -50,7 +50,8 @@ extension VersionPlanner {
                 continue
             case (false, true):
                 guard let table = embeddingTable(of: originName) else { continue }
-                embedded[newObject.name] = EmbeddedState(kind: .fromTable(table), scope: PropertyScope(oldObject: oldObject, newObject: newObject, properties: properties), changesJSON: true)
+                embedded[newObject.name] = EmbeddedState(
+                    kind: .fromTable(table), scope: PropertyScope(oldObject: oldObject, newObject: newObject, properties: properties), changesJSON: true)
             case (true, _):
                 var scope = PropertyScope(oldObject: oldObject, newObject: newObject, properties: properties)
                 for property in oldObject.storedProperties {

@@ -7,12 +7,17 @@ extension VersionPlanner {
 
     mutating func planDeletion(_ matches: [MigrationStep.PropertyMatch], step index: Int, table: inout TableState) {
         let step = migration.steps[index]
-        let change = record(.step(index: index, step), .destructive, matches.isEmpty ? "delete every \(table.typeName)" : "delete \(table.typeName) objects where \(Self.describe(matches))")
+        let change = record(
+            .step(index: index, step), .destructive, matches.isEmpty ? "delete every \(table.typeName)" : "delete \(table.typeName) objects where \(Self.describe(matches))")
         var conditions: [SQLExpression] = []
         for match in matches {
-            guard let read = self.read(match.property, in: table.scope, target: .table(table.name), step: index, field: "where.\(match.property)", beforeRewrites: true) else { return }
+            guard let read = self.read(match.property, in: table.scope, target: .table(table.name), step: index, field: "where.\(match.property)", beforeRewrites: true) else {
+                return
+            }
             let writes = read.path.count == 1 ? table.scope.writes[read.name].map { [match.property: $0] } ?? [:] : [:]
-            guard let condition = condition(match.condition, on: read.value, property: match.property, step: index, field: "where.\(match.property)", writes: writes) else { return }
+            guard let condition = condition(match.condition, on: read.value, property: match.property, step: index, field: "where.\(match.property)", writes: writes) else {
+                return
+            }
             conditions.append(condition)
         }
         let condition = SQLExpression.all(conditions) ?? .integer(1)
@@ -42,8 +47,10 @@ extension VersionPlanner {
 
     /// The SQL of one condition on a value. `null` matches `equals: null`, `not` and `notIn`
     /// (it is none of the values), and no ordering comparison.
-    mutating func condition(_ condition: MigrationStep.Condition, on value: RowValue, property: String, step: Int, field: String,
-                            writes: [String: (step: StepReference, change: Int)]) -> SQLExpression? {
+    mutating func condition(
+        _ condition: MigrationStep.Condition, on value: RowValue, property: String, step: Int, field: String,
+        writes: [String: (step: StepReference, change: Int)]
+    ) -> SQLExpression? {
         let v = value.expression
         func literal(_ literal: DefaultValue) -> SQLExpression? {
             var type = value.type
@@ -53,28 +60,33 @@ extension VersionPlanner {
             } catch {
                 // Steps run in file order: a value converted by an earlier step has its new type.
                 let earlier = writes[property]
-                let hint = earlier.map { "'\(property)' is \(value.type) here, after \($0.step.label); to match its old values, put \(migration.steps[step].kind) before that step" }
+                let hint = earlier.map {
+                    "'\(property)' is \(value.type) here, after \($0.step.label); to match its old values, put \(migration.steps[step].kind) before that step"
+                }
                 self.error("migration-invalid-value", "where \(property): \(error)", at: .value(step, field: field), hint: hint ?? (error as? StoredLiteral.Mismatch)?.hint)
                 return nil
             }
         }
         func text(_ text: String) -> SQLExpression? {
             guard value.type.scalar == .string || value.type.scalar == .url, value.type.collection == nil else {
-                error("migration-invalid-value", "where \(property): \(condition.keyword) compares text, but '\(property)' is \(value.type)", at: .value(step, field: field),
-                      hint: "compare \(value.type) values with equals, in or an ordering (lt, gt, …)")
+                error(
+                    "migration-invalid-value", "where \(property): \(condition.keyword) compares text, but '\(property)' is \(value.type)", at: .value(step, field: field),
+                    hint: "compare \(value.type) values with equals, in or an ordering (lt, gt, …)")
                 return nil
             }
             return .text(text)
         }
         func ordered(_ literalValue: DefaultValue, _ op: SQLOperator) -> SQLExpression? {
-            let orderable: Bool = switch value.type.base {
-            case .scalar(let scalar): scalar.isInteger || [.float, .double, .date, .string, .url, .decimal128].contains(scalar)
-            case .enumeration: true
-            case .object: false
-            }
+            let orderable: Bool =
+                switch value.type.base {
+                case .scalar(let scalar): scalar.isInteger || [.float, .double, .date, .string, .url, .decimal128].contains(scalar)
+                case .enumeration: true
+                case .object: false
+                }
             guard orderable, value.type.collection == nil else {
-                error("migration-invalid-value", "where \(property): \(condition.keyword) compares an order, which \(value.type) values do not have", at: .step(step, field: field),
-                      hint: "compare numbers, dates or text; use equals or in for other values")
+                error(
+                    "migration-invalid-value", "where \(property): \(condition.keyword) compares an order, which \(value.type) values do not have", at: .step(step, field: field),
+                    hint: "compare numbers, dates or text; use equals or in for other values")
                 return nil
             }
             return literal(literalValue).map { .binary(op, v, $0) }
@@ -118,15 +130,20 @@ extension VersionPlanner {
             guard case .createObjects(let typeName, let objects, let addTo) = step else { continue }
             guard let newName = resolveType(typeName, step: index) else { continue }
             let count = objects.count
-            let change = record(.step(index: index, step), .dataDependent, "create \(count) \(newName) object\(count == 1 ? "" : "s")\(addTo.map { " and add \(count == 1 ? "it" : "them") to \($0.type).\($0.property) where \(Self.describe($0.where))" } ?? "")")
+            let change = record(
+                .step(index: index, step), .dataDependent,
+                "create \(count) \(newName) object\(count == 1 ? "" : "s")\(addTo.map { " and add \(count == 1 ? "it" : "them") to \($0.type).\($0.property) where \(Self.describe($0.where))" } ?? "")"
+            )
             guard let object = new.objectType(named: newName) else {
-                error("migration-unknown-type", "'\(newName)' is removed in version \(version), so no objects of it can be created", at: .step(index, field: "type"),
-                      hint: Self.suggestion(newName, in: new.objects.filter { !$0.isEmbedded }.map(\.name)) ?? "create objects of a type version \(version) has")
+                error(
+                    "migration-unknown-type", "'\(newName)' is removed in version \(version), so no objects of it can be created", at: .step(index, field: "type"),
+                    hint: Self.suggestion(newName, in: new.objects.filter { !$0.isEmbedded }.map(\.name)) ?? "create objects of a type version \(version) has")
                 continue
             }
             guard !object.isEmbedded, let layout = newLayout.table(named: newName) else {
-                error("migration-invalid-step", "'\(newName)' is embedded: create its values with the objects that hold them", at: .step(index, field: "type"),
-                      hint: "create the objects that hold them, or fill the holders' values in a custom step")
+                error(
+                    "migration-invalid-step", "'\(newName)' is embedded: create its values with the objects that hold them", at: .step(index, field: "type"),
+                    hint: "create the objects that hold them, or fill the holders' values in a custom step")
                 continue
             }
             // The keys of the new objects, made once so that links can refer to them.
@@ -137,8 +154,10 @@ extension VersionPlanner {
             var failed = false
             for (position, values) in objects.enumerated() {
                 for value in values where object.property(named: value.property)?.storedType == nil {
-                    error("migration-unknown-property", "'\(newName)' has no property '\(value.property)' in version \(version)", at: .step(index, field: "objects.\(position).\(value.property)"),
-                          hint: Self.suggestion(value.property, in: object.storedProperties.map(\.name)))
+                    error(
+                        "migration-unknown-property", "'\(newName)' has no property '\(value.property)' in version \(version)",
+                        at: .step(index, field: "objects.\(position).\(value.property)"),
+                        hint: Self.suggestion(value.property, in: object.storedProperties.map(\.name)))
                     failed = true
                 }
                 var row: [SQLExpression] = []
@@ -147,23 +166,33 @@ extension VersionPlanner {
                     let field = "objects.\(position)" + (given == nil ? "" : ".\(column.name)")
                     var value: SQLExpression
                     if let given {
-                        guard let stored = storedExpression(given, type: column.type, step: index, field: field) else { failed = true; continue }
+                        guard let stored = storedExpression(given, type: column.type, step: index, field: field) else {
+                            failed = true
+                            continue
+                        }
                         value = stored
                     } else if let defaultValue = object.property(named: column.name)?.defaultValue {
-                        guard let stored = storedExpression(defaultValue, type: column.type, step: nil, blame: .schema(type: newName, member: column.name)) else { failed = true; continue }
+                        guard let stored = storedExpression(defaultValue, type: column.type, step: nil, blame: .schema(type: newName, member: column.name)) else {
+                            failed = true
+                            continue
+                        }
                         value = stored
                     } else if column.type.isOptional {
                         value = .null
                     } else {
-                        error("migration-missing-value", "new \(newName) object \(position + 1) has no value for '\(column.name)', which is required and has no default", at: .step(index, field: field),
-                              hint: "give it one: { \(column.name): … }, or a `default:` in the schema")
+                        error(
+                            "migration-missing-value", "new \(newName) object \(position + 1) has no value for '\(column.name)', which is required and has no default",
+                            at: .step(index, field: field),
+                            hint: "give it one: { \(column.name): … }, or a `default:` in the schema")
                         failed = true
                         continue
                     }
                     if column.isPrimaryKey {
                         if value.isLiteral, let earlier = keyRows.firstIndex(where: { $0[1] == value }) {
-                            error("migration-duplicate-key", "new \(newName) objects \(earlier + 1) and \(position + 1) have the same primary key \(given.map(CanonicalYAML.literal) ?? "(the default)")",
-                                  at: given == nil ? .step(index, field: field) : .value(index, field: field), hint: "give each new object its own '\(column.name)'")
+                            error(
+                                "migration-duplicate-key",
+                                "new \(newName) objects \(earlier + 1) and \(position + 1) have the same primary key \(given.map(CanonicalYAML.literal) ?? "(the default)")",
+                                at: given == nil ? .step(index, field: field) : .value(index, field: field), hint: "give each new object its own '\(column.name)'")
                             failed = true
                         }
                         keyRows.append([.integer(Int64(position)), value])
@@ -176,9 +205,10 @@ extension VersionPlanner {
             guard !failed else { continue }
             var statements: [SQLStatement] = []
             if let first = keyRows.first, let key = layout.primaryKey {
-                schedule([.createTemporaryTable(name: keys, SQLSelect([SQLSelect.Column(first[0], as: "position"), SQLSelect.Column(first[1], as: "key")], from: nil))]
-                         + (keyRows.count > 1 ? [.insertValues(table: keys, columns: ["position", "key"], rows: Array(keyRows.dropFirst()))] : []),
-                         in: .createObjects, for: change)
+                schedule(
+                    [.createTemporaryTable(name: keys, SQLSelect([SQLSelect.Column(first[0], as: "position"), SQLSelect.Column(first[1], as: "key")], from: nil))]
+                        + (keyRows.count > 1 ? [.insertValues(table: keys, columns: ["position", "key"], rows: Array(keyRows.dropFirst()))] : []),
+                    in: .createObjects, for: change)
                 // A key that an object already has (after the version's other steps); a
                 // generated key cannot be.
                 let taken = SQLExpression.inSelect(.column(key.name), SQLSelect([.column("key")], from: keys))
@@ -207,29 +237,38 @@ extension VersionPlanner {
     private mutating func linkStatements(_ target: MigrationStep.LinkTarget, to type: String, keys: String, count: Int, step: Int) -> [SQLStatement]? {
         guard let ownerName = resolveType(target.type, step: step, field: "addTo.type") else { return nil }
         guard let owner = new.objectType(named: ownerName), let layout = newLayout.table(named: ownerName), let ownerKey = layout.primaryKey else {
-            let why = new.objectType(named: ownerName)?.isEmbedded == true ? "it is embedded (its values live inside other objects)" : "it has no primary key, so its collections have nothing to attach to"
-            error("migration-invalid-step", "'\(ownerName)' cannot hold the new objects: \(why)", at: .step(step, field: "addTo.type"),
-                  hint: "add them to a property of an object type with a primary key")
+            let why =
+                new.objectType(named: ownerName)?.isEmbedded == true
+                ? "it is embedded (its values live inside other objects)" : "it has no primary key, so its collections have nothing to attach to"
+            error(
+                "migration-invalid-step", "'\(ownerName)' cannot hold the new objects: \(why)", at: .step(step, field: "addTo.type"),
+                hint: "add them to a property of an object type with a primary key")
             return nil
         }
         guard let property = owner.property(named: target.property), let propertyType = property.storedType, propertyType.objectName == type else {
             let candidates = owner.storedProperties.filter { $0.storedType?.objectName == type }.map(\.name)
             let found = owner.property(named: target.property)
-            let problem = found.map { "'\(ownerName).\(target.property)' is \($0.storedType.map { "\($0)" } ?? "an inverse relationship"), not a link to \(type)" }
+            let problem =
+                found.map { "'\(ownerName).\(target.property)' is \($0.storedType.map { "\($0)" } ?? "an inverse relationship"), not a link to \(type)" }
                 ?? "'\(ownerName)' has no property '\(target.property)' that links to \(type)"
-            error("migration-invalid-step", problem, at: .step(step, field: "addTo.property"),
-                  hint: candidates.isEmpty ? "add a \(type)?, list<\(type)> or set<\(type)> property to \(ownerName)" : "links to \(type): \(candidates.joined(separator: ", "))")
+            error(
+                "migration-invalid-step", problem, at: .step(step, field: "addTo.property"),
+                hint: candidates.isEmpty ? "add a \(type)?, list<\(type)> or set<\(type)> property to \(ownerName)" : "links to \(type): \(candidates.joined(separator: ", "))")
             return nil
         }
         var conditions: [SQLExpression] = []
         for match in target.where {
             guard let type = owner.property(named: match.property)?.storedType, layout.column(named: match.property) != nil else {
-                error("migration-unknown-property", "'\(ownerName)' has no property '\(match.property)' to choose the objects by", at: .step(step, field: "addTo.where.\(match.property)"),
-                      hint: Self.suggestion(match.property, in: layout.columnNames))
+                error(
+                    "migration-unknown-property", "'\(ownerName)' has no property '\(match.property)' to choose the objects by",
+                    at: .step(step, field: "addTo.where.\(match.property)"),
+                    hint: Self.suggestion(match.property, in: layout.columnNames))
                 return nil
             }
             let value = RowValue(expression: .column(match.property), type: type, isNew: true, isNonNull: !type.isOptional)
-            guard let condition = condition(match.condition, on: value, property: match.property, step: step, field: "addTo.where.\(match.property)", writes: [:]) else { return nil }
+            guard let condition = condition(match.condition, on: value, property: match.property, step: step, field: "addTo.where.\(match.property)", writes: [:]) else {
+                return nil
+            }
             conditions.append(condition)
         }
         let condition = SQLExpression.all(conditions)
@@ -239,8 +278,9 @@ extension VersionPlanner {
         switch propertyType.collection {
         case nil:
             guard count == 1 else {
-                error("migration-invalid-step", "'\(ownerName).\(target.property)' links to one \(type), but the step creates \(count)", at: .step(step, field: "addTo.property"),
-                      hint: "create one object per step for a to-one link")
+                error(
+                    "migration-invalid-step", "'\(ownerName).\(target.property)' links to one \(type), but the step creates \(count)", at: .step(step, field: "addTo.property"),
+                    hint: "create one object per step for a to-one link")
                 return nil
             }
             return [.update(table: ownerName, assignments: [SQLAssignment(target.property, key(0))], where: condition)]
@@ -250,8 +290,9 @@ extension VersionPlanner {
                 var columns: [SQLSelect.Column] = [SQLSelect.Column(.column(ownerKey.name))]
                 var names = ["owner"]
                 if side.kind == .list {
-                    let next = SQLSelect([.call(.coalesce, .binary(.plus, .call(.max, .column("position")), .integer(1)), .integer(0))],
-                                         from: side.name, where: .equals(.column("owner"), .outer(.column(ownerKey.name))))
+                    let next = SQLSelect(
+                        [.call(.coalesce, .binary(.plus, .call(.max, .column("position")), .integer(1)), .integer(0))],
+                        from: side.name, where: .equals(.column("owner"), .outer(.column(ownerKey.name))))
                     columns.append(SQLSelect.Column(.subquery(next)))
                     names.append("position")
                 }
@@ -260,8 +301,9 @@ extension VersionPlanner {
                 return .insertSelect(table: side.name, columns: names, SQLSelect(columns, from: SQLSelect.Source(ownerName), where: condition))
             }
         case .map:
-            error("migration-unsupported-step", "'\(ownerName).\(target.property)' is a map, which needs a key for each new object", at: .step(step, field: "addTo.property"),
-                  hint: "use a custom step to fill maps")
+            error(
+                "migration-unsupported-step", "'\(ownerName).\(target.property)' is a map, which needs a key for each new object", at: .step(step, field: "addTo.property"),
+                hint: "use a custom step to fill maps")
             return nil
         }
     }
@@ -273,8 +315,11 @@ extension VersionPlanner {
             guard case .custom(let name, let typeName, let reads) = step else { continue }
             let change = record(.step(index: index, step), .dataDependent, "run custom step '\(name)' on every \(typeName ?? "object")")
             guard customSteps.contains(name) else {
-                error("migration-custom-step-unavailable", "custom step '\(name)' is a Swift closure, which this program does not have", at: .step(index),
-                      hint: "run this migration in the app (register the closure with Migrator.register), or with a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)")
+                error(
+                    "migration-custom-step-unavailable", "custom step '\(name)' is a Swift closure, which this program does not have", at: .step(index),
+                    hint:
+                        "run this migration in the app (register the closure with Migrator.register), or with a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)"
+                )
                 continue
             }
             guard let typeName else {
@@ -283,13 +328,18 @@ extension VersionPlanner {
             }
             guard let newName = resolveType(typeName, step: index) else { continue }
             guard let table = tables.values.first(where: { $0.role == .continued && $0.newObject?.name == newName }) else {
-                error("migration-invalid-step", "custom step '\(name)' visits the objects of '\(typeName)', which \(new.objectType(named: newName) == nil ? "version \(version) removes" : "version \(version - 1) does not have as a table")", at: .step(index, field: "type"),
-                      hint: "name a type that exists before and after this version; for values of a type it removes, read them with `reads:` from a step on a type that stays")
+                error(
+                    "migration-invalid-step",
+                    "custom step '\(name)' visits the objects of '\(typeName)', which \(new.objectType(named: newName) == nil ? "version \(version) removes" : "version \(version - 1) does not have as a table")",
+                    at: .step(index, field: "type"),
+                    hint: "name a type that exists before and after this version; for values of a type it removes, read them with `reads:` from a step on a type that stays")
                 continue
             }
             guard let key = table.newObject?.primaryKey, let oldKey = table.oldObject.primaryKey, table.properties.old(for: key) == oldKey else {
-                error("migration-invalid-step", "custom step '\(name)' needs '\(typeName)' to keep its primary key through this version, to match each old object with its new one", at: .step(index, field: "type"),
-                      hint: "change the primary key in a version of its own, before or after the custom step")
+                error(
+                    "migration-invalid-step", "custom step '\(name)' needs '\(typeName)' to keep its primary key through this version, to match each old object with its new one",
+                    at: .step(index, field: "type"),
+                    hint: "change the primary key in a version of its own, before or after the custom step")
                 continue
             }
             var snapshots: [String: CustomSnapshot] = [:]
@@ -298,8 +348,9 @@ extension VersionPlanner {
                 let ordered = tableOrder.compactMap { tables[$0] }
                 guard let read = ordered.first(where: { $0.oldObject.name == oldName }) ?? ordered.first(where: { $0.newObject?.name == oldName }) else {
                     let known = old.objects.filter { !$0.isEmbedded }.map(\.name)
-                    error("migration-unknown-type", "version \(version - 1) has no object type '\(oldName)' for custom step '\(name)' to read", at: .step(index, field: "reads"),
-                          hint: Self.suggestion(oldName, in: known))
+                    error(
+                        "migration-unknown-type", "version \(version - 1) has no object type '\(oldName)' for custom step '\(name)' to read", at: .step(index, field: "reads"),
+                        hint: Self.suggestion(oldName, in: known))
                     continue
                 }
                 guard snapshots[read.oldObject.name] == nil else { continue }
@@ -314,12 +365,15 @@ extension VersionPlanner {
                     sideTables[side.property] = SideTableSnapshot(table: sideCopy, kind: side.kind)
                 }
                 schedule(.statement(.dropTemporaryTable(copy)), in: .cleanup, for: change)
-                snapshots[read.oldObject.name] = CustomSnapshot(table: copy, layout: TableLayoutSnapshot(
-                    columns: read.oldTable.columnNames, key: read.oldObject.primaryKey, sideTables: sideTables
-                ))
+                snapshots[read.oldObject.name] = CustomSnapshot(
+                    table: copy,
+                    layout: TableLayoutSnapshot(
+                        columns: read.oldTable.columnNames, key: read.oldObject.primaryKey, sideTables: sideTables
+                    ))
             }
-            schedule(.custom(CustomCall(name: name, type: newName, step: reference(index).label, snapshots: snapshots, oldType: table.oldObject.name, key: key, oldKey: oldKey)),
-                     in: .custom, for: change)
+            schedule(
+                .custom(CustomCall(name: name, type: newName, step: reference(index).label, snapshots: snapshots, oldType: table.oldObject.name, key: key, oldKey: oldKey)),
+                in: .custom, for: change)
         }
     }
 }

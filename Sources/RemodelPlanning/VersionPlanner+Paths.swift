@@ -25,21 +25,28 @@ extension VersionPlanner {
         for component in components.dropFirst() {
             let schema = schema(of: value)
             guard let objectName = value.type.objectName, value.type.collection == nil, let object = schema.objectType(named: objectName) else {
-                error("migration-invalid-step", "'\(walked.joined(separator: "."))' is \(value.type), so '\(path)' cannot read '\(component)' through it", at: .step(step, field: field),
-                      hint: value.type.collection != nil ? "paths go through to-one links and embedded objects, not collections" : "paths go through to-one links and embedded objects")
+                error(
+                    "migration-invalid-step", "'\(walked.joined(separator: "."))' is \(value.type), so '\(path)' cannot read '\(component)' through it",
+                    at: .step(step, field: field),
+                    hint: value.type.collection != nil
+                        ? "paths go through to-one links and embedded objects, not collections" : "paths go through to-one links and embedded objects")
                 return nil
             }
             if object.isEmbedded {
                 guard let property = object.property(named: component), let type = property.storedType else {
-                    error("migration-unknown-property", "the embedded '\(object.name)' has no property '\(component)'", at: .step(step, field: field),
-                          hint: Self.suggestion(component, in: object.storedProperties.map(\.name)))
+                    error(
+                        "migration-unknown-property", "the embedded '\(object.name)' has no property '\(component)'", at: .step(step, field: field),
+                        hint: Self.suggestion(component, in: object.storedProperties.map(\.name)))
                     return nil
                 }
-                value = RowValue(expression: .function(.embeddedGet, [value.expression, .text(component), .text(type.description)]), type: type, isNew: value.isNew, isNonNull: false)
+                value = RowValue(
+                    expression: .function(.embeddedGet, [value.expression, .text(component), .text(type.description)]), type: type, isNew: value.isNew, isNonNull: false)
             } else {
                 let linkedName = value.isNew ? continuedTableOfNewType[objectName] : tableOfOldType[objectName]
                 guard let linkedName, let table = tables[linkedName], let key = table.keyColumn else {
-                    error("migration-invalid-step", "'\(walked.joined(separator: "."))' links to '\(objectName)', which has no stored objects to read in this version", at: .step(step, field: field))
+                    error(
+                        "migration-invalid-step", "'\(walked.joined(separator: "."))' links to '\(objectName)', which has no stored objects to read in this version",
+                        at: .step(step, field: field))
                     return nil
                 }
                 let current = linkedName == rowTable(target) ? scope : table.scope
@@ -55,7 +62,8 @@ extension VersionPlanner {
                     } else if !beforeRewrites {
                         // A table's own rewrite must not see rows it has already rewritten: the
                         // linked values are kept before it starts.
-                        let change = changes.lastIndex { if case .step(step, _) = $0.subject { true } else { false } }
+                        let change =
+                            changes.lastIndex { if case .step(step, _) = $0.subject { true } else { false } }
                             ?? record(.plan(type: reader), .additive, "keep values of \(reader) read through links")
                         value = keep(value, table: reader, change: change)
                     }
@@ -71,13 +79,15 @@ extension VersionPlanner {
     private mutating func unreadable(_ name: String, of typeName: String, in scope: PropertyScope, step: Int, field: String) {
         if let property = scope.newObject?.property(named: name) ?? scope.oldObject.property(named: name), property.storedType?.collection != nil || property.storedType == nil {
             let what = property.storedType.map { "\($0)" } ?? "an inverse relationship"
-            error("migration-invalid-step", "'\(scope.typeName).\(name)' is \(what): steps read single values (and to-one links), not collections", at: .step(step, field: field),
-                  hint: "compare or copy single values; to work on collections, use a custom step")
+            error(
+                "migration-invalid-step", "'\(scope.typeName).\(name)' is \(what): steps read single values (and to-one links), not collections", at: .step(step, field: field),
+                hint: "compare or copy single values; to work on collections, use a custom step")
             return
         }
         let known = scope.values.keys.filter { !$0.hasSuffix("__remodel_removed") }.sorted()
-        error("migration-unknown-property", "'\(typeName)' has no property '\(name)' at this point of the migration", at: .step(step, field: field),
-              hint: Self.suggestion(name, in: known) ?? "known properties: \(known.joined(separator: ", "))")
+        error(
+            "migration-unknown-property", "'\(typeName)' has no property '\(name)' at this point of the migration", at: .step(step, field: field),
+            hint: Self.suggestion(name, in: known) ?? "known properties: \(known.joined(separator: ", "))")
     }
 
     /// Moves the statements that fill the temporary tables `names` (planned in the

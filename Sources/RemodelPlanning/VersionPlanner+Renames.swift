@@ -26,17 +26,20 @@ extension VersionPlanner {
         for (index, step) in migration.steps.enumerated() {
             guard case .renameType(let from, let to) = step else { continue }
             guard oldTypes.contains(from) else {
-                error("migration-unknown-type", "version \(version - 1) has no type '\(from)' to rename", at: .step(index, field: "from"), hint: Self.suggestion(from, in: oldTypes))
+                error(
+                    "migration-unknown-type", "version \(version - 1) has no type '\(from)' to rename", at: .step(index, field: "from"), hint: Self.suggestion(from, in: oldTypes))
                 continue
             }
             guard newTypes.contains(to) else {
-                error("migration-unknown-type", "version \(version) has no type '\(to)' to rename '\(from)' to", at: .step(index, field: "to"),
-                      hint: Self.suggestion(to, in: newTypes) ?? "add '\(to)' to the schema, or rename '\(from)' to a type it has")
+                error(
+                    "migration-unknown-type", "version \(version) has no type '\(to)' to rename '\(from)' to", at: .step(index, field: "to"),
+                    hint: Self.suggestion(to, in: newTypes) ?? "add '\(to)' to the schema, or rename '\(from)' to a type it has")
                 continue
             }
             guard (old.enumType(named: from) != nil) == (new.enumType(named: to) != nil) else {
-                error("migration-invalid-step", "'\(from)' is \(old.enumType(named: from) != nil ? "an enum" : "an object type") but '\(to)' is not", at: .step(index, field: "to"),
-                      hint: "rename an enum to an enum and an object type to an object type")
+                error(
+                    "migration-invalid-step", "'\(from)' is \(old.enumType(named: from) != nil ? "an enum" : "an object type") but '\(to)' is not", at: .step(index, field: "to"),
+                    hint: "rename an enum to an enum and an object type to an object type")
                 continue
             }
             typeRenames.append(DeclaredRename(from: from, to: to, blame: .step(index), stepIndex: index))
@@ -58,14 +61,16 @@ extension VersionPlanner {
                 continue
             }
             guard oldObject.property(named: from) != nil else {
-                error("migration-unknown-property", "'\(oldObject.name)' has no property '\(from)' in version \(version - 1)", at: .step(index, field: "from"),
-                      hint: Self.suggestion(from, in: oldObject.properties.map(\.name)))
+                error(
+                    "migration-unknown-property", "'\(oldObject.name)' has no property '\(from)' in version \(version - 1)", at: .step(index, field: "from"),
+                    hint: Self.suggestion(from, in: oldObject.properties.map(\.name)))
                 continue
             }
             let newProperties = new.objectType(named: newType)?.properties.map(\.name) ?? []
             guard newProperties.contains(to) else {
-                error("migration-unknown-property", "'\(newType)' has no property '\(to)' in version \(version)", at: .step(index, field: "to"),
-                      hint: Self.suggestion(to, in: newProperties) ?? "add '\(to)' to the schema")
+                error(
+                    "migration-unknown-property", "'\(newType)' has no property '\(to)' in version \(version)", at: .step(index, field: "to"),
+                    hint: Self.suggestion(to, in: newProperties) ?? "add '\(to)' to the schema")
                 continue
             }
             propertyRenames[newType, default: []].append(DeclaredRename(from: from, to: to, blame: .step(index), stepIndex: index))
@@ -94,13 +99,18 @@ extension VersionPlanner {
         for rename in declared {
             if accepted.contains(where: { $0.from == rename.from && $0.to == rename.to }) { continue }
             if let first = accepted.first(where: { $0.to == rename.to }) {
-                blame(rename, first, "renames '\(qualified(rename.from))' to '\(rename.to)', but \(first.origin) already renames '\(first.from)' to it: one \(noun) cannot continue two",
-                      hint: "keep one rename; to combine the values of '\(first.from)' and '\(rename.from)', set '\(rename.to)' from both, e.g. set: { value: \"{\(first.from)} {\(rename.from)}\" }")
+                blame(
+                    rename, first,
+                    "renames '\(qualified(rename.from))' to '\(rename.to)', but \(first.origin) already renames '\(first.from)' to it: one \(noun) cannot continue two",
+                    hint:
+                        "keep one rename; to combine the values of '\(first.from)' and '\(rename.from)', set '\(rename.to)' from both, e.g. set: { value: \"{\(first.from)} {\(rename.from)}\" }"
+                )
                 continue
             }
             if let first = accepted.first(where: { $0.from == rename.from }) {
-                blame(rename, first, "renames '\(qualified(rename.from))' to '\(rename.to)', but \(first.origin) already renames it to '\(first.to)'",
-                      hint: "keep one of the renames; to copy the values, set the other with a template: \"{\(first.to)}\"")
+                blame(
+                    rename, first, "renames '\(qualified(rename.from))' to '\(rename.to)', but \(first.origin) already renames it to '\(first.to)'",
+                    hint: "keep one of the renames; to copy the values, set the other with a template: \"{\(first.to)}\"")
                 continue
             }
             accepted.append(rename)
@@ -108,18 +118,24 @@ extension VersionPlanner {
         for rename in accepted {
             // The target's own old values would be lost unless it is renamed away too.
             if oldNames.contains(rename.to), rename.to != rename.from, !accepted.contains(where: { $0.from == rename.to }) {
-                error("migration-rename-conflict",
-                      "renames '\(qualified(rename.from))' to '\(rename.to)', but version \(version - 1) has a \(noun) '\(rename.to)' too, which this version neither renames nor keeps apart; its values would be lost",
-                      at: rename.blame,
-                      hint: "rename '\(rename.to)' away in this version too (for a swap, rename both), or remove '\(rename.to)' in one version and rename '\(rename.from)' to it in the next")
+                error(
+                    "migration-rename-conflict",
+                    "renames '\(qualified(rename.from))' to '\(rename.to)', but version \(version - 1) has a \(noun) '\(rename.to)' too, which this version neither renames nor keeps apart; its values would be lost",
+                    at: rename.blame,
+                    hint:
+                        "rename '\(rename.to)' away in this version too (for a swap, rename both), or remove '\(rename.to)' in one version and rename '\(rename.from)' to it in the next"
+                )
                 continue
             }
             // The source continuing under its old name as well would be left empty.
             if newNames.contains(rename.from), rename.to != rename.from, !accepted.contains(where: { $0.to == rename.from }) {
-                error("migration-rename-conflict",
-                      "renames '\(qualified(rename.from))' to '\(rename.to)', but version \(version) still has '\(rename.from)'; a rename moves the values, and '\(rename.from)' would start empty",
-                      at: rename.blame,
-                      hint: "to keep '\(rename.from)' and copy its values, remove the rename and add: set: { \(container.map { "type: \($0), " } ?? "")property: \(rename.to), value: \"{\(rename.from)}\" }; to rename it, remove '\(rename.from)' from the schema")
+                error(
+                    "migration-rename-conflict",
+                    "renames '\(qualified(rename.from))' to '\(rename.to)', but version \(version) still has '\(rename.from)'; a rename moves the values, and '\(rename.from)' would start empty",
+                    at: rename.blame,
+                    hint:
+                        "to keep '\(rename.from)' and copy its values, remove the rename and add: set: { \(container.map { "type: \($0), " } ?? "")property: \(rename.to), value: \"{\(rename.from)}\" }; to rename it, remove '\(rename.from)' from the schema"
+                )
                 continue
             }
             map.insert(old: rename.from, new: rename.to)

@@ -36,7 +36,9 @@ extension VersionPlanner {
             }
             let doomedKeys = temporaryName("doomed")
             let doomed = SQLSelect([.column("key")], from: doomedKeys)
-            var statements: [SQLStatement] = [.createTemporaryTable(name: doomedKeys, SQLSelect([SQLSelect.Column(.column(key), as: "key")], from: SQLSelect.Source(name), where: condition))]
+            var statements: [SQLStatement] = [
+                .createTemporaryTable(name: doomedKeys, SQLSelect([SQLSelect.Column(.column(key), as: "key")], from: SQLSelect.Source(name), where: condition))
+            ]
             // Tables of removed types go with their links (they are dropped before the
             // deletions, or kept only to be read).
             for otherName in tableOrder {
@@ -60,7 +62,9 @@ extension VersionPlanner {
 
     /// The name a side table has once renames are done.
     func currentName(of side: SideTableLayout, in table: TableState) -> String {
-        guard table.role == .continued, let newProperty = table.properties.new(for: side.property), let newSide = table.newTable?.sideTable(property: newProperty) else { return side.name }
+        guard table.role == .continued, let newProperty = table.properties.new(for: side.property), let newSide = table.newTable?.sideTable(property: newProperty) else {
+            return side.name
+        }
         return newSide.name
     }
 
@@ -76,7 +80,8 @@ extension VersionPlanner {
 
     func dataCheck(_ check: PendingCheck, type: String, from table: String, key: SQLExpression, condition: SQLExpression) -> DataCheck {
         DataCheck(
-            type: type, property: check.property, step: check.step, problem: check.problem, hint: check.hint, location: changes[check.change].location, valueIsProse: check.shownIsProse,
+            type: type, property: check.property, step: check.step, problem: check.problem, hint: check.hint, location: changes[check.change].location,
+            valueIsProse: check.shownIsProse,
             query: SQLSelect([key, check.shown], from: table, where: condition, limit: 5),
             countQuery: SQLSelect([.call(.count, .rowid)], from: table, where: condition)
         )
@@ -103,13 +108,19 @@ extension VersionPlanner {
     func containers(holding name: String) -> [Container] {
         var result: [Container] = []
         for tableName in tableOrder {
-            guard let table = tables[tableName], table.role == .continued, let newObject = table.newObject, let key = table.keyColumn, let keyType = table.physical[key]?.type else { continue }
+            guard let table = tables[tableName], table.role == .continued, let newObject = table.newObject, let key = table.keyColumn, let keyType = table.physical[key]?.type
+            else { continue }
             for property in newObject.storedProperties where property.storedType?.objectName == name && table.properties.old(for: property.name) != nil {
                 if property.storedType?.collection == nil {
-                    result.append(Container(table: tableName, column: property.name, owner: newObject.name, property: property.name, isSideTable: false, ownerKey: .column(key), ownerKeyType: keyType))
+                    result.append(
+                        Container(
+                            table: tableName, column: property.name, owner: newObject.name, property: property.name, isSideTable: false, ownerKey: .column(key),
+                            ownerKeyType: keyType))
                 } else if let side = table.oldSideTable(forNew: property.name) {
-                    result.append(Container(table: currentName(of: side, in: table), column: "value", owner: newObject.name, property: property.name, isSideTable: true,
-                                            ownerKey: .column("owner"), ownerKeyType: keyType))
+                    result.append(
+                        Container(
+                            table: currentName(of: side, in: table), column: "value", owner: newObject.name, property: property.name, isSideTable: true,
+                            ownerKey: .column("owner"), ownerKeyType: keyType))
                 }
             }
         }
@@ -169,8 +180,10 @@ extension VersionPlanner {
             let create = places[0].change
             schedule(layout.createStatements, in: .unembed, for: create)
             for property in newObject.storedProperties where property.storedType?.collection != nil && state.scope.properties.old(for: property.name) != nil {
-                error("migration-unsupported-change", "'\(type)' becomes a table, but its collection '\(property.name)' cannot move out of the embedded JSON automatically", at: .schema(type: type, member: property.name),
-                      hint: "make '\(type)' a table in one version and add '\(property.name)' in the next, or move the values with a custom step")
+                error(
+                    "migration-unsupported-change", "'\(type)' becomes a table, but its collection '\(property.name)' cannot move out of the embedded JSON automatically",
+                    at: .schema(type: type, member: property.name),
+                    hint: "make '\(type)' a table in one version and add '\(property.name)' in the next, or move the values with a custom step")
             }
             for place in places {
                 var columns: [String] = []
@@ -199,14 +212,19 @@ extension VersionPlanner {
         guard places.contains(where: \.ownKey) else { return }
         for (index, place) in places.enumerated() {
             // Uncorrelated subqueries: SQLite evaluates each once, into an index.
-            let repeated = SQLExpression.inSelect(.column("value"), SQLSelect(
-                [SQLSelect.Column(.column("value"))], from: SQLSelect.Source(place.keys), groupBy: [.column("value")], having: .binary(.greater, .call(.count, .rowid), .integer(1))
-            ))
+            let repeated = SQLExpression.inSelect(
+                .column("value"),
+                SQLSelect(
+                    [SQLSelect.Column(.column("value"))], from: SQLSelect.Source(place.keys), groupBy: [.column("value")],
+                    having: .binary(.greater, .call(.count, .rowid), .integer(1))
+                ))
             let elsewhere = places.enumerated().filter { $0.offset != index }.map { SQLExpression.inSelect(.column("value"), SQLSelect([.column("value")], from: $0.element.keys)) }
             let condition = SQLExpression.any([repeated] + elsewhere)!
             let holder = SQLExpression.subquery(SQLSelect([place.container.ownerKey], from: place.container.table, where: .equals(.rowid, .outer(.column("row")))))
             let check = PendingCheck(
-                property: key, step: "schema", problem: "a primary key that another \(type) would also have once they become objects (the \(place.container.owner) holding each in '\(place.container.property)' in parentheses)",
+                property: key, step: "schema",
+                problem:
+                    "a primary key that another \(type) would also have once they become objects (the \(place.container.owner) holding each in '\(place.container.property)' in parentheses)",
                 hint: "make the values' '\(key)' unique first, or key '\(type)' by a new property with a generated default ($uuid)",
                 condition: condition, shown: holder, change: place.change
             )
@@ -223,33 +241,45 @@ extension VersionPlanner {
         let ownerKey = ownerKeyChange(name)
         for side in newTable.sideTables {
             guard let oldSide = table.oldSideTable(forNew: side.property) else {
-                let change = record(SchemaChange(.propertyAdded(type: table.typeName, property: side.property), impact: .additive),
-                                    "add property \(table.typeName).\(side.property) (\(side.type)), empty for existing objects", type: table.typeName, member: side.property)
+                let change = record(
+                    SchemaChange(.propertyAdded(type: table.typeName, property: side.property), impact: .additive),
+                    "add property \(table.typeName).\(side.property) (\(side.type)), empty for existing objects", type: table.typeName, member: side.property)
                 schedule(side.createStatements, in: .rewrite, for: change)
                 continue
             }
             let current = currentName(of: oldSide, in: table)
             guard oldSide.kind == side.kind else {
-                error("migration-unsupported-change", "'\(table.typeName).\(side.property)' changes from \(oldSide.type) to \(side.type); a collection cannot change its kind automatically",
-                      at: .schema(type: table.typeName, member: side.property), hint: "add a new property and move the values with a custom step")
+                error(
+                    "migration-unsupported-change",
+                    "'\(table.typeName).\(side.property)' changes from \(oldSide.type) to \(side.type); a collection cannot change its kind automatically",
+                    at: .schema(type: table.typeName, member: side.property), hint: "add a new property and move the values with a custom step")
                 continue
             }
             let element = RowValue.column("value", type: oldSide.type.element)
             guard let value = table.elementValues[side.property] else { continue }
             if value.expression.isNullLiteral {
                 // The links now point at another type: the old elements go.
-                let change = schemaChange { if case .propertyRetyped(table.typeName, side.property, _, _) = $0 { true } else { false } }
+                let change =
+                    schemaChange { if case .propertyRetyped(table.typeName, side.property, _, _) = $0 { true } else { false } }
                     ?? record(.plan(type: name), .destructive, "drop the elements of \(side.name)")
                 schedule([.dropTable(current)] + side.createStatements, in: .rewrite, for: change)
                 continue
             }
-            let structure = value.expression != element.expression && (oldSide.valueSQLType != side.valueSQLType || (oldSide.link == nil) != (side.link == nil) || oldSide.link?.table != side.link?.table)
+            let structure =
+                value.expression != element.expression
+                && (oldSide.valueSQLType != side.valueSQLType || (oldSide.link == nil) != (side.link == nil) || oldSide.link?.table != side.link?.table)
             if structure || ownerKey != nil {
                 let change = record(.plan(type: name), .dataDependent, "rewrite the side table \(side.name) into a new table (its \(structure ? "values" : "owners' keys") change)")
                 var columns = ["owner"]
                 var values: [SQLExpression] = [ownerKey ?? .column("owner")]
-                if side.kind == .list { columns.append("position"); values.append(.column("position")) }
-                if side.kind == .map { columns.append("key"); values.append(.column("key")) }
+                if side.kind == .list {
+                    columns.append("position")
+                    values.append(.column("position"))
+                }
+                if side.kind == .map {
+                    columns.append("key")
+                    values.append(.column("key"))
+                }
                 columns.append("value")
                 values.append(value.expression)
                 schedule(Self.rebuild(current, as: side.definition, columns: columns, values: values, indexes: side.index.map { [$0] } ?? []), in: .rewrite, for: change)
@@ -262,12 +292,14 @@ extension VersionPlanner {
             }
             if oldSide.name != side.name, let index = side.index {
                 // Its old index went with the renames.
-                let change = renameChanges["\(table.typeName).\(side.property)"] ?? renameChanges[table.typeName] ?? record(.plan(type: name), .additive, "index the values of \(side.name)")
+                let change =
+                    renameChanges["\(table.typeName).\(side.property)"] ?? renameChanges[table.typeName] ?? record(.plan(type: name), .additive, "index the values of \(side.name)")
                 schedule(.statement(.createIndex(index)), in: .rewrite, for: change)
             }
         }
         for side in table.oldTable.sideTables where table.properties.new(for: side.property).flatMap({ newTable.sideTable(property: $0) }) == nil {
-            let change = schemaChange { $0 == .propertyRemoved(type: table.typeName, property: side.property) }
+            let change =
+                schemaChange { $0 == .propertyRemoved(type: table.typeName, property: side.property) }
                 ?? record(.plan(type: name), .destructive, "remove the side table \(side.name)")
             schedule(.statement(.dropTable(side.name)), in: .rewrite, for: change)
         }
@@ -296,7 +328,8 @@ extension VersionPlanner {
             if let physical = table.physical[column.name] {
                 let oldTarget: String? = physical.link.flatMap { diff.types.new(for: $0.table) ?? "" }
                 let sameTarget = oldTarget == column.link?.table
-                let sameStorage = physical.sqlType == column.sqlType && sameTarget
+                let sameStorage =
+                    physical.sqlType == column.sqlType && sameTarget
                     && physical.type.isOptional == column.type.isOptional && physical.isPrimaryKey == column.isPrimaryKey
                 if !sameStorage {
                     replaced.append((column, value.expression))
@@ -313,15 +346,17 @@ extension VersionPlanner {
         let removed = table.physical.filter { !kept.contains($0.key) }.sorted { $0.key < $1.key }
         let dropped = removed.map(\.key) + replaced.map(\.0.name)
         let oldKey = table.keyColumn
-        let structural = replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil || table.physical[$0.0.name]?.link != nil }
+        let structural =
+            replaced.contains { $0.0.isPrimaryKey || $0.0.link != nil || table.physical[$0.0.name]?.link != nil }
             || removed.contains { $0.value.isPrimaryKey || $0.value.link != nil }
             || (oldKey != nil) != (newTable.primaryKey != nil)
             || (oldKey != nil && oldKey != newTable.primaryKey?.name)
         let changesValues = !inPlace.isEmpty || !replaced.isEmpty || added.contains { !$0.1.isNullLiteral }
-        let rebuild = switch tableRewrite {
-        case .rebuild: changesValues || !dropped.isEmpty || structural
-        case .alterTable, .automatic: structural
-        }
+        let rebuild =
+            switch tableRewrite {
+            case .rebuild: changesValues || !dropped.isEmpty || structural
+            case .alterTable, .automatic: structural
+            }
 
         // Index names follow the table and column names, which renames already changed for
         // the table but not for its indexes: an old index stays only where the new layout has
@@ -331,10 +366,14 @@ extension VersionPlanner {
         let oldIndexes = table.oldTable.name == newTable.name ? Set(table.oldTable.indexes.map(\.name)) : []
         let droppedColumns = Set(dropped)
         let currentColumn = Dictionary(table.physical.map { ($0.value.name, $0.key) }, uniquingKeysWith: { first, _ in first })
-        let keptIndexes = rebuild ? [] : Set(table.oldTable.indexes.filter { index in
-            guard oldIndexes.contains(index.name), let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
-            return newTable.indexes.contains { $0.name == index.name && $0.column == column }
-        }.map(\.name))
+        let keptIndexes =
+            rebuild
+            ? []
+            : Set(
+                table.oldTable.indexes.filter { index in
+                    guard oldIndexes.contains(index.name), let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
+                    return newTable.indexes.contains { $0.name == index.name && $0.column == column }
+                }.map(\.name))
 
         var statements: [SQLStatement] = []
         var retypes: [PlanOperation] = []
@@ -342,7 +381,8 @@ extension VersionPlanner {
         if rebuild {
             let columns = newTable.columns.filter { values[$0.name] != nil }
             statements += Self.rebuild(name, as: newTable.definition, columns: columns.map(\.name), values: columns.map { values[$0.name]!.expression }, indexes: newTable.indexes)
-            summary = "rewrite \(name) into a new table (\(structural ? "its primary key or links change" : "table rebuilds requested, \(dropped.count) column\(dropped.count == 1 ? "" : "s") dropped"))"
+            summary =
+                "rewrite \(name) into a new table (\(structural ? "its primary key or links change" : "table rebuilds requested, \(dropped.count) column\(dropped.count == 1 ? "" : "s") dropped"))"
             rewrittenTables.insert(name)
             linksChanged = linksChanged || newTable.columns.contains { $0.link != nil } || !newTable.sideTables.isEmpty
         } else {
@@ -363,7 +403,8 @@ extension VersionPlanner {
             var retyped: [String: SQLColumnType] = [:]
             for (column, value) in replaced {
                 guard let old = table.physical[column.name], canReuse(old), canReuse(column), old.sqlType != .blob,
-                      old.type.isOptional == column.type.isOptional, !value.isNullLiteral else { continue }
+                    old.type.isOptional == column.type.isOptional, !value.isNullLiteral
+                else { continue }
                 retyped[column.name] = old.sqlType
                 retypes.append(.retype(table: name, column: column.name, type: column.sqlType))
                 assignments.append(SQLAssignment(column.name, value))
@@ -414,7 +455,8 @@ extension VersionPlanner {
             }
             statements += newTable.indexes.filter { !keptIndexes.contains($0.name) }.map(SQLStatement.createIndex)
             let droppedCount = dropped.count - reused.count - retyped.count
-            summary = "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped"
+            summary =
+                "rewrite \(name) in place (\(assignments.count) computed column\(assignments.count == 1 ? "" : "s"), \(droppedCount) dropped"
                 + (reused.isEmpty ? "" : ", \(reused.count) reusing a removed column's slot")
                 + (retyped.isEmpty ? "" : ", \(retyped.count) retyped in \(retyped.count == 1 ? "its" : "their") slot") + ")"
             if assignments.isEmpty && dropped.isEmpty { summary = "adjust \(name)'s columns and indexes" }

@@ -28,8 +28,9 @@ extension VersionPlanner {
             guard let table = tables[name] else { continue }
             switch table.role {
             case .removed:
-                let change = record(SchemaChange(.objectRemoved(table.oldObject.name), impact: .destructive), "remove type \(table.oldObject.name) and all its objects",
-                                    type: table.oldObject.name, old: true)
+                let change = record(
+                    SchemaChange(.objectRemoved(table.oldObject.name), impact: .destructive), "remove type \(table.oldObject.name) and all its objects",
+                    type: table.oldObject.name, old: true)
                 removedTypeChanges[name] = change
             case .embedding:
                 completeScope(of: .table(name))
@@ -60,30 +61,39 @@ extension VersionPlanner {
             if let write = scope.writes[name] {
                 let value = scope.values[name]!
                 if !type.isOptional && !value.isNonNull {
-                    scope.checks.append(PendingCheck(property: name, step: write.step.label, problem: "a null value, but the property is required",
-                                                     hint: "make '\(name)' optional, or give the step a value for every object", condition: .isNull(value.expression), shown: value.expression, change: write.change))
+                    scope.checks.append(
+                        PendingCheck(
+                            property: name, step: write.step.label, problem: "a null value, but the property is required",
+                            hint: "make '\(name)' optional, or give the step a value for every object", condition: .isNull(value.expression), shown: value.expression,
+                            change: write.change))
                 }
                 continue
             }
             guard let originName = scope.properties.old(for: name), let oldProperty = scope.oldObject.property(named: originName),
-                  let oldType = oldProperty.storedType, let value = scope.values[name] else {
+                let oldType = oldProperty.storedType, let value = scope.values[name]
+            else {
                 // The key of an embedded type that becomes a table is made where its values move.
                 if case .embedded(let type) = target, case .toTable = embedded[type]?.kind, newObject.primaryKey == name { continue }
                 addProperty(property, type: type, to: &scope, target: target)
                 continue
             }
             guard oldType.collection == nil else {
-                error("migration-unsupported-change", "'\(typeName).\(name)' changes from \(oldType) to \(type); a collection cannot become a single value", at: .schema(type: typeName, member: name),
-                      hint: "add a new property and move the values with a custom step")
+                error(
+                    "migration-unsupported-change", "'\(typeName).\(name)' changes from \(oldType) to \(type); a collection cannot become a single value",
+                    at: .schema(type: typeName, member: name),
+                    hint: "add a new property and move the values with a custom step")
                 continue
             }
             let container = containerOf(target: target, column: name, typeName: typeName)
             guard var continued = continuedValue(value, to: type, property: name, in: container, target: target) else { continue }
             if oldType.isOptional && !type.isOptional && !continued.isNonNull {
-                let change = record(SchemaChange(.propertyMadeRequired(type: typeName, property: name), impact: .dataDependent), "make \(typeName).\(name) required", type: typeName, member: name)
-                scope.checks.append(PendingCheck(property: name, step: "schema", problem: "no value, but '\(name)' becomes required",
-                                                 hint: "give these objects a value first, keep '\(name)' optional, or add a convert step with onError: default",
-                                                 condition: .isNull(continued.expression), shown: continued.expression, change: change))
+                let change = record(
+                    SchemaChange(.propertyMadeRequired(type: typeName, property: name), impact: .dataDependent), "make \(typeName).\(name) required", type: typeName, member: name)
+                scope.checks.append(
+                    PendingCheck(
+                        property: name, step: "schema", problem: "no value, but '\(name)' becomes required",
+                        hint: "give these objects a value first, keep '\(name)' optional, or add a convert step with onError: default",
+                        condition: .isNull(continued.expression), shown: continued.expression, change: change))
                 continued.isNonNull = true
             } else if !oldType.isOptional && type.isOptional {
                 record(SchemaChange(.propertyMadeOptional(type: typeName, property: name), impact: .additive), "make \(typeName).\(name) optional", type: typeName, member: name)
@@ -93,8 +103,10 @@ extension VersionPlanner {
         for oldProperty in scope.oldObject.properties where scope.properties.new(for: oldProperty.name) == nil {
             guard let type = oldProperty.storedType else { continue }
             let what = type.collection == nil ? "and its values" : "and its elements"
-            record(SchemaChange(.propertyRemoved(type: typeName, property: oldProperty.name), impact: .destructive), "remove property \(scope.oldObject.name).\(oldProperty.name) \(what)",
-                   type: scope.oldObject.name, member: oldProperty.name, old: true)
+            record(
+                SchemaChange(.propertyRemoved(type: typeName, property: oldProperty.name), impact: .destructive),
+                "remove property \(scope.oldObject.name).\(oldProperty.name) \(what)",
+                type: scope.oldObject.name, member: oldProperty.name, old: true)
         }
         store(scope, at: target)
     }
@@ -109,16 +121,19 @@ extension VersionPlanner {
         } else if type.isOptional {
             value = .null
         } else {
-            error("migration-missing-value", "'\(typeName).\(property.name)' is new and required but has no default, so existing objects would have no value", at: .schema(type: typeName, member: property.name),
-                  hint: "add `default:` to '\(property.name)' in the schema, make it optional, or add a step that sets it (set, split, convert)")
+            error(
+                "migration-missing-value", "'\(typeName).\(property.name)' is new and required but has no default, so existing objects would have no value",
+                at: .schema(type: typeName, member: property.name),
+                hint: "add `default:` to '\(property.name)' in the schema, make it optional, or add a step that sets it (set, split, convert)")
             return
         }
         scope.values[property.name] = RowValue(expression: value, type: type, isNew: true, isNonNull: !value.isNullLiteral)
         // Dates are stored as microseconds; the plan shows them as people write them.
         var shown = value.isConstant ? " = " + SQLiteRenderer().expression(value, in: typeName) : ""
         if case .scalar(.date) = type.base, case .integer(let microseconds) = value { shown = " = " + StoreDateFormat.string(microseconds: microseconds) }
-        record(SchemaChange(.propertyAdded(type: typeName, property: property.name), impact: .additive), "add property \(typeName).\(property.name) (\(type))\(shown)",
-               type: typeName, member: property.name, assignments: value.isConstant ? [] : [assignment(property.name, value, target: target)])
+        record(
+            SchemaChange(.propertyAdded(type: typeName, property: property.name), impact: .additive), "add property \(typeName).\(property.name) (\(type))\(shown)",
+            type: typeName, member: property.name, assignments: value.isConstant ? [] : [assignment(property.name, value, target: target)])
     }
 
     /// The value a change gives a column, for the plan: embedded values are shown over their
@@ -136,17 +151,21 @@ extension VersionPlanner {
             guard let oldSide = table.oldSideTable(forNew: side.property), oldSide.kind == side.kind else { continue }
             let current = currentName(of: oldSide, in: table)
             let element = RowValue.column("value", type: oldSide.type.element)
-            let container = Container(table: current, column: "value", owner: table.typeName, property: side.property, isSideTable: true, ownerKey: .column("owner"),
-                                      ownerKeyType: table.keyColumn.flatMap { table.physical[$0]?.type } ?? .scalar(.int))
+            let container = Container(
+                table: current, column: "value", owner: table.typeName, property: side.property, isSideTable: true, ownerKey: .column("owner"),
+                ownerKeyType: table.keyColumn.flatMap { table.physical[$0]?.type } ?? .scalar(.int))
             guard let value = continuedValue(element, to: side.type.element, property: side.property, in: container, target: .table(name)) else { continue }
             tables[name]!.elementValues[side.property] = value
             if oldSide.type.isOptional && !side.type.isOptional {
-                let change = record(SchemaChange(.propertyMadeRequired(type: table.typeName, property: side.property), impact: .dataDependent),
-                                    "make the elements of \(table.typeName).\(side.property) required", type: table.typeName, member: side.property)
+                let change = record(
+                    SchemaChange(.propertyMadeRequired(type: table.typeName, property: side.property), impact: .dataDependent),
+                    "make the elements of \(table.typeName).\(side.property) required", type: table.typeName, member: side.property)
                 var scope = tables[name]!.scope
-                scope.checks.append(PendingCheck(property: side.property, step: "schema", problem: "null elements, but the elements become required",
-                                                 hint: "remove the null elements first, or keep the elements optional", condition: .isNull(value.expression), shown: .null, change: change,
-                                                 place: (current, .column("owner"))))
+                scope.checks.append(
+                    PendingCheck(
+                        property: side.property, step: "schema", problem: "null elements, but the elements become required",
+                        hint: "remove the null elements first, or keep the elements optional", condition: .isNull(value.expression), shown: .null, change: change,
+                        place: (current, .column("owner"))))
                 tables[name]!.scope = scope
             }
         }
@@ -179,14 +198,21 @@ extension VersionPlanner {
         if value.type.base == type.base { return result }
         let operand = value.expression
         guard SchemaDiff.retypeImpactIgnoringOptionality(from: value.type, to: type) == .additive,
-              let conversion = Conversion.between(value.type, in: old, type, in: new, operand: operand), conversion.test == nil else {
-            error("migration-missing-step", "'\(typeName).\(property)' changes type from \(value.type) to \(type), which can lose or reject values", at: .schema(type: typeName, member: property),
-                  hint: "add a step: convert: { type: \(typeName), property: \(property), to: \(type.element.description.replacingOccurrences(of: "?", with: "")), onError: fail }  (or mapValues for enums)")
+            let conversion = Conversion.between(value.type, in: old, type, in: new, operand: operand), conversion.test == nil
+        else {
+            error(
+                "migration-missing-step", "'\(typeName).\(property)' changes type from \(value.type) to \(type), which can lose or reject values",
+                at: .schema(type: typeName, member: property),
+                hint:
+                    "add a step: convert: { type: \(typeName), property: \(property), to: \(type.element.description.replacingOccurrences(of: "?", with: "")), onError: fail }  (or mapValues for enums)"
+            )
             return nil
         }
         result.expression = conversion.value
-        record(SchemaChange(.propertyRetyped(type: typeName, property: property, from: value.type, to: type), impact: .additive), "widen \(typeName).\(property) from \(value.type) to \(type)",
-               type: typeName, member: property, assignments: [assignment(property, conversion.value, target: target)])
+        record(
+            SchemaChange(.propertyRetyped(type: typeName, property: property, from: value.type, to: type), impact: .additive),
+            "widen \(typeName).\(property) from \(value.type) to \(type)",
+            type: typeName, member: property, assignments: [assignment(property, conversion.value, target: target)])
         return result
     }
 
@@ -203,11 +229,13 @@ extension VersionPlanner {
         let removed = oldEnum.cases.filter { newEnum.enumCase(named: $0.name) == nil }
         let typeName = scope(of: target).typeName
         if !removed.isEmpty {
-            let change = record(SchemaChange(.enumCaseRemoved(enum: to, case: removed[0].name), impact: .dataDependent),
-                                "check that no \(typeName).\(property) holds a case removed from \(to) (\(removed.map(\.name).joined(separator: ", ")))", type: from, old: true)
-            var check = PendingCheck(property: property, step: "schema", problem: "values of enum cases removed from \(to) (\(removed.map(\.name).joined(separator: ", ")))",
-                                     hint: "add a mapValues step that maps the removed cases to remaining ones",
-                                     condition: .inList(value, removed.map { StoredLiteral.raw($0.rawValue) }, negated: false), shown: value, change: change)
+            let change = record(
+                SchemaChange(.enumCaseRemoved(enum: to, case: removed[0].name), impact: .dataDependent),
+                "check that no \(typeName).\(property) holds a case removed from \(to) (\(removed.map(\.name).joined(separator: ", ")))", type: from, old: true)
+            var check = PendingCheck(
+                property: property, step: "schema", problem: "values of enum cases removed from \(to) (\(removed.map(\.name).joined(separator: ", ")))",
+                hint: "add a mapValues step that maps the removed cases to remaining ones",
+                condition: .inList(value, removed.map { StoredLiteral.raw($0.rawValue) }, negated: false), shown: value, change: change)
             if let container, container.isSideTable { check.place = (container.table, container.ownerKey) }
             var scope = scope(of: target)
             scope.checks.append(check)
@@ -230,11 +258,14 @@ extension VersionPlanner {
         result.isNew = true
         guard diff.types.new(for: from) == to else {
             // Another type of object: Realm's rule, the links go.
-            record(SchemaChange(.propertyRetyped(type: typeName, property: property, from: value.type, to: type), impact: .destructive),
-                                "drop the links of \(typeName).\(property): it now links to \(to), not \(from)", type: typeName, member: property)
+            record(
+                SchemaChange(.propertyRetyped(type: typeName, property: property, from: value.type, to: type), impact: .destructive),
+                "drop the links of \(typeName).\(property): it now links to \(to), not \(from)", type: typeName, member: property)
             if newTarget.isEmbedded && !type.isOptional {
-                error("migration-missing-step", "'\(typeName).\(property)' now holds an embedded \(to), which is required, and its old values cannot become one", at: .schema(type: typeName, member: property),
-                      hint: "make '\(property)' optional, or fill it with a custom step")
+                error(
+                    "migration-missing-step", "'\(typeName).\(property)' now holds an embedded \(to), which is required, and its old values cannot become one",
+                    at: .schema(type: typeName, member: property),
+                    hint: "make '\(property)' optional, or fill it with a custom step")
                 return .some(nil)
             }
             result.expression = .null
@@ -256,15 +287,18 @@ extension VersionPlanner {
         case (true, false):
             // Embedded → linked: each value becomes a new object, and the link its key.
             guard let container else {
-                error("migration-unsupported-change", "the embedded '\(from)' inside '\(typeName)' cannot become a table: only objects and their collections can hold links", at: .schema(type: to),
-                      hint: "keep '\(to)' embedded, or move it out of '\(typeName)' first")
+                error(
+                    "migration-unsupported-change", "the embedded '\(from)' inside '\(typeName)' cannot become a table: only objects and their collections can hold links",
+                    at: .schema(type: to),
+                    hint: "keep '\(to)' embedded, or move it out of '\(typeName)' first")
                 return .some(nil)
             }
             return .some(unembed(value, into: to, container: container, target: target))
         case (false, false):
             // The same objects; their keys may change.
             guard let tableName = continuedTable(ofOldType: from),
-                  let (key, keyValue) = changedKey(of: tableName) else {
+                let (key, keyValue) = changedKey(of: tableName)
+            else {
                 return result
             }
             result.expression = .linked(SQLLinkedRead(table: tableName, key: key, link: value.expression, value: keyValue.expression))
@@ -283,7 +317,8 @@ extension VersionPlanner {
     /// collections follow them.
     func changedKey(of name: String) -> (column: String, value: RowValue)? {
         guard let table = tables[name], let key = table.keyColumn, let newKey = table.newObject?.primaryKey, let value = table.scope.values[newKey],
-              value.sourceColumn != key || table.physical[key]?.sqlType != table.newTable?.primaryKey?.sqlType else { return nil }
+            value.sourceColumn != key || table.physical[key]?.sqlType != table.newTable?.primaryKey?.sqlType
+        else { return nil }
         return (key, value)
     }
 
@@ -301,23 +336,29 @@ extension VersionPlanner {
     /// own value of the new primary key), kept in a temporary table before anything moves.
     private mutating func unembed(_ value: RowValue, into type: String, container: Container, target: StepTarget) -> RowValue? {
         guard let state = embedded[type], let newObject = state.scope.newObject, let key = newObject.primaryKeyProperty, let keyType = key.storedType else {
-            error("migration-unsupported-change", "'\(type)' becomes a table, but has no primary key for the objects that hold it to link to", at: .schema(type: type),
-                  hint: "give '\(type)' a primary key with a generated default ($uuid or $objectId)")
+            error(
+                "migration-unsupported-change", "'\(type)' becomes a table, but has no primary key for the objects that hold it to link to", at: .schema(type: type),
+                hint: "give '\(type)' a primary key with a generated default ($uuid or $objectId)")
             return nil
         }
         let keyValue: SQLExpression
         let own = state.scope.values[key.name]
         if let own {
             keyValue = own.expression.replacingColumns { $0 == EmbeddedState.container ? value.expression : .column($0) }
-        } else if let defaultValue = key.defaultValue, case .generated = defaultValue, let generated = storedExpression(defaultValue, type: keyType, step: nil, blame: .schema(type: type, member: key.name)) {
+        } else if let defaultValue = key.defaultValue, case .generated = defaultValue,
+            let generated = storedExpression(defaultValue, type: keyType, step: nil, blame: .schema(type: type, member: key.name))
+        {
             keyValue = generated
         } else {
-            error("migration-missing-value", "'\(type)' becomes a table, and its new primary key '\(key.name)' needs a generated default to give each object a key", at: .schema(type: type, member: key.name),
-                  hint: "write 'default: $uuid' (uuid or string keys) or 'default: $objectId' on '\(key.name)'")
+            error(
+                "migration-missing-value", "'\(type)' becomes a table, and its new primary key '\(key.name)' needs a generated default to give each object a key",
+                at: .schema(type: type, member: key.name),
+                hint: "write 'default: $uuid' (uuid or string keys) or 'default: $objectId' on '\(key.name)'")
             return nil
         }
-        let change = record(SchemaChange(.embeddedChanged(type: type, isEmbedded: false), impact: .dataDependent),
-                            "move the embedded \(type) values of \(container.owner).\(container.property) into \(type) objects", type: type)
+        let change = record(
+            SchemaChange(.embeddedChanged(type: type, isEmbedded: false), impact: .dataDependent),
+            "move the embedded \(type) values of \(container.owner).\(container.property) into \(type) objects", type: type)
         let keys = temporaryName("keys")
         schedule(.statement(.materialize(name: keys, table: container.table, value: keyValue, where: .isNotNull(value.expression))), in: .materialize, for: change)
         schedule(.statement(.dropTemporaryTable(keys)), in: .cleanup, for: change)
@@ -336,9 +377,10 @@ extension VersionPlanner {
         for name in tableOrder {
             guard let table = tables[name], table.role == .embedding, let key = table.keyColumn, let newName = table.newObject?.name else { continue }
             let owners = embeddingOwners[name] ?? []
-            let change = record(SchemaChange(.embeddedChanged(type: newName, isEmbedded: true), impact: .destructive),
-                                "embed \(newName) objects in the objects that hold them (\(owners.map { "\($0.owner).\($0.property)" }.joined(separator: ", ")));"
-                                    + " objects no one holds are deleted", type: newName)
+            let change = record(
+                SchemaChange(.embeddedChanged(type: newName, isEmbedded: true), impact: .destructive),
+                "embed \(newName) objects in the objects that hold them (\(owners.map { "\($0.owner).\($0.property)" }.joined(separator: ", ")));"
+                    + " objects no one holds are deleted", type: newName)
             var counts: [SQLExpression] = []
             var shown: [SQLExpression] = []
             for owner in owners {
@@ -348,25 +390,34 @@ extension VersionPlanner {
                 // Each holder once per property: `Person p2 (home)`, even if a list holds it twice.
                 var holds = SQLExpression.equals(.column(owner.column), .outer(.column(key)))
                 if owner.isSideTable {
-                    let earlier = SQLSelect([.integer(1)], from: owner.table, where: .all([
-                        .equals(.column("owner"), .outer(.column("owner"))), .equals(.column(owner.column), .outer(.column(owner.column))), .binary(.less, .rowid, .outer(.rowid)),
-                    ]))
+                    let earlier = SQLSelect(
+                        [.integer(1)], from: owner.table,
+                        where: .all([
+                            .equals(.column("owner"), .outer(.column("owner"))), .equals(.column(owner.column), .outer(.column(owner.column))),
+                            .binary(.less, .rowid, .outer(.rowid)),
+                        ]))
                     holds = .binary(.and, holds, .not(.exists(earlier)))
                 }
-                let names = SQLSelect([.function(.groupConcat, [.binary(.concatenate, .binary(.concatenate, .text("\(owner.owner) "), label), .text(" (\(owner.property))")), .text(", ")])],
-                                      from: owner.table, where: holds)
+                let names = SQLSelect(
+                    [.function(.groupConcat, [.binary(.concatenate, .binary(.concatenate, .text("\(owner.owner) "), label), .text(" (\(owner.property))")), .text(", ")])],
+                    from: owner.table, where: holds)
                 shown.append(.subquery(names))
             }
             let held = counts.dropFirst().reduce(counts.first ?? .integer(0)) { .binary(.plus, $0, $1) }
             let parts = shown.map { SQLExpression.call(.coalesce, .binary(.concatenate, $0, .text(", ")), .text("")) }
             let holders = SQLExpression.call(.trim, parts.dropFirst().reduce(parts.first ?? .text("")) { .binary(.concatenate, $0, $1) }, .text(", "))
             var scope = table.scope
-            scope.checks.append(PendingCheck(property: nil, step: "schema", problem: "more than one object holding them, but an embedded object has exactly one owner",
-                                             hint: "make each object held by one owner (give the others their own copy, or unlink them in a version before), or keep '\(newName)' a linked type",
-                                             condition: .binary(.greater, held, .integer(1)), shown: holders, change: change, shownIsProse: true))
+            scope.checks.append(
+                PendingCheck(
+                    property: nil, step: "schema", problem: "more than one object holding them, but an embedded object has exactly one owner",
+                    hint: "make each object held by one owner (give the others their own copy, or unlink them in a version before), or keep '\(newName)' a linked type",
+                    condition: .binary(.greater, held, .integer(1)), shown: holders, change: change, shownIsProse: true))
             tables[name]!.scope = scope
-            schedule(.count(CountNote(type: newName, what: "deleted: no object held them, and an embedded object lives in its owner",
-                                      query: SQLSelect([.call(.count, .rowid)], from: name, where: .equals(held, .integer(0))))), in: .check, for: change)
+            schedule(
+                .count(
+                    CountNote(
+                        type: newName, what: "deleted: no object held them, and an embedded object lives in its owner",
+                        query: SQLSelect([.call(.count, .rowid)], from: name, where: .equals(held, .integer(0))))), in: .check, for: change)
         }
     }
 
@@ -375,14 +426,19 @@ extension VersionPlanner {
         guard let table = tables[name], let key = table.newObject?.primaryKey, let value = table.scope.values[key] else { return }
         let oldKey = table.keyColumn
         guard value.sourceColumn == nil || value.sourceColumn != oldKey else { return }
-        let change = table.scope.writes[key]?.change
-            ?? record(SchemaChange(.primaryKeyChanged(type: table.typeName, from: table.oldObject.primaryKey, to: key), impact: .dataDependent),
-                      "make \(table.typeName).\(key) the primary key", type: table.typeName, member: key)
-        let duplicates = SQLSelect([SQLSelect.Column(value.expression)], from: SQLSelect.Source(name), groupBy: [value.expression], having: .binary(.greater, .call(.count, .rowid), .integer(1)))
+        let change =
+            table.scope.writes[key]?.change
+            ?? record(
+                SchemaChange(.primaryKeyChanged(type: table.typeName, from: table.oldObject.primaryKey, to: key), impact: .dataDependent),
+                "make \(table.typeName).\(key) the primary key", type: table.typeName, member: key)
+        let duplicates = SQLSelect(
+            [SQLSelect.Column(value.expression)], from: SQLSelect.Source(name), groupBy: [value.expression], having: .binary(.greater, .call(.count, .rowid), .integer(1)))
         var scope = table.scope
-        scope.checks.append(PendingCheck(property: key, step: table.scope.writes[key]?.step.label ?? "schema", problem: "a primary key that another object would also have",
-                                         hint: "make the new keys unique, or delete the duplicates first with deleteObjects",
-                                         condition: .inSelect(value.expression, duplicates), shown: value.expression, change: change))
+        scope.checks.append(
+            PendingCheck(
+                property: key, step: table.scope.writes[key]?.step.label ?? "schema", problem: "a primary key that another object would also have",
+                hint: "make the new keys unique, or delete the duplicates first with deleteObjects",
+                condition: .inSelect(value.expression, duplicates), shown: value.expression, change: change))
         tables[name]!.scope = scope
     }
 }

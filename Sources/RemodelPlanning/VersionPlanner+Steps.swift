@@ -27,8 +27,9 @@ extension VersionPlanner {
             case .deleteObjects(let typeName, let matches):
                 guard let target = stepTarget(typeName, step: index) else { continue }
                 guard case .table(let name) = target else {
-                    error("migration-invalid-step", "'\(typeName)' is embedded: its objects are deleted with their owners", at: .step(index, field: "type"),
-                          hint: "delete the owners, or set the property that holds them to null")
+                    error(
+                        "migration-invalid-step", "'\(typeName)' is embedded: its objects are deleted with their owners", at: .step(index, field: "type"),
+                        hint: "delete the owners, or set the property that holds them to null")
                     continue
                 }
                 var table = tables[name]!
@@ -54,12 +55,14 @@ extension VersionPlanner {
             return .table(table)
         }
         if let table = tableOfOldType[newName], tables[table]?.role == .removed {
-            error("migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: "type"),
-                  hint: "remove the step, or keep '\(newName)' in the schema")
+            error(
+                "migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: "type"),
+                hint: "remove the step, or keep '\(newName)' in the schema")
             return nil
         }
-        error("migration-unknown-type", "'\(newName)' is new in version \(version), so it has no stored objects to change", at: .step(step, field: "type"),
-              hint: "give new objects their values with createObjects, or defaults in the schema")
+        error(
+            "migration-unknown-type", "'\(newName)' is new in version \(version), so it has no stored objects to change", at: .step(step, field: "type"),
+            hint: "give new objects their values with createObjects, or defaults in the schema")
         return nil
     }
 
@@ -108,8 +111,9 @@ extension VersionPlanner {
                 value = stored
             } else {
                 guard type.scalar == .string || type.scalar == .url else {
-                    error("migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: "value"),
-                          hint: "set a \(type) property to a literal value, or convert it with a `convert` step")
+                    error(
+                        "migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: "value"),
+                        hint: "set a \(type) property to a literal value, or convert it with a `convert` step")
                     return
                 }
                 var pieces: [SQLExpression] = []
@@ -121,8 +125,9 @@ extension VersionPlanner {
                         guard let read = self.read(path, in: scope, target: target, step: index, field: "value") else { return }
                         if read.path.first == property || scope.properties.new(for: read.path.first ?? "") == property { readsItself = true }
                         guard let text = textForm(of: prepare(read.value, uses: 1, target: target, change: change)) else {
-                            error("migration-invalid-template", "{\(path)} is \(read.value.type), which a template cannot write as text", at: .step(index, field: "value"),
-                                  hint: "use string, number, bool or enum properties in templates")
+                            error(
+                                "migration-invalid-template", "{\(path)} is \(read.value.type), which a template cannot write as text", at: .step(index, field: "value"),
+                                hint: "use string, number, bool or enum properties in templates")
                             return
                         }
                         pieces.append(text)
@@ -131,14 +136,18 @@ extension VersionPlanner {
                 value = pieces.dropFirst().reduce(pieces.first ?? .text("")) { .binary(.concatenate, $0, $1) }
             }
             changes[change].assignments = [assignment(property, value, target: target)]
-            assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: template.literalText == nil || !value.isNullLiteral),
-                   in: &scope, step: reference, change: change, readsPrevious: readsItself)
+            assign(
+                property, RowValue(expression: value, type: type, isNew: true, isNonNull: template.literalText == nil || !value.isNullLiteral),
+                in: &scope, step: reference, change: change, readsPrevious: readsItself)
 
         case .split(_, let property, let targets, let separator):
-            let change = record(.step(index: index, step), .dataDependent, "split \(typeName).\(property) at \(CanonicalYAML.quoted(separator)) into \(targets.joined(separator: ", "))")
+            let change = record(
+                .step(index: index, step), .dataDependent, "split \(typeName).\(property) at \(CanonicalYAML.quoted(separator)) into \(targets.joined(separator: ", "))")
             guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
             guard source.value.type.scalar == .string || source.value.type.scalar == .url, source.value.type.collection == nil else {
-                error("migration-invalid-step", "'\(typeName).\(property)' is \(source.value.type); split works on text", at: .step(index, field: "property"), hint: "convert it to string first")
+                error(
+                    "migration-invalid-step", "'\(typeName).\(property)' is \(source.value.type); split works on text", at: .step(index, field: "property"),
+                    hint: "convert it to string first")
                 return
             }
             guard !separator.isEmpty else {
@@ -150,8 +159,9 @@ extension VersionPlanner {
             for (position, name) in targets.enumerated() {
                 guard let type = newSingleValueType(name, in: scope, step: index, field: "into.\(position)") else { return }
                 guard type.scalar == .string else {
-                    error("migration-invalid-step", "'\(typeName).\(name)' is \(type); split produces text", at: .step(index, field: "into.\(position)"),
-                          hint: "make '\(name)' a string, or convert it in a later version")
+                    error(
+                        "migration-invalid-step", "'\(typeName).\(name)' is \(type); split produces text", at: .step(index, field: "into.\(position)"),
+                        hint: "make '\(name)' a string, or convert it in a later version")
                     return
                 }
                 // One pass over the bytes per part (see MigrationFunctions.splitPart); NULL
@@ -164,8 +174,9 @@ extension VersionPlanner {
             }
 
         case .mapValues(_, let property, let values, let otherwise):
-            let change = record(.step(index: index, step), .dataDependent,
-                                "map values of \(typeName).\(property) (\(values.count) mapped\(otherwise.map { ", otherwise \(CanonicalYAML.literal($0))" } ?? ", others fail"))")
+            let change = record(
+                .step(index: index, step), .dataDependent,
+                "map values of \(typeName).\(property) (\(values.count) mapped\(otherwise.map { ", otherwise \(CanonicalYAML.literal($0))" } ?? ", others fail"))")
             guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             let sourceSchema = schema(of: source.value)
@@ -173,7 +184,8 @@ extension VersionPlanner {
             var whens: [SQLCaseBranch] = []
             for mapping in values {
                 guard let from = matchLiteral(mapping.from, for: operand.type, in: sourceSchema, step: index, field: "values.\(mapping.from)"),
-                      let to = storedExpression(mapping.to, type: type, step: index, field: "values.\(mapping.from)") else { return }
+                    let to = storedExpression(mapping.to, type: type, step: index, field: "values.\(mapping.from)")
+                else { return }
                 whens.append(SQLCaseBranch(from, to))
             }
             var fallback: SQLExpression = .null
@@ -205,8 +217,10 @@ extension VersionPlanner {
             if otherwise == nil {
                 let unmapped = SQLExpression.isNull(mapped)
                 let condition = type.isOptional ? .binary(.and, .isNotNull(operand.expression), unmapped) : unmapped
-                scope.checks.append(PendingCheck(property: property, step: reference.label, problem: "values that mapValues does not map (and there is no `otherwise`)",
-                                                 hint: "add the missing values to `values:`, or an `otherwise:` value", condition: condition, shown: operand.expression, change: change))
+                scope.checks.append(
+                    PendingCheck(
+                        property: property, step: reference.label, problem: "values that mapValues does not map (and there is no `otherwise`)",
+                        hint: "add the missing values to `values:`, or an `otherwise:` value", condition: condition, shown: operand.expression, change: change))
             }
             assign(property, RowValue(expression: mapped, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
@@ -215,8 +229,9 @@ extension VersionPlanner {
             guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             guard to.base == type.base && to.collection == type.collection else {
-                error("migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(type)", at: .step(index, field: "to"),
-                      hint: "make the step's `to:` match the schema")
+                error(
+                    "migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(type)", at: .step(index, field: "to"),
+                    hint: "make the step's `to:` match the schema")
                 return
             }
             let operand = prepare(source.value, uses: 3, target: target, change: change)
@@ -230,8 +245,9 @@ extension VersionPlanner {
             switch onError {
             case .null:
                 guard type.isOptional else {
-                    error("migration-invalid-step", "onError: null needs '\(typeName).\(property)' to be optional, but it is \(type)", at: .step(index, field: "onError"),
-                          hint: "use onError: default or fail, or make the property optional")
+                    error(
+                        "migration-invalid-step", "onError: null needs '\(typeName).\(property)' to be optional, but it is \(type)", at: .step(index, field: "onError"),
+                        hint: "use onError: default or fail, or make the property optional")
                     return
                 }
             case .default:
@@ -244,8 +260,10 @@ extension VersionPlanner {
                 if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), test.negated)) }
                 if nullFails { bad.append(.isNull(operand.expression)) }
                 if let condition = SQLExpression.any(bad) {
-                    check = PendingCheck(property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
-                                         hint: (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null", condition: condition, shown: operand.expression, change: change)
+                    check = PendingCheck(
+                        property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
+                        hint: (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null", condition: condition,
+                        shown: operand.expression, change: change)
                 }
             }
             var value = conversion.value(orElse: fallback)
@@ -277,10 +295,11 @@ extension VersionPlanner {
     /// Gives property `name` a new value; a second write that ignores the first is an error.
     mutating func assign(_ name: String, _ value: RowValue, in scope: inout PropertyScope, step: StepReference, change: Int, readsPrevious: Bool) {
         if let earlier = scope.writes[name], !readsPrevious {
-            error("migration-conflicting-steps",
-                  "\(step.label) sets '\(scope.typeName).\(name)', which \(earlier.step.label) already set; the earlier value would never be used",
-                  at: .step(step.index), hint: "remove one of the steps, or make the later one read the property (\"{\(name)}\")",
-                  notes: [Diagnostic.Note("\(earlier.step.label) is here", at: location(.step(earlier.step.index)))])
+            error(
+                "migration-conflicting-steps",
+                "\(step.label) sets '\(scope.typeName).\(name)', which \(earlier.step.label) already set; the earlier value would never be used",
+                at: .step(step.index), hint: "remove one of the steps, or make the later one read the property (\"{\(name)}\")",
+                notes: [Diagnostic.Note("\(earlier.step.label) is here", at: location(.step(earlier.step.index)))])
             return
         }
         var value = value
@@ -293,13 +312,16 @@ extension VersionPlanner {
     mutating func newSingleValueType(_ name: String, in scope: PropertyScope, step: Int, field: String = "property") -> PropertyType? {
         guard let newObject = scope.newObject else { return nil }
         guard let property = newObject.property(named: name) else {
-            error("migration-unknown-property", "'\(newObject.name)' has no property '\(name)' in version \(version)", at: .step(step, field: field),
-                  hint: Self.suggestion(name, in: newObject.properties.map(\.name)) ?? "add '\(name)' to the schema first")
+            error(
+                "migration-unknown-property", "'\(newObject.name)' has no property '\(name)' in version \(version)", at: .step(step, field: field),
+                hint: Self.suggestion(name, in: newObject.properties.map(\.name)) ?? "add '\(name)' to the schema first")
             return nil
         }
         guard let type = property.storedType, type.collection == nil else {
-            error("migration-unsupported-step", "'\(newObject.name).\(name)' is \(property.storedType.map { "a \($0.collection!.rawValue)" } ?? "an inverse relationship"); declarative steps work on single values",
-                  at: .step(step, field: field), hint: "use a custom step")
+            error(
+                "migration-unsupported-step",
+                "'\(newObject.name).\(name)' is \(property.storedType.map { "a \($0.collection!.rawValue)" } ?? "an inverse relationship"); declarative steps work on single values",
+                at: .step(step, field: field), hint: "use a custom step")
             return nil
         }
         return type
@@ -329,8 +351,9 @@ extension VersionPlanner {
         case .scalar(.decimal128): return .text("0")
         case .scalar(.data): return .blob([])
         default:
-            error("migration-missing-default", "'\(scope.typeName).\(property)' (\(type)) has no default value to fall back on", at: blame,
-                  hint: "add `default:` to the property in the schema")
+            error(
+                "migration-missing-default", "'\(scope.typeName).\(property)' (\(type)) has no default value to fall back on", at: blame,
+                hint: "add `default:` to the property in the schema")
             return nil
         }
     }
@@ -357,8 +380,9 @@ extension VersionPlanner {
         case .object:
             return .string(text)
         }
-        error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"),
-              hint: type.scalar.flatMap(StoredLiteral.numericForm))
+        error(
+            "migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"),
+            hint: type.scalar.flatMap(StoredLiteral.numericForm))
         return nil
     }
 
@@ -367,15 +391,17 @@ extension VersionPlanner {
         switch type.base {
         case .scalar(let scalar) where scalar.isInteger:
             guard let number = IntegerLiteral.parse(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field),
-                      hint: "write the old value as it is stored, e.g. 3")
+                error(
+                    "migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a whole number, but the old values are \(type)", at: .step(step, field: field),
+                    hint: "write the old value as it is stored, e.g. 3")
                 return nil
             }
             return .integer(number)
         case .scalar(.double), .scalar(.float):
             guard let number = FloatLiteral.parse(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field),
-                      hint: "write the old value as it is stored, e.g. 2.5")
+                error(
+                    "migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a number, but the old values are \(type)", at: .step(step, field: field),
+                    hint: "write the old value as it is stored, e.g. 2.5")
                 return nil
             }
             return .real(number)
@@ -383,8 +409,9 @@ extension VersionPlanner {
             let word = text.lowercased()
             if Conversion.truthWords.contains(word) { return .integer(1) }
             if Conversion.falsehoodWords.contains(word) { return .integer(0) }
-            error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not true or false, but the old values are \(type)", at: .step(step, field: field),
-                  hint: "write true or false (or yes/no, on/off, 1/0)")
+            error(
+                "migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not true or false, but the old values are \(type)", at: .step(step, field: field),
+                hint: "write true or false (or yes/no, on/off, 1/0)")
             return nil
         case .enumeration(let name):
             // Old enum values are matched by case name or raw value, compared in their stored
@@ -396,8 +423,9 @@ extension VersionPlanner {
             }
             guard enumType.rawType == .int else { return .text(text) }
             guard let number = Int64(text) else {
-                error("migration-invalid-value", "\(CanonicalYAML.quoted(text)) is neither a case nor a raw value of \(name), the old values' enum", at: .step(step, field: field),
-                      hint: "write one of its cases (\(StoredLiteral.caseList(enumType))) or a whole number")
+                error(
+                    "migration-invalid-value", "\(CanonicalYAML.quoted(text)) is neither a case nor a raw value of \(name), the old values' enum", at: .step(step, field: field),
+                    hint: "write one of its cases (\(StoredLiteral.caseList(enumType))) or a whole number")
                 return nil
             }
             return .integer(number)

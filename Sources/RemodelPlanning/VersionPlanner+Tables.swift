@@ -10,21 +10,24 @@ extension VersionPlanner {
 
     mutating func prepareTables() {
         var continuedRenames: [(from: String, to: String)] = []
-        let renameTargets = Set(old.objects.compactMap { object -> String? in
-            guard !object.isEmbedded, let newName = diff.types.new(for: object.name), newName != object.name,
-                  new.objectType(named: newName).map({ !$0.isEmbedded }) ?? false else { return nil }
-            // Folded: SQLite's table names ignore letter case.
-            return StoreNames.foldedKey(newName)
-        })
+        let renameTargets = Set(
+            old.objects.compactMap { object -> String? in
+                guard !object.isEmbedded, let newName = diff.types.new(for: object.name), newName != object.name,
+                    new.objectType(named: newName).map({ !$0.isEmbedded }) ?? false
+                else { return nil }
+                // Folded: SQLite's table names ignore letter case.
+                return StoreNames.foldedKey(newName)
+            })
         for oldObject in old.objects where !oldObject.isEmbedded {
             guard let oldTable = oldLayout.table(named: oldObject.name) else { continue }
             let newName = diff.types.new(for: oldObject.name)
             let newObject = newName.flatMap(new.objectType(named:))
-            let role: TableState.Role = switch newObject?.isEmbedded {
-            case nil: .removed
-            case true?: .embedding
-            case false?: .continued
-            }
+            let role: TableState.Role =
+                switch newObject?.isEmbedded {
+                case nil: .removed
+                case true?: .embedding
+                case false?: .continued
+                }
             var name = oldObject.name
             if role == .continued, let newName {
                 name = newName
@@ -70,9 +73,9 @@ extension VersionPlanner {
         for pair in table.properties.pairs where table.oldTable.column(named: pair.old) != nil && newTable.column(named: pair.new) != nil {
             newNameOfOld[pair.old] = pair.new
         }
-        var current: [String: String] = [:]   // current physical name → old name
+        var current: [String: String] = [:]  // current physical name → old name
         for column in table.oldTable.columns { current[column.name] = column.name }
-        var statements: [(statement: SQLStatement, original: String?)] = []   // original: the renamed column's old name
+        var statements: [(statement: SQLStatement, original: String?)] = []  // original: the renamed column's old name
         let name = table.name
         func rename(_ from: String, _ to: String, original: String?) {
             statements.append((.renameColumn(table: name, from: from, to: to), original))
@@ -95,7 +98,7 @@ extension VersionPlanner {
         }
         // Each rename is its own change and owns its statements (a swap goes through a
         // temporary name); they run in the order that frees each name first.
-        var owner: [String: Int] = [:]   // old column name → change
+        var owner: [String: Int] = [:]  // old column name → change
         for pair in table.properties.renamed {
             // Inverse relationships are renamed too, with nothing to move.
             owner[pair.old] = recordRename(type: table.typeName, from: pair.old, to: pair.new, isType: false)
@@ -123,11 +126,12 @@ extension VersionPlanner {
         }
         let summary = isType ? "rename type \(from) to \(to)" : "rename property \(type).\(from) to \(to)"
         let change: SchemaChange.Kind = isType ? .objectRenamed(from: from, to: to) : .propertyRenamed(type: type, from: from, to: to)
-        let index = if let stepIndex {
-            record(.step(index: stepIndex, migration.steps[stepIndex]), .additive, summary)
-        } else {
-            record(.schema(SchemaChange(change, impact: .additive)), .additive, summary + " (renamedFrom)", at: .schema(type: isType ? to : type, member: isType ? nil : to))
-        }
+        let index =
+            if let stepIndex {
+                record(.step(index: stepIndex, migration.steps[stepIndex]), .additive, summary)
+            } else {
+                record(.schema(SchemaChange(change, impact: .additive)), .additive, summary + " (renamedFrom)", at: .schema(type: isType ? to : type, member: isType ? nil : to))
+            }
         renameChanges[isType ? to : "\(type).\(to)"] = index
         return index
     }
@@ -141,7 +145,7 @@ extension VersionPlanner {
             tables[name]?.role != .removed || name.hasSuffix("__remodel_removed")
         }
         let steps = RenameOrder.steps(renames, existing: existing, temporary: Self.renaming)
-        var owner: [String: Int] = [:]   // old name → change
+        var owner: [String: Int] = [:]  // old name → change
         for (from, to) in renames {
             owner[from] = recordRename(type: to, from: from, to: to, isType: true)
             if let table = tables[to] {
@@ -160,7 +164,9 @@ extension VersionPlanner {
         for name in tableOrder {
             guard let table = tables[name], table.role == .continued, let newTable = table.newTable else { continue }
             for side in table.oldTable.sideTables {
-                guard let newProperty = table.properties.new(for: side.property), let newSide = newTable.sideTable(property: newProperty), side.name != newSide.name else { continue }
+                guard let newProperty = table.properties.new(for: side.property), let newSide = newTable.sideTable(property: newProperty), side.name != newSide.name else {
+                    continue
+                }
                 renames.append((side.name, newSide.name))
                 let change = renameChanges["\(table.typeName).\(newProperty)"] ?? renameChanges[table.typeName]
                 owners[side.name] = change ?? record(.plan(type: name), .additive, "rename the side table \(side.name) to \(newSide.name)")

@@ -159,7 +159,9 @@ struct VersionPlanner {
     mutating func error(_ rule: String, _ message: String, at blame: Blame, hint: String? = nil, notes: [Diagnostic.Note] = []) {
         if let index = blame.step {
             failedSteps.insert(index)
-        } else if ["migration-missing-step", "migration-missing-value"].contains(rule), case .schema(let type, let member, _) = blame, failedStepConcerns(type: type, property: member) {
+        } else if ["migration-missing-step", "migration-missing-value"].contains(rule), case .schema(let type, let member, _) = blame,
+            failedStepConcerns(type: type, property: member)
+        {
             // A value left unset or unconverted because the step that gives it failed is that
             // step's error, already reported at the step: one mistake, one error.
             return
@@ -187,17 +189,22 @@ struct VersionPlanner {
     /// Records a change; returns its index for the work it owns.
     @discardableResult
     mutating func record(_ subject: PlannedChange.Subject, _ impact: SchemaChange.Impact, _ summary: String, at blame: Blame? = nil, assignments: [TableAssignment] = []) -> Int {
-        let blame = blame ?? {
-            if case .step(let index, _) = subject { return .step(index) }
-            return nil
-        }()
+        let blame =
+            blame
+            ?? {
+                if case .step(let index, _) = subject { return .step(index) }
+                return nil
+            }()
         changes.append(PlannedChange(subject: subject, impact: impact, summary: summary, location: blame.flatMap(location), assignments: assignments))
         return changes.count - 1
     }
 
     /// A change found by the diff, recorded with its impact and the schema line it comes from.
     @discardableResult
-    mutating func record(_ change: SchemaChange, _ summary: String, type: String? = nil, member: String? = nil, old: Bool = false, impact: SchemaChange.Impact? = nil, assignments: [TableAssignment] = []) -> Int {
+    mutating func record(
+        _ change: SchemaChange, _ summary: String, type: String? = nil, member: String? = nil, old: Bool = false, impact: SchemaChange.Impact? = nil,
+        assignments: [TableAssignment] = []
+    ) -> Int {
         record(.schema(change), impact ?? change.impact, summary, at: type.map { .schema(type: $0, member: member, old: old) }, assignments: assignments)
     }
 
@@ -241,9 +248,11 @@ struct VersionPlanner {
         let operations = Phase.allCases.flatMap { scheduled[$0] ?? [] }
         return VersionPlan(
             version: version, name: migration.name, description: migration.description, checksum: migration.checksum,
-            schema: new, previousSchema: old, changes: changes, operations: operations, typeRenames: RenameMap(diff.types.renamed.filter { pair in
-                old.objectType(named: pair.old).map { !$0.isEmbedded } ?? false
-            }),
+            schema: new, previousSchema: old, changes: changes, operations: operations,
+            typeRenames: RenameMap(
+                diff.types.renamed.filter { pair in
+                    old.objectType(named: pair.old).map { !$0.isEmbedded } ?? false
+                }),
             renames: renames
         )
     }

@@ -38,10 +38,12 @@ public final class PostgresConnection {
             throw error
         }
         self.pointer = pointer
-        PQsetNoticeProcessor(pointer, { context, message in
-            guard let context, let message else { return }
-            Unmanaged<NoticeBox>.fromOpaque(context).takeUnretainedValue().add(String(cString: message))
-        }, Unmanaged.passUnretained(noticeBox).toOpaque())
+        PQsetNoticeProcessor(
+            pointer,
+            { context, message in
+                guard let context, let message else { return }
+                Unmanaged<NoticeBox>.fromOpaque(context).takeUnretainedValue().add(String(cString: message))
+            }, Unmanaged.passUnretained(noticeBox).toOpaque())
     }
 
     /// Connects to a URL or key/value string (see `PostgresTarget`).
@@ -76,7 +78,8 @@ public final class PostgresConnection {
     public func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
         // libpq takes text parameters as C strings, which end at a NUL: refuse, rather than cut.
         if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
-            throw PostgresError(kind: .statement, message: "parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold", statement: sql, target: displayName)
+            throw PostgresError(
+                kind: .statement, message: "parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold", statement: sql, target: displayName)
         }
         let result = Self.withCStrings(parameters) { values in
             PQexecParams(pointer, sql, Int32(parameters.count), nil, values, nil, nil, 0)

@@ -41,7 +41,8 @@ struct PostgresCustomStep {
                 do {
                     parameters.append(try PostgresValueCoding(columnType: columns[name] ?? PostgresLayout.text).parameter(value))
                 } catch {
-                    throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: change.key.readable, underlying: "it set \(name) to \(value), which \(error)")
+                    throw MigrationError.customStepFailed(
+                        version: version.version, name: call.name, type: call.type, key: change.key.readable, underlying: "it set \(name) to \(value), which \(error)")
                 }
             }
             parameters.append(try PostgresValueCoding(columnType: keyType).parameter(change.key))
@@ -60,7 +61,8 @@ struct PostgresCustomStep {
             let owner = PostgresValueCoding(columnType: keyType)
             let value = PostgresValueCoding(columnType: sideTypes["value"] ?? PostgresLayout.text)
             let order = side.kind == .list ? "\"owner\", \"position\"" : side.kind == .map ? "\"owner\", \"key\"" : "\"owner\", \"\(PostgresLayout.rowid)\""
-            let sql = "SELECT \(owner.selectExpression("\"owner\"")), \(value.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM pg_temp.\(SQLiteRenderer.identifier(side.table)) ORDER BY \(order)"
+            let sql =
+                "SELECT \(owner.selectExpression("\"owner\"")), \(value.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM pg_temp.\(SQLiteRenderer.identifier(side.table)) ORDER BY \(order)"
             var elements: [StoreValue: [StoreValue]] = [:]
             var entries: [StoreValue: [String: StoreValue]] = [:]
             for row in try connection.query(sql).rows {
@@ -84,7 +86,9 @@ struct PostgresCustomStep {
         let codings = columns.map { PostgresValueCoding(columnType: types[$0] ?? PostgresLayout.text) }
         let select = zip(columns, codings).map { $1.selectExpression(SQLiteRenderer.identifier($0)) }
         let source = (temporary ? "pg_temp." : "") + SQLiteRenderer.identifier(table)
-        let rows = try connection.query("SELECT \(select.isEmpty ? "1" : select.joined(separator: ", ")) FROM \(source) ORDER BY \(SQLiteRenderer.identifier(PostgresLayout.rowid))").rows
+        let rows = try connection.query(
+            "SELECT \(select.isEmpty ? "1" : select.joined(separator: ", ")) FROM \(source) ORDER BY \(SQLiteRenderer.identifier(PostgresLayout.rowid))"
+        ).rows
         return try rows.map { row in
             var values: [String: StoreValue] = [:]
             for (index, column) in columns.enumerated() { values[column] = try codings[index].value(fromText: row[index]) }

@@ -144,7 +144,9 @@ struct OpenedStore {
         let columns = zip(table.columns, codings).map { $1.selectExpression(name + "." + SQLiteRenderer.identifier($0.name)) }
         let filter = condition.map { " WHERE " + $0 } ?? ""
         let order = orderBy ?? " ORDER BY \(name).\(SQLiteRenderer.identifier(PostgresLayout.orderColumn(of: table)))"
-        let rows = try connection.query("SELECT \(columns.isEmpty ? "1" : columns.joined(separator: ", ")) FROM \(layout.qualified(table.name)) AS \(name)\(filter)\(order)", parameters).rows
+        let rows = try connection.query(
+            "SELECT \(columns.isEmpty ? "1" : columns.joined(separator: ", ")) FROM \(layout.qualified(table.name)) AS \(name)\(filter)\(order)", parameters
+        ).rows
         var objects: [DynamicObject] = []
         objects.reserveCapacity(rows.count)
         for row in rows {
@@ -160,7 +162,9 @@ struct OpenedStore {
         }
         guard let keyIndex = table.primaryKeyIndex, !rows.isEmpty else { return objects }
         // Only the owners found: the same condition over the owner table.
-        let owners = condition.map { "\"owner\" IN (SELECT \(name).\(SQLiteRenderer.identifier(table.columns[keyIndex].name)) FROM \(layout.qualified(table.name)) AS \(name) WHERE \($0))" }
+        let owners = condition.map {
+            "\"owner\" IN (SELECT \(name).\(SQLiteRenderer.identifier(table.columns[keyIndex].name)) FROM \(layout.qualified(table.name)) AS \(name) WHERE \($0))"
+        }
         for side in table.sideTables {
             let elements = try collections(of: side, ownerCoding: codings[keyIndex], owners: owners, parameters: parameters)
             for index in objects.indices {
@@ -175,12 +179,14 @@ struct OpenedStore {
     private func collections(of side: SideTableLayout, ownerCoding: PostgresValueCoding, owners: String?, parameters: [String?]) throws -> [String: StoreValue] {
         let coding = PostgresValueCoding(type: side.type, schema: schema)
         let owner = ownerCoding.selectExpression("\"owner\"")
-        let order = switch side.kind {
-        case .list: "\"position\""
-        case .map: "\"key\""
-        case .set: "\"value\""
-        }
-        let sql = "SELECT \(owner), \(coding.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM \(layout.qualified(side.name))"
+        let order =
+            switch side.kind {
+            case .list: "\"position\""
+            case .map: "\"key\""
+            case .set: "\"value\""
+            }
+        let sql =
+            "SELECT \(owner), \(coding.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM \(layout.qualified(side.name))"
             + (owners.map { " WHERE " + $0 } ?? "") + " ORDER BY \(owner), \(order)"
         var lists: [String: [StoreValue]] = [:]
         var maps: [String: [String: StoreValue]] = [:]
@@ -247,7 +253,9 @@ struct OpenedStore {
         if upsert, let key = table.primaryKey {
             let others = table.columns.filter { !$0.isPrimaryKey }.map { SQLiteRenderer.identifier($0.name) }
             let keyName = SQLiteRenderer.identifier(key.name)
-            conflict = " ON CONFLICT (\(keyName)) DO UPDATE SET " + (others.isEmpty ? ["\(keyName) = excluded.\(keyName)"] : others.map { "\($0) = excluded.\($0)" }).joined(separator: ", ")
+            conflict =
+                " ON CONFLICT (\(keyName)) DO UPDATE SET "
+                + (others.isEmpty ? ["\(keyName) = excluded.\(keyName)"] : others.map { "\($0) = excluded.\($0)" }).joined(separator: ", ")
             // The replaced objects' collections go, a batch of owners per statement.
             let owners = rows.map { $0[table.primaryKeyIndex!] }
             for side in table.sideTables {
@@ -262,11 +270,12 @@ struct OpenedStore {
         }
         try insertRows(rows, into: table.name, columns: table.columnNames, conflict: conflict)
         for (side, rows) in zip(table.sideTables, sideRows) {
-            let columns = switch side.kind {
-            case .list: ["owner", "position", "value"]
-            case .set: ["owner", "value"]
-            case .map: ["owner", "key", "value"]
-            }
+            let columns =
+                switch side.kind {
+                case .list: ["owner", "position", "value"]
+                case .set: ["owner", "value"]
+                case .map: ["owner", "key", "value"]
+                }
             try insertRows(rows, into: side.name, columns: columns)
         }
     }
@@ -296,7 +305,9 @@ struct OpenedStore {
                 guard error.sqlState == "23505" else { throw error }
                 // `Key ("identifier")=(n1) already exists.`
                 let detail = error.detail ?? ""
-                let key = detail.range(of: ")=(").flatMap { start in detail.range(of: ") already exists", options: .backwards).map { String(detail[start.upperBound..<$0.lowerBound]) } }
+                let key = detail.range(of: ")=(").flatMap { start in
+                    detail.range(of: ") already exists", options: .backwards).map { String(detail[start.upperBound..<$0.lowerBound]) }
+                }
                 throw StoreError.duplicateKey(type: table, key: key ?? detail)
             }
             start += perStatement

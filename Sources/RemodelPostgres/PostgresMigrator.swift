@@ -44,10 +44,12 @@ public struct PostgresMigrator: Sendable {
     /// The plan from `version`, for a store in `schemaName` (`plan(at:)` reads the version).
     public func plan(from version: Int, to target: Int?, schemaName: String, now: Date = Date()) throws -> PostgresMigrationPlan {
         let plan = try migrator.plan(from: version, to: target, now: now)
-        return PostgresMigrationPlan(plan: plan, steps: try plan.versions.map { version in
-            var renderer = try PostgresPlanRenderer(version: version, schemaName: schemaName)
-            return try renderer.steps()
-        })
+        return PostgresMigrationPlan(
+            plan: plan,
+            steps: try plan.versions.map { version in
+                var renderer = try PostgresPlanRenderer(version: version, schemaName: schemaName)
+                return try renderer.steps()
+            })
     }
 
     /// Migrates the store at `target` to `version` (default: the newest), or with `dryRun`
@@ -73,8 +75,12 @@ public struct PostgresMigrator: Sendable {
             try connection.execute("ROLLBACK")
             finished = true
             let outcome: MigrationReport.Outcome = plan.plan.isEmpty ? (dryRun ? .rehearsed : .migrated) : .migratedByAnotherProcess
-            return (plan, MigrationReport(fromVersion: info.version, toVersion: info.version, versions: [], countsBefore: [:], countsAfter: [:],
-                                          dryRun: dryRun, duration: ContinuousClock.now - started, outcome: outcome))
+            return (
+                plan,
+                MigrationReport(
+                    fromVersion: info.version, toVersion: info.version, versions: [], countsBefore: [:], countsAfter: [:],
+                    dryRun: dryRun, duration: ContinuousClock.now - started, outcome: outcome)
+            )
         }
         try connection.execute("SELECT set_config('search_path', \(SQLiteRenderer.text(SQLiteRenderer.identifier(target.schema))), true)")
         try connection.execute("SET LOCAL standard_conforming_strings = on")
@@ -130,7 +136,8 @@ public struct PostgresMigrationPlan: Sendable {
     public func text(store: String) -> String {
         MigrationPlanRenderer.text(of: plan, store: store) { version, operation in
             guard let versionIndex = plan.versions.firstIndex(where: { $0.version == version.version }),
-                  operation - 1 < steps[versionIndex].count else { return nil }
+                operation - 1 < steps[versionIndex].count
+            else { return nil }
             return steps[versionIndex][operation - 1].text
         }
     }
@@ -147,7 +154,9 @@ extension PostgresPlanRenderer.Step {
         case .linkCheck: "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED"
         case .custom(let call, _, _): "-- custom step '\(call.name)' on every \(call.type)"
         case .withLookups(let lookups, let step):
-            lookups.map { "-- \(SQLiteRenderer.name(of: $0.function)) of each distinct value of `\($0.inputs)`, computed by Remodel into pg_temp.\(SQLiteRenderer.identifier($0.table))" }.joined(separator: ";\n")
+            lookups.map {
+                "-- \(SQLiteRenderer.name(of: $0.function)) of each distinct value of `\($0.inputs)`, computed by Remodel into pg_temp.\(SQLiteRenderer.identifier($0.table))"
+            }.joined(separator: ";\n")
                 + ";\n" + step.text
         case .none(let comment): comment
         }
@@ -197,16 +206,17 @@ private struct Runner {
                 let result = try wrap(version.version, query) { try connection.query(query) }
                 guard !result.rows.isEmpty else { return nil }
                 let count = try wrap(version.version, countQuery) { try connection.scalar(countQuery) }.flatMap { Int($0) } ?? result.rows.count
-                throw MigrationError.data(.init(
-                    version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
-                    problem: check.problem, hint: check.hint,
-                    examples: result.rows.map { row in
-                        let key = Self.storeValue(row[0], type: result.types[0])
-                        let value = row.count > 1 ? Self.storeValue(row[1], type: result.types[1]) : nil
-                        return MigrationError.Example(key: key.readable, value: value.map { check.valueIsProse ? $0.prose : $0.readable } ?? "")
-                    },
-                    count: count
-                ))
+                throw MigrationError.data(
+                    .init(
+                        version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
+                        problem: check.problem, hint: check.hint,
+                        examples: result.rows.map { row in
+                            let key = Self.storeValue(row[0], type: result.types[0])
+                            let value = row.count > 1 ? Self.storeValue(row[1], type: result.types[1]) : nil
+                            return MigrationError.Example(key: key.readable, value: value.map { check.valueIsProse ? $0.prose : $0.readable } ?? "")
+                        },
+                        count: count
+                    ))
             case .count(let note, let query):
                 if let count = try wrap(version.version, query, { try connection.scalar(query) }).flatMap({ Int($0) }), count > 0 {
                     notes.append("\(count) \(note.type) object\(count == 1 ? "" : "s") \(note.what)")
@@ -220,7 +230,8 @@ private struct Runner {
                 }
             case .custom(let call, let columns, let snapshots):
                 guard let body = customSteps[call.name] else {
-                    throw MigrationError.customStepFailed(version: version.version, name: call.name, type: call.type, key: "-", underlying: "no closure is registered under this name")
+                    throw MigrationError.customStepFailed(
+                        version: version.version, name: call.name, type: call.type, key: "-", underlying: "no closure is registered under this name")
                 }
                 try wrap(version.version, "custom step \(call.name)") {
                     try PostgresCustomStep(call: call, columns: columns, snapshots: snapshots, version: version, body: body).run(on: connection)
@@ -254,7 +265,10 @@ private struct Runner {
                 do {
                     value = try Self.evaluate(lookup, arguments, coders: coders)
                 } catch {
-                    throw PostgresMigrationError(version: version.version, error: PostgresError(kind: .statement, message: "cannot \(lookup.function == .embeddedGet ? "read" : "write") an embedded value: \(error)"), statement: lookup.inputs)
+                    throw PostgresMigrationError(
+                        version: version.version,
+                        error: PostgresError(kind: .statement, message: "cannot \(lookup.function == .embeddedGet ? "read" : "write") an embedded value: \(error)"),
+                        statement: lookup.inputs)
                 }
                 pairs.append((input, try output.parameter(value)))
             } else {
@@ -274,7 +288,9 @@ private struct Runner {
     }
 
     /// An embedded-JSON function of one row's arguments, as SQLite's computes it.
-    private static func evaluate(_ lookup: PostgresPlanRenderer.Lookup, _ arguments: [StoreValue], coders: (old: EmbeddedValueCoding, new: EmbeddedValueCoding)) throws -> StoreValue {
+    private static func evaluate(
+        _ lookup: PostgresPlanRenderer.Lookup, _ arguments: [StoreValue], coders: (old: EmbeddedValueCoding, new: EmbeddedValueCoding)
+    ) throws -> StoreValue {
         switch lookup.function {
         case .embeddedGet:
             guard case .text(let json)? = arguments.first else { return .null }
@@ -416,9 +432,11 @@ public struct PostgresMigrationError: Error, CustomStringConvertible {
         if !error.sqlState.isEmpty { text += " (SQLSTATE \(error.sqlState))" }
         if let detail = error.detail { text += "; \(detail)" }
         text += " while executing `\(MigrationExecutor.shorten(statement))`. Nothing was changed."
-        text += "\n  hint: " + (error.kind == .connection
-            ? "the connection to the server broke; check the server and run the migration again"
-            : error.hint ?? "this is unexpected for a planned migration; please report it with the plan (`remodel migrate --dry-run`)")
+        text +=
+            "\n  hint: "
+            + (error.kind == .connection
+                ? "the connection to the server broke; check the server and run the migration again"
+                : error.hint ?? "this is unexpected for a planned migration; please report it with the plan (`remodel migrate --dry-run`)")
         return text
     }
 }

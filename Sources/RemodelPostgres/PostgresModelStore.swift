@@ -66,7 +66,9 @@ public final class PostgresModelStore: @unchecked Sendable {
                 try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
             } catch let error as PostgresError {
                 guard error.sqlState == "23503" else { throw error }
-                throw StoreError.invalidInput("a link points at an object that does not exist (\(error.message); \(error.detail ?? "")); add that object in the same transaction, or remove the link; nothing was written")
+                throw StoreError.invalidInput(
+                    "a link points at an object that does not exist (\(error.message); \(error.detail ?? "")); add that object in the same transaction, or remove the link; nothing was written"
+                )
             }
             return value
         }
@@ -116,7 +118,8 @@ public struct PostgresTransaction {
     public func deleteAll<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all) throws -> Int {
         let table = try self.table(type)
         let (condition, parameters) = try self.condition(filter.expression, table: table)
-        return try store.connection.query("DELETE FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters).affectedRows
+        return try store.connection.query("DELETE FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters)
+            .affectedRows
     }
 
     // MARK: - Reading
@@ -144,7 +147,9 @@ public struct PostgresTransaction {
     public func count<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all) throws -> Int {
         let table = try self.table(type)
         let (condition, parameters) = try self.condition(filter.expression, table: table)
-        return Int(try store.connection.scalar("SELECT count(*) FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters) ?? "0") ?? 0
+        return Int(
+            try store.connection.scalar("SELECT count(*) FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters)
+                ?? "0") ?? 0
     }
 
     // MARK: - Helpers

@@ -157,7 +157,7 @@ package struct PostgresPlanRenderer {
                 switch constraint {
                 case .primaryKey(let names): parts.append("PRIMARY KEY (\(SQLiteRenderer.identifiers(names)))")
                 case .unique(let names): parts.append("UNIQUE (\(SQLiteRenderer.identifiers(names)))")
-                case .foreignKey: break   // added when the version reconciles the table
+                case .foreignKey: break  // added when the version reconciles the table
                 }
             }
             tables[definition.name] = columns
@@ -201,7 +201,9 @@ package struct PostgresPlanRenderer {
             // Values are written in the target's column types; rows keep the order of the rows
             // they come from, as SQLite's new rowids do.
             let types = columns.map { tables[table]?[$0] ?? nil }
-            if query.orderBy.isEmpty, query.groupBy.isEmpty, let from = query.from, !from.isTemporary, !temporary.contains(from.table), tables[from.table] != nil, query.columns.count == columns.count {
+            if query.orderBy.isEmpty, query.groupBy.isEmpty, let from = query.from, !from.isTemporary, !temporary.contains(from.table), tables[from.table] != nil,
+                query.columns.count == columns.count
+            {
                 query.orderBy = [.rowid]
             }
             return ["INSERT INTO \(q(table)) (\(SQLiteRenderer.identifiers(columns))) " + (try select(query, outer: nil, writing: types))]
@@ -227,7 +229,7 @@ package struct PostgresPlanRenderer {
         case .createTemporaryTable(let name, let query):
             temporary.insert(name)
             if query.columns.isEmpty, let from = query.from {
-                tables[name] = tables[from.table] ?? [:]   // a copy keeps the types
+                tables[name] = tables[from.table] ?? [:]  // a copy keeps the types
             } else {
                 tables[name] = Dictionary(query.columns.enumerated().map { ($1.name ?? "column\($0 + 1)", nil) }, uniquingKeysWith: { $1 })
             }
@@ -350,9 +352,11 @@ package struct PostgresPlanRenderer {
         }
         let sources = (query.from.map { [$0] } ?? []) + query.joined
         if !sources.isEmpty {
-            text += " FROM " + sources.map { source in
-                (source.isTemporary || temporary.contains(source.table) ? "pg_temp." : "") + q(source.table) + (source.alias.map { " AS \(q($0))" } ?? "")
-            }.joined(separator: ", ")
+            text +=
+                " FROM "
+                + sources.map { source in
+                    (source.isTemporary || temporary.contains(source.table) ? "pg_temp." : "") + q(source.table) + (source.alias.map { " AS \(q($0))" } ?? "")
+                }.joined(separator: ", ")
         }
         if let condition = query.where { text += " WHERE " + (try self.condition(condition, scope)) }
         if !query.groupBy.isEmpty { text += " GROUP BY " + (try query.groupBy.map { try value($0, scope) }.joined(separator: ", ")) }
@@ -521,7 +525,8 @@ package struct PostgresPlanRenderer {
             inner.depth = scope.depth + 1
             let alias = q(inner.table)
             let key = inner.reference(read.key)
-            return "(SELECT \(try value(read.value, inner)) FROM \(q(read.table)) AS \(alias) WHERE \(key) = \(try write(read.link, as: tables[read.table]?[read.key] ?? nil, scope.outer)))"
+            return
+                "(SELECT \(try value(read.value, inner)) FROM \(q(read.table)) AS \(alias) WHERE \(key) = \(try write(read.link, as: tables[read.table]?[read.key] ?? nil, scope.outer)))"
         case .materialized(let table):
             return "(SELECT \"value\" FROM pg_temp.\(q(table)) WHERE \"row\" = \(scope.outer.reference(PostgresLayout.rowid)))"
         case .subquery(let query):
@@ -575,9 +580,13 @@ package struct PostgresPlanRenderer {
             guard let type = EmbeddedValueCoding(schema: schema).type(described: constants[1]) else {
                 throw Unsupported(description: "remodel_embedded_get of an unknown type \(constants[1])")
             }
-            if type.collection == nil, case .scalar? = try? StoreTypeMapping.storedKind(of: type, in: schema, context: ""), let column = try? StoreTypeMapping.columnType(of: type, in: schema, context: "") {
+            if type.collection == nil, case .scalar? = try? StoreTypeMapping.storedKind(of: type, in: schema, context: ""),
+                let column = try? StoreTypeMapping.columnType(of: type, in: schema, context: "")
+            {
                 outputType = Self.fallbackType(column.sqlType)
-            } else if type.collection == nil, case .enumeration? = try? StoreTypeMapping.storedKind(of: type, in: schema, context: ""), let column = try? StoreTypeMapping.columnType(of: type, in: schema, context: "") {
+            } else if type.collection == nil, case .enumeration? = try? StoreTypeMapping.storedKind(of: type, in: schema, context: ""),
+                let column = try? StoreTypeMapping.columnType(of: type, in: schema, context: "")
+            {
                 outputType = Self.fallbackType(column.sqlType)
             }
         }

@@ -70,7 +70,8 @@ public enum PostgresStore {
         }
         let entries = try PostgresMetadata.entries(connection, schemaName: schemaName)
         guard let versionText = entries[StoreFormat.Key.schemaVersion], let version = Int(versionText), version >= 1 else {
-            throw PostgresStoreError.incomplete(schema: schemaName, database: connection.displayName, reason: "its '\(StoreFormat.Key.schemaVersion)' entry is missing or not a version number")
+            throw PostgresStoreError.incomplete(
+                schema: schemaName, database: connection.displayName, reason: "its '\(StoreFormat.Key.schemaVersion)' entry is missing or not a version number")
         }
         if let format = entries[StoreFormat.Key.formatVersion].flatMap(Int.init), format > StoreFormat.formatVersion {
             throw PostgresStoreError.newerFormat(schema: schemaName, database: connection.displayName, formatVersion: format)
@@ -154,7 +155,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
 /// the SQLite store's `StoreMetadata`).
 enum PostgresMetadata {
     static func writeSchema(_ connection: PostgresConnection, layout: PostgresLayout, schema: Schema, hash: String, version: Int) throws {
-        let upsert = "INSERT INTO \(layout.qualified(StoreFormat.metadataTable)) (\"key\", \"value\") VALUES ($1, $2) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
+        let upsert =
+            "INSERT INTO \(layout.qualified(StoreFormat.metadataTable)) (\"key\", \"value\") VALUES ($1, $2) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
         for (key, value) in [
             (StoreFormat.Key.schema, CanonicalYAML.text(of: schema)), (StoreFormat.Key.schemaHash, hash),
             (StoreFormat.Key.formatVersion, String(StoreFormat.formatVersion)), (StoreFormat.Key.schemaVersion, String(version)),

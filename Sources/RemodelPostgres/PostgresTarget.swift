@@ -61,7 +61,7 @@ public struct PostgresTarget: Hashable, Sendable {
         for byte in schema.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 encoded.append(Character(Unicode.Scalar(byte)))
             default:
                 encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
@@ -93,7 +93,8 @@ public struct PostgresTarget: Hashable, Sendable {
         var found: [String] = []
         if Self.isURL(connectionString) {
             if let at = Self.userInfoEnd(ofURL: connectionString), let scheme = connectionString.firstRange(of: "://"), scheme.upperBound <= at,
-               let colon = connectionString[scheme.upperBound..<at].firstIndex(of: ":") {
+                let colon = connectionString[scheme.upperBound..<at].firstIndex(of: ":")
+            {
                 let password = String(connectionString[connectionString.index(after: colon)..<at])
                 found += [password, Self.percentDecoded(Substring(password))]
             }
@@ -120,7 +121,8 @@ public struct PostgresTarget: Hashable, Sendable {
     static func redactedURL(_ url: String) -> String {
         var text = url
         if let at = userInfoEnd(ofURL: text), let scheme = text.firstRange(of: "://"), scheme.upperBound <= at,
-           let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
+            let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+        {
             text.replaceSubrange(text.index(after: colon)..<at, with: "***")
         }
         if let question = queryStart(ofURL: text) {

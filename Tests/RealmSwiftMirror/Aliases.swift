@@ -13,6 +13,7 @@ import Foundation
     case bool = 1
     case float = 5
     case double = 6
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case UUID = 12
     case string = 2
     case data = 3

@@ -20,72 +20,72 @@ public enum AnyRealmValue: Hashable {
     case list(List<AnyRealmValue>)
 
     public var intValue: Int? {
-        guard case let .int(i) = self else { return nil }
+        guard case .int(let i) = self else { return nil }
         return i
     }
 
     public var boolValue: Bool? {
-        guard case let .bool(b) = self else { return nil }
+        guard case .bool(let b) = self else { return nil }
         return b
     }
 
     public var floatValue: Float? {
-        guard case let .float(f) = self else { return nil }
+        guard case .float(let f) = self else { return nil }
         return f
     }
 
     public var doubleValue: Double? {
-        guard case let .double(d) = self else { return nil }
+        guard case .double(let d) = self else { return nil }
         return d
     }
 
     public var stringValue: String? {
-        guard case let .string(s) = self else { return nil }
+        guard case .string(let s) = self else { return nil }
         return s
     }
 
     public var dataValue: Data? {
-        guard case let .data(d) = self else { return nil }
+        guard case .data(let d) = self else { return nil }
         return d
     }
 
     public var dateValue: Date? {
-        guard case let .date(d) = self else { return nil }
+        guard case .date(let d) = self else { return nil }
         return d
     }
 
     public var objectIdValue: ObjectId? {
-        guard case let .objectId(o) = self else { return nil }
+        guard case .objectId(let o) = self else { return nil }
         return o
     }
 
     public var decimal128Value: Decimal128? {
-        guard case let .decimal128(d) = self else { return nil }
+        guard case .decimal128(let d) = self else { return nil }
         return d
     }
 
     public var uuidValue: UUID? {
-        guard case let .uuid(u) = self else { return nil }
+        guard case .uuid(let u) = self else { return nil }
         return u
     }
 
     public func object<T: Object>(_ objectType: T.Type) -> T? {
-        guard case let .object(o) = self else { return nil }
+        guard case .object(let o) = self else { return nil }
         return o as? T
     }
 
     public var dictionaryValue: Map<String, AnyRealmValue>? {
-        guard case let .dictionary(d) = self else { return nil }
+        guard case .dictionary(let d) = self else { return nil }
         return d
     }
 
     public var listValue: List<AnyRealmValue>? {
-        guard case let .list(l) = self else { return nil }
+        guard case .list(let l) = self else { return nil }
         return l
     }
 
     public var dynamicObject: DynamicObject? {
-        guard case let .object(o) = self else { return nil }
+        guard case .object(let o) = self else { return nil }
         return o as? DynamicObject
     }
 
@@ -93,13 +93,13 @@ public enum AnyRealmValue: Hashable {
         self = .none
     }
 
-    public static func fromDictionary(_ dictionary: Dictionary<String, AnyRealmValue>) -> AnyRealmValue {
+    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
         let map = Map<String, AnyRealmValue>()
         map.merge(dictionary, uniquingKeysWith: { $1 })
         return AnyRealmValue.dictionary(map)
     }
 
-    public static func fromArray(_ array: Array<AnyRealmValue>) -> AnyRealmValue {
+    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue {
         let list = List<AnyRealmValue>()
         list.append(objectsIn: array)
         return AnyRealmValue.list(list)
@@ -107,17 +107,17 @@ public enum AnyRealmValue: Hashable {
 
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case let .int(i): hasher.combine(i)
-        case let .bool(b): hasher.combine(b)
-        case let .float(f): hasher.combine(f)
-        case let .double(d): hasher.combine(d)
-        case let .string(s): hasher.combine(s)
-        case let .data(d): hasher.combine(d)
-        case let .date(d): hasher.combine(d)
-        case let .objectId(o): hasher.combine(o)
-        case let .decimal128(d): hasher.combine(d)
-        case let .uuid(u): hasher.combine(u)
-        case let .object(o): hasher.combine(o)
+        case .int(let i): hasher.combine(i)
+        case .bool(let b): hasher.combine(b)
+        case .float(let f): hasher.combine(f)
+        case .double(let d): hasher.combine(d)
+        case .string(let s): hasher.combine(s)
+        case .data(let d): hasher.combine(d)
+        case .date(let d): hasher.combine(d)
+        case .objectId(let o): hasher.combine(o)
+        case .decimal128(let d): hasher.combine(d)
+        case .uuid(let u): hasher.combine(u)
+        case .object(let o): hasher.combine(o)
         case .dictionary: hasher.combine(12)
         case .list: hasher.combine(13)
         case .none: hasher.combine(14)

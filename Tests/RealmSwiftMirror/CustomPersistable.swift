@@ -25,14 +25,14 @@ public protocol FailableCustomPersistable: _CustomPersistable {
 public protocol _CustomPersistable: _PersistableInsideOptional, _RealmCollectionValueInsideOptional {}
 
 // RealmSwift/CustomPersistable.swift
-extension _CustomPersistable { // _RealmSchemaDiscoverable
+extension _CustomPersistable {  // _RealmSchemaDiscoverable
     public static var _rlmType: PropertyType { PersistedType._rlmType }
     public static var _rlmOptional: Bool { PersistedType._rlmOptional }
     public static var _rlmRequireObjc: Bool { false }
 }
 
 // RealmSwift/CustomPersistable.swift
-extension CustomPersistable { // _Persistable
+extension CustomPersistable {  // _Persistable
     public static func _rlmDefaultValue() -> Self {
         Self(persistedValue: PersistedType._rlmDefaultValue())
     }
@@ -43,13 +43,14 @@ extension CustomPersistable { // _Persistable
 }
 
 // RealmSwift/CustomPersistable.swift
-extension FailableCustomPersistable { // _Persistable
+extension FailableCustomPersistable {  // _Persistable
     public static func _rlmDefaultValue() -> Self {
         if let value = Self(persistedValue: PersistedType._rlmDefaultValue()) {
             return value
         }
-        preconditionFailure("Failed to default construct a \(Self.self) using the default value for persisted type \(PersistedType.self). " +
-                            "This conversion must either succeed, the property must be optional, or you must explicitly specify a default value for the property.")
+        preconditionFailure(
+            "Failed to default construct a \(Self.self) using the default value for persisted type \(PersistedType.self). "
+                + "This conversion must either succeed, the property must be optional, or you must explicitly specify a default value for the property.")
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -58,7 +59,7 @@ extension FailableCustomPersistable { // _Persistable
 }
 
 // RealmSwift/CustomPersistable.swift
-extension CustomPersistable { // _ObjcBridgeable
+extension CustomPersistable {  // _ObjcBridgeable
     public static func _rlmFromObjc(_ value: Any, insideOptional: Bool) -> Self? {
         if let value = PersistedType._rlmFromObjc(value, insideOptional: false) {
             return Self(persistedValue: value)
@@ -76,7 +77,7 @@ extension CustomPersistable { // _ObjcBridgeable
 }
 
 // RealmSwift/CustomPersistable.swift
-extension FailableCustomPersistable { // _ObjcBridgeable
+extension FailableCustomPersistable {  // _ObjcBridgeable
     public static func _rlmFromObjc(_ value: Any, insideOptional: Bool) -> Self? {
         if let value = PersistedType._rlmFromObjc(value, insideOptional: false) {
             return Self(persistedValue: value)

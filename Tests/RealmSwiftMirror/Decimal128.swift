@@ -208,7 +208,8 @@ private func mirrorIsDecimalText(_ text: String) -> Bool {
     let exponent = characters.dropFirst(mantissa.count)
     let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
     guard (1...2).contains(parts.count), parts.contains(where: { !$0.isEmpty }),
-          parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return false }
+        parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+    else { return false }
     if exponent.isEmpty { return true }
     var digits = exponent.dropFirst()
     if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }

@@ -106,7 +106,7 @@ public final class List<Element: RealmCollectionValue> {
 extension List {
     /// Replace the given `subRange` of elements with `newElements`.
     public func replaceSubrange<C: Collection, R>(_ subrange: R, with newElements: C)
-        where C.Iterator.Element == Element, R: RangeExpression, List<Element>.Index == R.Bound {
+    where C.Iterator.Element == Element, R: RangeExpression, List<Element>.Index == R.Bound {
         let subrange = subrange.relative(to: self)
         let newElements = Array(newElements)
         _mirrorMutate { $0.replaceSubrange(subrange, with: newElements) }

@@ -7,7 +7,7 @@ public protocol _MapKey: Hashable, _ObjcBridgeable {
 }
 
 // RealmSwift/Map.swift
-extension String: _MapKey { }
+extension String: _MapKey {}
 
 // RealmSwift/Map.swift
 /// A key-value collection, the type of `@Persisted var scores: Map<String, Int>`. Keys are
@@ -44,7 +44,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
 
     /// Merges the given sequence of key-value pairs into the map.
     public func merge<S>(_ sequence: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
-        where S: Sequence, S.Element == (key: Key, value: Value) {
+    where S: Sequence, S.Element == (key: Key, value: Value) {
         for (key, value) in sequence {
             let merged = try _values[key].map { try combine($0, value) } ?? value
             updateValue(merged, forKey: key)
@@ -89,7 +89,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     /// (the value converted to `Value`, as realm-swift's key-value coding does).
     public func setValue(_ value: Any?, forKey key: String) {
         guard let key = Key._rlmFromObjc(key, insideOptional: false),
-              let converted = Value._rlmFromObjc(mirrorFlatten(value) ?? NSNull(), insideOptional: false) else {
+            let converted = Value._rlmFromObjc(mirrorFlatten(value) ?? NSNull(), insideOptional: false)
+        else {
             preconditionFailure("Could not set '\(String(describing: value))' for key '\(key)' in a Map<\(Key.self), \(Value.self)>.")
         }
         updateValue(converted, forKey: key)

@@ -78,7 +78,8 @@ internal final class MirrorMigrationEngine {
                 let shape = Self.oldShape(of: value)
                 var property = properties[key] ?? MirrorOldProperty(shape: .unknown, optional: false)
                 if property.shape == .unknown || property.shape == .collection(.list, .unknown)
-                    || property.shape == .collection(.set, .unknown) || property.shape == .collection(.map, .unknown) {
+                    || property.shape == .collection(.set, .unknown) || property.shape == .collection(.map, .unknown)
+                {
                     property.shape = shape == .unknown ? property.shape : shape
                 }
                 property.optional = property.optional || mirrorFlatten(value) == nil
@@ -101,18 +102,19 @@ internal final class MirrorMigrationEngine {
     }
 
     var oldSchema: Schema {
-        Schema(_objectSchema: oldTypes.keys.sorted().map { name in
-            let properties = oldTypes[name]!
-            let key = oldPrimaryKeys[name]
-            return ObjectSchema(
-                _className: name, _objectClass: DynamicObject.self, _isEmbedded: false,
-                _properties: properties.keys.sorted().map { property in
-                    let old = properties[property]!
-                    return Property(name: property, shape: old.optional ? old.shape.optional : old.shape, isIndexed: property == key)
-                },
-                _primaryKey: key.flatMap { properties[$0] == nil ? nil : $0 }
-            )
-        })
+        Schema(
+            _objectSchema: oldTypes.keys.sorted().map { name in
+                let properties = oldTypes[name]!
+                let key = oldPrimaryKeys[name]
+                return ObjectSchema(
+                    _className: name, _objectClass: DynamicObject.self, _isEmbedded: false,
+                    _properties: properties.keys.sorted().map { property in
+                        let old = properties[property]!
+                        return Property(name: property, shape: old.optional ? old.shape.optional : old.shape, isIndexed: property == key)
+                    },
+                    _primaryKey: key.flatMap { properties[$0] == nil ? nil : $0 }
+                )
+            })
     }
 
     var newSchema: Schema {
@@ -269,7 +271,8 @@ internal final class MirrorMigrationEngine {
         case .object(let name, let optional):
             guard let value else { return optional ? .fits(nil) : .misfit }
             guard let old = value as? DynamicObject, old._mirrorTypeName == name,
-                  let new = counterpart[ObjectIdentifier(old)] else { return .misfit }
+                let new = counterpart[ObjectIdentifier(old)]
+            else { return .misfit }
             return .fits(new)
         case .collection(let kind, let element):
             let collection = mirrorMakeDynamicCollection(kind, element)
@@ -384,10 +387,11 @@ internal final class MirrorMigrationEngine {
                 return nil
             }
             if case .linkingObjects(let source) = property.shape, let origin = property.originProperty {
-                return Results<DynamicObject>(_source: MirrorResultsSource(store: nil) { [weak self, weak object] in
-                    guard let self, let object else { return [] }
-                    return self.newObjects[source, default: []].filter { self.links($0, origin, to: object) }
-                })
+                return Results<DynamicObject>(
+                    _source: MirrorResultsSource(store: nil) { [weak self, weak object] in
+                        guard let self, let object else { return [] }
+                        return self.newObjects[source, default: []].filter { self.links($0, origin, to: object) }
+                    })
             }
         case .free:
             break
@@ -541,7 +545,9 @@ internal final class MirrorMigrationEngine {
 
     func create(_ typeName: String, value: Any) -> DynamicObject {
         guard let schema = newSchemas[typeName] else {
-            record("Object type '\(typeName)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(typeName)` to the list of `objectClasses` / `objectTypes`.")
+            record(
+                "Object type '\(typeName)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(typeName)` to the list of `objectClasses` / `objectTypes`."
+            )
             let detached = DynamicObject()
             detached._mirrorTypeName = typeName
             return detached
@@ -616,7 +622,7 @@ internal final class MirrorMigrationEngine {
     }
 
     func deleteData(forType typeName: String) -> Bool {
-        guard (oldTypes[typeName] != nil || newSchemas[typeName] != nil), !removedTables.contains(typeName) else { return false }
+        guard oldTypes[typeName] != nil || newSchemas[typeName] != nil, !removedTables.contains(typeName) else { return false }
         if newSchemas[typeName] != nil {
             for object in newObjects[typeName, default: []] where !object._mirrorDeleted {
                 delete(object)
@@ -658,7 +664,8 @@ internal final class MirrorMigrationEngine {
         }
         for old in oldObjects where old._mirrorTypeName == typeName {
             guard let new = counterpart[ObjectIdentifier(old)], !new._mirrorDeleted,
-                  case .fits(let value) = carry(old._mirrorValues[oldName], to: after.shape) else { continue }
+                case .fits(let value) = carry(old._mirrorValues[oldName], to: after.shape)
+            else { continue }
             new._mirrorValues[newName] = value ?? NSNull()
         }
     }
@@ -708,7 +715,9 @@ internal final class MirrorMigrationEngine {
                 // Realm keeps the stored value; an optional enum or failable custom type then
                 // reads as nil, a non-optional one aborts the process when read.
                 guard property.shape.isOptional, accessor._mirrorSet(nil, instance) else {
-                    throw RealmMirrorError("The value \(mirrorFlatten(value).map { "'\($0)'" } ?? "nil") of '\(path)' after the migration does not convert to the property's type (\(accessor._mirrorValueType)); Realm would abort reading it.")
+                    throw RealmMirrorError(
+                        "The value \(mirrorFlatten(value).map { "'\($0)'" } ?? "nil") of '\(path)' after the migration does not convert to the property's type (\(accessor._mirrorValueType)); Realm would abort reading it."
+                    )
                 }
             }
         }

@@ -865,7 +865,9 @@ internal final class MirrorStore {
 
     func checkManaged(_ className: String) {
         if configuration.objectTypes != nil, schemas[className] == nil {
-            preconditionFailure("Object type '\(className)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(className)` to the list of `objectClasses` / `objectTypes`.")
+            preconditionFailure(
+                "Object type '\(className)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(className)` to the list of `objectClasses` / `objectTypes`."
+            )
         }
     }
 
@@ -935,11 +937,13 @@ internal final class MirrorStore {
         }
         let properties = mirrorProperties(of: row).filter { schema.property(named: $0.name)?.shape.isLinkingObjects == false }
         if let key = schema.primaryKey, !schema.isEmbedded,
-           let keyProperty = properties.first(where: { $0.name == key.name }) {
+            let keyProperty = properties.first(where: { $0.name == key.name })
+        {
             let keyValue = keyProperty.accessor._mirrorCurrent(row)
             if let existing = self.object(className: schema.className, key: key.name, value: keyValue) {
                 guard update != .error else {
-                    preconditionFailure("Attempting to create an object of type '\(schema.className)' with an existing primary key value '\(mirrorFlatten(keyValue).map { "\($0)" } ?? "nil")'.")
+                    preconditionFailure(
+                        "Attempting to create an object of type '\(schema.className)' with an existing primary key value '\(mirrorFlatten(keyValue).map { "\($0)" } ?? "nil")'.")
                 }
                 let existingProperties = mirrorProperties(of: existing)
                 for property in properties where property.name != key.name {

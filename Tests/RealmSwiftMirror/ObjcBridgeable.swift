@@ -164,19 +164,19 @@ extension AnyRealmValue: BuiltInObjcBridgeable {
     public var _rlmObjcValue: Any {
         switch self {
         case .none: return NSNull()
-        case let .int(value): return value
-        case let .bool(value): return value
-        case let .float(value): return value
-        case let .double(value): return value
-        case let .string(value): return value
-        case let .data(value): return value
-        case let .date(value): return value
-        case let .object(value): return value
-        case let .objectId(value): return value
-        case let .decimal128(value): return value
-        case let .uuid(value): return value
-        case let .dictionary(value): return value
-        case let .list(value): return value
+        case .int(let value): return value
+        case .bool(let value): return value
+        case .float(let value): return value
+        case .double(let value): return value
+        case .string(let value): return value
+        case .data(let value): return value
+        case .date(let value): return value
+        case .object(let value): return value
+        case .objectId(let value): return value
+        case .decimal128(let value): return value
+        case .uuid(let value): return value
+        case .dictionary(let value): return value
+        case .list(let value): return value
         }
     }
 }
@@ -299,7 +299,8 @@ internal func mirrorConvertEntries<Key: _ObjcBridgeable, Value: _ObjcBridgeable>
     var converted: [(Key, Value)] = []
     for (key, value) in raw {
         guard let key = Key._rlmFromObjc(key, insideOptional: false),
-              let value = Value._rlmFromObjc(mirrorFlatten(value) ?? NSNull(), insideOptional: false) else { return nil }
+            let value = Value._rlmFromObjc(mirrorFlatten(value) ?? NSNull(), insideOptional: false)
+        else { return nil }
         converted.append((key, value))
     }
     return converted

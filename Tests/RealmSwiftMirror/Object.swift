@@ -147,10 +147,10 @@ public protocol RealmEnum: RealmOptionalType, _RealmSchemaDiscoverable {
 }
 
 // RealmSwift/Object.swift
-public extension RealmEnum where Self: RawRepresentable, Self.RawValue: _RealmSchemaDiscoverable & _ObjcBridgeable {
-    var _rlmObjcValue: Any { rawValue._rlmObjcValue }
+extension RealmEnum where Self: RawRepresentable, Self.RawValue: _RealmSchemaDiscoverable & _ObjcBridgeable {
+    public var _rlmObjcValue: Any { rawValue._rlmObjcValue }
 
-    static func _rlmFromObjc(_ value: Any, insideOptional: Bool) -> Self? {
+    public static func _rlmFromObjc(_ value: Any, insideOptional: Bool) -> Self? {
         if let value = value as? Self {
             return value
         }
@@ -160,5 +160,5 @@ public extension RealmEnum where Self: RawRepresentable, Self.RawValue: _RealmSc
         return nil
     }
 
-    static var _rlmType: PropertyType { RawValue._rlmType }
+    public static var _rlmType: PropertyType { RawValue._rlmType }
 }

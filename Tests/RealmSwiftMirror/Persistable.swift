@@ -18,7 +18,7 @@ public protocol _HasPersistedType: _ObjcBridgeable {
 // constraints, which decide what compiles, are realm-swift's.
 /// A type which can be stored by the `@Persisted` property wrapper.
 public protocol _Persistable: _RealmSchemaDiscoverable, _HasPersistedType
-    where PersistedType: _Persistable, PersistedType.PersistedType.PersistedType == PersistedType.PersistedType {
+where PersistedType: _Persistable, PersistedType.PersistedType.PersistedType == PersistedType.PersistedType {
     /// The zero/empty/nil value of this type, the default when a model declares none.
     static func _rlmDefaultValue() -> Self
 }

@@ -35,7 +35,7 @@ public struct Persisted<Value: _Persistable> {
         _enclosingInstance observed: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-        ) -> Value {
+    ) -> Value {
         get {
             return observed[keyPath: storageKeyPath].storage.get(for: observed)
         }
@@ -93,7 +93,8 @@ extension Persisted: OptionalCodingWrapper where Value: ExpressibleByNilLiteral 
 ///    case second = "b"
 /// }
 /// ```
-public protocol PersistableEnum: _PersistableInsideOptional, RawRepresentable, CaseIterable, RealmEnum, _RealmCollectionValueInsideOptional, MinMaxType, Comparable where RawValue: Comparable {
+public protocol PersistableEnum: _PersistableInsideOptional, RawRepresentable, CaseIterable, RealmEnum, _RealmCollectionValueInsideOptional, MinMaxType, Comparable
+where RawValue: Comparable {
 }
 
 // RealmSwift/PersistedProperty.swift

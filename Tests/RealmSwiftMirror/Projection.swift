@@ -26,7 +26,7 @@ public struct Projected<T: ObjectBase, Value>: AnyProjected {
         _enclosingInstance observed: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-        ) -> Value {
+    ) -> Value {
         get {
             let storage = observed[keyPath: storageKeyPath]
             return observed.rootObject[keyPath: storage._projectedKeyPath]

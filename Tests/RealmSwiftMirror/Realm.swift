@@ -163,17 +163,18 @@ import Foundation
         let store = _store
         let className = type.className()
         store.checkManaged(className)
-        return Results(_source: MirrorResultsSource(store: store) {
-            store.objects[className, default: []].compactMap { object -> Element? in
-                if let element = object as? Element {
-                    return element
+        return Results(
+            _source: MirrorResultsSource(store: store) {
+                store.objects[className, default: []].compactMap { object -> Element? in
+                    if let element = object as? Element {
+                        return element
+                    }
+                    if let projection = Element.self as? any _MirrorProjectionType.Type {
+                        return projection._mirrorMake(object) as? Element
+                    }
+                    return nil
                 }
-                if let projection = Element.self as? any _MirrorProjectionType.Type {
-                    return projection._mirrorMake(object) as? Element
-                }
-                return nil
-            }
-        })
+            })
     }
 
     /// The object of the given type with the given primary key, or `nil`.

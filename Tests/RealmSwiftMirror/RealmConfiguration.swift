@@ -18,28 +18,30 @@ extension Realm {
         }
 
         @preconcurrency
-        public init(fileURL: URL? = URL(fileURLWithPath: RLMRealmPathForFile("default.realm"), isDirectory: false),
-                    inMemoryIdentifier: String? = nil,
-                    encryptionKey: Data? = nil,
-                    readOnly: Bool = false,
-                    schemaVersion: UInt64 = 0,
-                    migrationBlock: MigrationBlock? = nil,
-                    deleteRealmIfMigrationNeeded: Bool = false,
-                    shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
-                    objectTypes: [ObjectBase.Type]? = nil,
-                    seedFilePath: URL? = nil) {
-                self.fileURL = fileURL
-                if let inMemoryIdentifier = inMemoryIdentifier {
-                    self.inMemoryIdentifier = inMemoryIdentifier
-                }
-                self.encryptionKey = encryptionKey
-                self.readOnly = readOnly
-                self.schemaVersion = schemaVersion
-                self.migrationBlock = migrationBlock
-                self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
-                self.shouldCompactOnLaunch = shouldCompactOnLaunch
-                self.objectTypes = objectTypes
-                self.seedFilePath = seedFilePath
+        public init(
+            fileURL: URL? = URL(fileURLWithPath: RLMRealmPathForFile("default.realm"), isDirectory: false),
+            inMemoryIdentifier: String? = nil,
+            encryptionKey: Data? = nil,
+            readOnly: Bool = false,
+            schemaVersion: UInt64 = 0,
+            migrationBlock: MigrationBlock? = nil,
+            deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
+            objectTypes: [ObjectBase.Type]? = nil,
+            seedFilePath: URL? = nil
+        ) {
+            self.fileURL = fileURL
+            if let inMemoryIdentifier = inMemoryIdentifier {
+                self.inMemoryIdentifier = inMemoryIdentifier
+            }
+            self.encryptionKey = encryptionKey
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
+            self.objectTypes = objectTypes
+            self.seedFilePath = seedFilePath
         }
 
         /// The local URL of the Realm file (setting it clears `inMemoryIdentifier`).
@@ -113,16 +115,14 @@ extension Realm.Configuration: CustomStringConvertible {
 // RealmSwift/RealmConfiguration.swift
 extension Realm.Configuration: Equatable {
     public static func == (lhs: Realm.Configuration, rhs: Realm.Configuration) -> Bool {
-        lhs.encryptionKey == rhs.encryptionKey &&
-            lhs.fileURL == rhs.fileURL &&
-            lhs.inMemoryIdentifier == rhs.inMemoryIdentifier &&
-            lhs.readOnly == rhs.readOnly &&
-            lhs.schemaVersion == rhs.schemaVersion
+        lhs.encryptionKey == rhs.encryptionKey && lhs.fileURL == rhs.fileURL && lhs.inMemoryIdentifier == rhs.inMemoryIdentifier && lhs.readOnly == rhs.readOnly
+            && lhs.schemaVersion == rhs.schemaVersion
     }
 }
 
 // Realm/RLMUtil.hpp (`RLMRealmPathForFile`, used by the default `fileURL`): the mirror writes
 // no files; the path only names the Realm.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @usableFromInline
 internal func RLMRealmPathForFile(_ fileName: String) -> String {
     (NSTemporaryDirectory() as NSString).appendingPathComponent(fileName)

@@ -37,12 +37,18 @@ final class MigrationTestBenchTests: XCTestCase {
         let bench = MigrationTestBench(oldSchemaVersion: 1)
         let rex = bench.addOld("Pet", ["name": "Rex"])
         let fido = bench.addOld("Pet", ["name": "Fido"])
-        bench.addOld("Owner", [
-            "id": 1, "first": "Ada", "last": "Lovelace", "age": "42", "pets": [rex, fido], "favourite": fido,
-            "mood": "grumpy", "tags": ["math", "poetry"], "legacy": "gone",
-        ])
-        bench.addOld("Owner", ["id": 2, "first": "Grace", "last": "Hopper", "age": "85", "pets": [DynamicObject](), "favourite": nil,
-                               "mood": "happy", "tags": [Any](), "legacy": "gone"])
+        bench.addOld(
+            "Owner",
+            [
+                "id": 1, "first": "Ada", "last": "Lovelace", "age": "42", "pets": [rex, fido], "favourite": fido,
+                "mood": "grumpy", "tags": ["math", "poetry"], "legacy": "gone",
+            ])
+        bench.addOld(
+            "Owner",
+            [
+                "id": 2, "first": "Grace", "last": "Hopper", "age": "85", "pets": [DynamicObject](), "favourite": nil,
+                "mood": "happy", "tags": [Any](), "legacy": "gone",
+            ])
         bench.addOld("Toy", ["label": "ball"])
         return bench
     }
@@ -53,22 +59,23 @@ final class MigrationTestBenchTests: XCTestCase {
 
     func testAutomaticRulesRenameAndRetypedProperty() throws {
         let recorded = Recorded()
-        let realm = try bench().migrate(with: configuration { migration, oldSchemaVersion in
-            recorded.values["oldSchemaVersion"] = oldSchemaVersion
-            migration.renameProperty(onType: "Owner", from: "first", to: "givenName")
-            migration.enumerateObjects(ofType: "Owner") { old, new in
-                guard let old, let new else { return }
-                new["fullName"] = "\(old["first"] as? String ?? "") \(old["last"] as? String ?? "")"
-                if old["id"] as? Int == 1 {
-                    recorded.values["oldAge"] = old["age"]
-                    recorded.values["newAge"] = new["age"]
-                    recorded.values["oldLegacy"] = old["legacy"]
-                    recorded.values["newGivenName"] = new["givenName"]
-                    recorded.values["newMood"] = new["mood"]
-                    recorded.values["newPets"] = (new["pets"] as? List<MigrationObject>)?.compactMap { $0["name"] as? String }
+        let realm = try bench().migrate(
+            with: configuration { migration, oldSchemaVersion in
+                recorded.values["oldSchemaVersion"] = oldSchemaVersion
+                migration.renameProperty(onType: "Owner", from: "first", to: "givenName")
+                migration.enumerateObjects(ofType: "Owner") { old, new in
+                    guard let old, let new else { return }
+                    new["fullName"] = "\(old["first"] as? String ?? "") \(old["last"] as? String ?? "")"
+                    if old["id"] as? Int == 1 {
+                        recorded.values["oldAge"] = old["age"]
+                        recorded.values["newAge"] = new["age"]
+                        recorded.values["oldLegacy"] = old["legacy"]
+                        recorded.values["newGivenName"] = new["givenName"]
+                        recorded.values["newMood"] = new["mood"]
+                        recorded.values["newPets"] = (new["pets"] as? List<MigrationObject>)?.compactMap { $0["name"] as? String }
+                    }
                 }
-            }
-        })
+            })
         XCTAssertEqual(recorded.values["oldSchemaVersion"] as? UInt64, 1)
         XCTAssertEqual(recorded.values["oldAge"] as? String, "42", "the old value stays readable on the old object")
         XCTAssertEqual(recorded.values["newAge"] as? Int, 0, "a retyped property takes its default")
@@ -101,29 +108,30 @@ final class MigrationTestBenchTests: XCTestCase {
 
     func testCreateDeleteAndEnumerate() throws {
         let recorded = Recorded()
-        let realm = try bench().migrate(with: configuration { migration, _ in
-            migration.enumerateObjects(ofType: "Toy") { old, new in
-                recorded.values["toy"] = old?["label"]
-                recorded.values["toyHasNew"] = new != nil
-            }
-            migration.enumerateObjects(ofType: "Pet") { _, new in
-                if new?["name"] as? String == "Fido" { migration.delete(new!) }
-            }
-            var visited: [String] = []
-            migration.enumerateObjects(ofType: "Pet") { old, new in
-                visited.append("\(old?["name"] as? String ?? "-")/\(new?["name"] as? String ?? "-")")
-            }
-            recorded.values["visited"] = visited
-            let nemo = migration.create("Pet", value: ["name": "Nemo", "species": "fish"])
-            migration.enumerateObjects(ofType: "Owner") { old, new in
-                if old?["id"] as? Int == 1 {
-                    (new?["pets"] as? List<MigrationObject>)?.append(nemo)
-                    recorded.values["favouriteAfterDelete"] = new?["favourite"] ?? "nil"
+        let realm = try bench().migrate(
+            with: configuration { migration, _ in
+                migration.enumerateObjects(ofType: "Toy") { old, new in
+                    recorded.values["toy"] = old?["label"]
+                    recorded.values["toyHasNew"] = new != nil
                 }
-            }
-            recorded.values["deletedToys"] = migration.deleteData(forType: "Toy")
-            recorded.values["deletedAgain"] = migration.deleteData(forType: "Toy")
-        })
+                migration.enumerateObjects(ofType: "Pet") { _, new in
+                    if new?["name"] as? String == "Fido" { migration.delete(new!) }
+                }
+                var visited: [String] = []
+                migration.enumerateObjects(ofType: "Pet") { old, new in
+                    visited.append("\(old?["name"] as? String ?? "-")/\(new?["name"] as? String ?? "-")")
+                }
+                recorded.values["visited"] = visited
+                let nemo = migration.create("Pet", value: ["name": "Nemo", "species": "fish"])
+                migration.enumerateObjects(ofType: "Owner") { old, new in
+                    if old?["id"] as? Int == 1 {
+                        (new?["pets"] as? List<MigrationObject>)?.append(nemo)
+                        recorded.values["favouriteAfterDelete"] = new?["favourite"] ?? "nil"
+                    }
+                }
+                recorded.values["deletedToys"] = migration.deleteData(forType: "Toy")
+                recorded.values["deletedAgain"] = migration.deleteData(forType: "Toy")
+            })
         XCTAssertEqual(recorded.values["toy"] as? String, "ball", "a type the new schema lacks is enumerated with its old objects")
         XCTAssertEqual(recorded.values["toyHasNew"] as? Bool, false)
         XCTAssertEqual(recorded.values["visited"] as? [String], ["Rex/Rex"], "a deleted object is no longer enumerated")
@@ -143,14 +151,17 @@ final class MigrationTestBenchTests: XCTestCase {
             @Persisted var title: String
         }
         let recorded = Recorded()
-        let realm = try bench().migrate(with: Realm.Configuration(inMemoryIdentifier: "bench-\(UUID().uuidString)", schemaVersion: 3, migrationBlock: { migration, _ in
-            migration.create("Badge", value: ["title": "first"])
-            migration.enumerateObjects(ofType: "Badge") { old, new in
-                recorded.count += 1
-                recorded.values["oldIsNil"] = old == nil
-                new?["title"] = "renamed"
-            }
-        }, objectTypes: [Owner.self, Pet.self, Badge.self]))
+        let realm = try bench().migrate(
+            with: Realm.Configuration(
+                inMemoryIdentifier: "bench-\(UUID().uuidString)", schemaVersion: 3,
+                migrationBlock: { migration, _ in
+                    migration.create("Badge", value: ["title": "first"])
+                    migration.enumerateObjects(ofType: "Badge") { old, new in
+                        recorded.count += 1
+                        recorded.values["oldIsNil"] = old == nil
+                        new?["title"] = "renamed"
+                    }
+                }, objectTypes: [Owner.self, Pet.self, Badge.self]))
         XCTAssertEqual(recorded.count, 1)
         XCTAssertEqual(recorded.values["oldIsNil"] as? Bool, true)
         XCTAssertEqual(realm.objects(Badge.self).map(\.title), ["renamed"])
@@ -165,47 +176,70 @@ final class MigrationTestBenchTests: XCTestCase {
             XCTAssertEqual("\(error)", "Primary key property 'Owner.id' has duplicate values after migration.")
         }
         // A block that resolves the duplicates migrates.
-        XCTAssertNoThrow(try bench.migrate(with: configuration { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { old, new in
-                if old?["first"] as? String == "B" { new?["id"] = 2 }
-            }
-        }))
+        XCTAssertNoThrow(
+            try bench.migrate(
+                with: configuration { migration, _ in
+                    migration.enumerateObjects(ofType: "Owner") { old, new in
+                        if old?["first"] as? String == "B" { new?["id"] = 2 }
+                    }
+                }))
     }
 
     func testWhatRealmWouldThrowInTheBlockIsReported() {
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.renameProperty(onType: "Owner", from: "missing", to: "givenName")
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.renameProperty(onType: "Owner", from: "missing", to: "givenName")
+                })
+        ) { error in
             XCTAssertEqual("\(error)", "Cannot rename property 'Owner.missing' because it does not exist.")
         }
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.renameProperty(onType: "Owner", from: "age", to: "givenName")
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.renameProperty(onType: "Owner", from: "age", to: "givenName")
+                })
+        ) { error in
             XCTAssertTrue("\(error)".hasPrefix("Cannot rename property 'Owner.age' to 'givenName' because"), "\(error)")
         }
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.renameProperty(onType: "Owner", from: "last", to: "age")
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.renameProperty(onType: "Owner", from: "last", to: "age")
+                })
+        ) { error in
             XCTAssertEqual("\(error)", "Cannot rename property 'Owner.last' to 'age' because it would change from type 'string' to 'int'.")
         }
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { _, new in new?["age"] = "42" }
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.enumerateObjects(ofType: "Owner") { _, new in new?["age"] = "42" }
+                })
+        ) { error in
             XCTAssertTrue("\(error)".hasPrefix("Invalid value '42' of type 'String' for 'int' property 'Owner.age'."), "\(error)")
         }
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { _, new in new?["mood"] = Mood.happy }
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.enumerateObjects(ofType: "Owner") { _, new in new?["mood"] = Mood.happy }
+                })
+        ) { error in
             XCTAssertTrue("\(error)".contains("for 'string' property 'Owner.mood'"), "an enum value is not its raw value: \(error)")
         }
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { old, _ in _ = old?["fullName"] }
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.enumerateObjects(ofType: "Owner") { old, _ in _ = old?["fullName"] }
+                })
+        ) { error in
             XCTAssertTrue("\(error)".hasPrefix("Invalid property name 'fullName' for class 'Owner'."), "\(error)")
         }
-        XCTAssertThrowsError(try bench().migrate(with: configuration { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { old, new in new?["favourite"] = (old?["pets"] as? List<MigrationObject>)?.first }
-        })) { error in
+        XCTAssertThrowsError(
+            try bench().migrate(
+                with: configuration { migration, _ in
+                    migration.enumerateObjects(ofType: "Owner") { old, new in new?["favourite"] = (old?["pets"] as? List<MigrationObject>)?.first }
+                })
+        ) { error in
             XCTAssertTrue("\(error)".hasPrefix("Object is already managed by another Realm"), "\(error)")
         }
     }
@@ -234,16 +268,17 @@ final class MigrationTestBenchTests: XCTestCase {
         bench.addOld("Pet", ["name": "Rex"])
         bench.addOld("Owner", ["id": 1, "first": "Ada", "nickname": nil, "mood": "happy"])
         let recorded = Recorded()
-        _ = try bench.migrate(with: configuration { migration, _ in
-            recorded.values["oldOwnerKey"] = migration.oldSchema["Owner"]?.primaryKeyProperty?.name
-            recorded.values["oldPetKeyIsNil"] = migration.oldSchema["Pet"]?.primaryKeyProperty == nil
-            recorded.values["oldFirstType"] = migration.oldSchema["Owner"]?["first"]?.type
-            recorded.values["oldNicknameOptional"] = migration.oldSchema["Owner"]?["nickname"]?.isOptional
-            recorded.values["newOwnerKey"] = migration.newSchema["Owner"]?.primaryKeyProperty?.name
-            recorded.values["newPets"] = migration.newSchema["Owner"]?["pets"].map { "\($0.isArray) \($0.objectClassName ?? "")" }
-            recorded.values["newHasOwners"] = migration.newSchema["Pet"]?["owners"] != nil
-            recorded.values["newTypes"] = migration.newSchema.objectSchema.map(\.className)
-        })
+        _ = try bench.migrate(
+            with: configuration { migration, _ in
+                recorded.values["oldOwnerKey"] = migration.oldSchema["Owner"]?.primaryKeyProperty?.name
+                recorded.values["oldPetKeyIsNil"] = migration.oldSchema["Pet"]?.primaryKeyProperty == nil
+                recorded.values["oldFirstType"] = migration.oldSchema["Owner"]?["first"]?.type
+                recorded.values["oldNicknameOptional"] = migration.oldSchema["Owner"]?["nickname"]?.isOptional
+                recorded.values["newOwnerKey"] = migration.newSchema["Owner"]?.primaryKeyProperty?.name
+                recorded.values["newPets"] = migration.newSchema["Owner"]?["pets"].map { "\($0.isArray) \($0.objectClassName ?? "")" }
+                recorded.values["newHasOwners"] = migration.newSchema["Pet"]?["owners"] != nil
+                recorded.values["newTypes"] = migration.newSchema.objectSchema.map(\.className)
+            })
         XCTAssertEqual(recorded.values["oldOwnerKey"] as? String, "id")
         XCTAssertEqual(recorded.values["oldPetKeyIsNil"] as? Bool, true, "old types have no primary key unless the bench names one")
         XCTAssertEqual(recorded.values["oldFirstType"] as? PropertyType, .string)

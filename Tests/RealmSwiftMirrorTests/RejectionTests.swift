@@ -10,47 +10,47 @@ final class RejectionTests: XCTestCase {
     /// Models every snippet starts from (no URL conformance: one snippet checks that URL is
     /// not persistable without it).
     static let base = """
-    import Foundation
-    import RealmSwift
+        import Foundation
+        import RealmSwift
 
-    enum Kind: String, PersistableEnum { case a, b }
-    enum Level: Int, PersistableEnum { case low = 1, high = 2 }
-    final class Address: EmbeddedObject {
-        @Persisted var city: String
-    }
-    final class Person: Object {
-        @Persisted(primaryKey: true) var _id: ObjectId
-        @Persisted(indexed: true) var name: String
-        @Persisted var dogs: List<Dog>
-        @Persisted var tags: Map<String, Int?>
-        @Persisted var kind: Kind
-        @Persisted(indexed: true) var level: Level?
-        @Persisted var address: Address?
-    }
-    final class Dog: Object {
-        @Persisted(primaryKey: true) var _id: ObjectId
-        @Persisted var owner: Person?
-        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
-    }
-    final class PersonProjection: Projection<Person> {
-        @Projected(\\Person.name) var name: String
-    }
-    func useRealm(_ realm: Realm) throws {
-        try realm.write { realm.add(Person(), update: .modified) }
-        _ = realm.objects(PersonProjection.self).first?.name
-        _ = realm.object(ofType: Person.self, forPrimaryKey: ObjectId.generate())
-    }
+        enum Kind: String, PersistableEnum { case a, b }
+        enum Level: Int, PersistableEnum { case low = 1, high = 2 }
+        final class Address: EmbeddedObject {
+            @Persisted var city: String
+        }
+        final class Person: Object {
+            @Persisted(primaryKey: true) var _id: ObjectId
+            @Persisted(indexed: true) var name: String
+            @Persisted var dogs: List<Dog>
+            @Persisted var tags: Map<String, Int?>
+            @Persisted var kind: Kind
+            @Persisted(indexed: true) var level: Level?
+            @Persisted var address: Address?
+        }
+        final class Dog: Object {
+            @Persisted(primaryKey: true) var _id: ObjectId
+            @Persisted var owner: Person?
+            @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+        }
+        final class PersonProjection: Projection<Person> {
+            @Projected(\\Person.name) var name: String
+        }
+        func useRealm(_ realm: Realm) throws {
+            try realm.write { realm.add(Person(), update: .modified) }
+            _ = realm.objects(PersonProjection.self).first?.name
+            _ = realm.object(ofType: Person.self, forPrimaryKey: ObjectId.generate())
+        }
 
-    """
+        """
 
     static let urlConformance = """
-    extension URL: @retroactive FailableCustomPersistable {
-        public typealias PersistedType = String
-        public init?(persistedValue: String) { self.init(string: persistedValue) }
-        public var persistableValue: String { absoluteString }
-    }
+        extension URL: @retroactive FailableCustomPersistable {
+            public typealias PersistedType = String
+            public init?(persistedValue: String) { self.init(string: persistedValue) }
+            public var persistableValue: String { absoluteString }
+        }
 
-    """
+        """
 
     /// Lines realm-swift rejects, each with a fragment its error must mention.
     static let rejected: [(line: String, expected: String)] = [
@@ -92,27 +92,28 @@ final class RejectionTests: XCTestCase {
     ]
 
     /// The control: the same API used correctly, URL included.
-    static let control = base + urlConformance + """
-    final class Good: Object {
-        @Persisted(primaryKey: true) var _id: ObjectId
-        @Persisted(indexed: true) var name: String
-        @Persisted var dogs: List<Dog>
-        @Persisted var owner: Person?
-        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
-        @Persisted var tags: Map<String, Int?>
-        @Persisted var kind: Kind
-        @Persisted var u: URL
-        @Persisted var homepage: URL?
-        @Persisted var links: List<URL>
-    }
-    func migrate() -> Realm.Configuration {
-        Realm.Configuration(inMemoryIdentifier: "x", schemaVersion: 2, migrationBlock: { migration, _ in
-            migration.enumerateObjects(ofType: "Good") { old, new in new?["name"] = old?["first"] }
-            migration.renameProperty(onType: "Good", from: "a", to: "b")
-        }, objectTypes: [Good.self, Person.self, Dog.self, Address.self])
-    }
+    static let control =
+        base + urlConformance + """
+            final class Good: Object {
+                @Persisted(primaryKey: true) var _id: ObjectId
+                @Persisted(indexed: true) var name: String
+                @Persisted var dogs: List<Dog>
+                @Persisted var owner: Person?
+                @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+                @Persisted var tags: Map<String, Int?>
+                @Persisted var kind: Kind
+                @Persisted var u: URL
+                @Persisted var homepage: URL?
+                @Persisted var links: List<URL>
+            }
+            func migrate() -> Realm.Configuration {
+                Realm.Configuration(inMemoryIdentifier: "x", schemaVersion: 2, migrationBlock: { migration, _ in
+                    migration.enumerateObjects(ofType: "Good") { old, new in new?["name"] = old?["first"] }
+                    migration.renameProperty(onType: "Good", from: "a", to: "b")
+                }, objectTypes: [Good.self, Person.self, Dog.self, Address.self])
+            }
 
-    """
+            """
 
     func testSnippetsRealmRejectsDoNotTypeCheck() throws {
         let checker = try SwiftTypeChecker()
@@ -173,8 +174,10 @@ struct SwiftTypeChecker {
         try source.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = swiftc
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", moduleDirectory.path,
-                             "-module-cache-path", folder.appendingPathComponent("module-cache").path, file.path]
+        process.arguments = [
+            "-typecheck", "-swift-version", "6", "-I", moduleDirectory.path,
+            "-module-cache-path", folder.appendingPathComponent("module-cache").path, file.path,
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

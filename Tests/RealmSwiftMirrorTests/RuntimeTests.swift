@@ -215,10 +215,11 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(realm.objects(MirrorPerson.self).count, 1)
 
         struct Failure: Error {}
-        XCTAssertThrowsError(try realm.write {
-            ada.name = "Thrown"
-            throw Failure()
-        })
+        XCTAssertThrowsError(
+            try realm.write {
+                ada.name = "Thrown"
+                throw Failure()
+            })
         XCTAssertEqual(ada.name, "Ada", "write(_:) cancels when its block throws")
         let result = try realm.write { () -> Int in
             ada.age = 7

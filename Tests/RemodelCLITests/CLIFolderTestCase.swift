@@ -84,10 +84,13 @@ class CLIFolderTestCase: XCTestCase {
         var dogs: [String] = []
         for index in 0..<people {
             let dog = String(format: "00000000-0000-0000-0000-%012X", index + 1)
-            persons.append(#"{"_id": "\#(String(format: "%024x", index + 1))", "name": "First\#(index) Last\#(index)", "employeeId": "E-\#(index)", "company": "Co", "businessUnit": "\#(units[index % units.count])", "dogs": ["\#(dog)"]}"#)
+            persons.append(
+                #"{"_id": "\#(String(format: "%024x", index + 1))", "name": "First\#(index) Last\#(index)", "employeeId": "E-\#(index)", "company": "Co", "businessUnit": "\#(units[index % units.count])", "dogs": ["\#(dog)"]}"#
+            )
             dogs.append(#"{"_id": "\#(dog)", "name": "Dog \#(index)", "breed": "Mixed", "weight": "\#(index % 7 == 0 ? "heavy" : String(index % 50))"}"#)
         }
-        return #"{"Person": [\#(persons.joined(separator: ", "))], "Dog": [\#(dogs.joined(separator: ", "))], "Note": [{"identifier": "n1", "content": "hello", "lastEdited": "2026-01-01T00:00:00Z"}]}"#
+        return
+            #"{"Person": [\#(persons.joined(separator: ", "))], "Dog": [\#(dogs.joined(separator: ", "))], "Note": [{"identifier": "n1", "content": "hello", "lastEdited": "2026-01-01T00:00:00Z"}]}"#
     }
 
     func golden(_ name: String) throws -> String {
@@ -113,7 +116,12 @@ class CLIFolderTestCase: XCTestCase {
 
     /// A copy of Migrations/ with a version 4 whose schema is v3 edited by `edit` and whose
     /// migration file has `steps`; returns the migrations folder and the v4 schema file.
-    func historyWithVersion4(steps: String, edit: (String) -> String = { $0.replacingOccurrences(of: "favoriteToy:\n        type: string\n        default: \"\"", with: "favoriteToy:\n        type: string\n        default: ball") }) throws -> (migrations: String, schemas: String) {
+    func historyWithVersion4(
+        steps: String,
+        edit: (String) -> String = {
+            $0.replacingOccurrences(of: "favoriteToy:\n        type: string\n        default: \"\"", with: "favoriteToy:\n        type: string\n        default: ball")
+        }
+    ) throws -> (migrations: String, schemas: String) {
         let migrations = folder.appendingPathComponent("Migrations")
         try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Migrations"), to: migrations)
         let v3 = try String(contentsOf: migrations.appendingPathComponent("snapshots/v3.yaml"), encoding: .utf8)

@@ -46,7 +46,9 @@ struct CLIRunner {
     /// Runs `executable arguments…` (a wrapper around `remodel`: a shell setting a limit,
     /// `setpriv`) in `directory`, its output read from files (no pipe to fill); standard
     /// output goes to the file `stdout` when given. Fails the test when a signal ended it.
-    static func runProgram(_ executable: String, _ arguments: [String], in directory: URL, stdout: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Output {
+    static func runProgram(
+        _ executable: String, _ arguments: [String], in directory: URL, stdout: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Output {
         let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-program-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: outputs) }

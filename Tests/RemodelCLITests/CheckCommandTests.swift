@@ -54,7 +54,10 @@ final class CheckCommandTests: CLIFolderTestCase {
     func testSchemaEditedWithoutANewVersion() throws {
         try edit("Schemas/DoggoDB.yaml") { $0.replacingOccurrences(of: "      favoriteToy:", with: "      nickname: string?\n      favoriteToy:") }
         let output = try check(expect: 1)
-        XCTAssertTrue(output.stderr.contains("error: the schema in 'Schemas' differs from the newest snapshot 'Migrations/snapshots/v3.yaml' (version 3) (property Dog.nickname added): the schema changed without a new migration [schema-not-snapshotted]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "error: the schema in 'Schemas' differs from the newest snapshot 'Migrations/snapshots/v3.yaml' (version 3) (property Dog.nickname added): the schema changed without a new migration [schema-not-snapshotted]"
+            ), output.stderr)
         XCTAssertTrue(output.stderr.contains("run 'remodel migration new NAME' to freeze it as version 4"), output.stderr)
         XCTAssertTrue(output.stdout.hasPrefix("remodel check: failed (1 error)"), output.stdout)
         // It points at the edited declaration, so that a pull request's annotation lands there.
@@ -82,7 +85,8 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(found.map(\.file), ["Migrations/0002-split-person-name.yaml"])
         XCTAssertEqual(found.first?.severity, "error")
         let text = try check(expect: 1)
-        XCTAssertTrue(text.stderr.contains("Migrations/0002-split-person-name.yaml:1:1: error: 'Migrations/0002-split-person-name.yaml' changed since remodel.sum recorded it"), text.stderr)
+        XCTAssertTrue(
+            text.stderr.contains("Migrations/0002-split-person-name.yaml:1:1: error: 'Migrations/0002-split-person-name.yaml' changed since remodel.sum recorded it"), text.stderr)
         XCTAssertTrue(text.stderr.contains("restore it from version control and put the change in a new migration"), text.stderr)
         XCTAssertTrue(text.stderr.contains("Migrations/remodel.sum:5:1: note: recorded here"), text.stderr)
         // An intended edit of an unreleased version is recorded with `migration hash`.
@@ -110,7 +114,8 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(try findings(output, rule: "sum-file-deleted").map(\.file), ["Migrations/remodel.sum"])
         XCTAssertEqual(try findings(output, rule: "migration-without-snapshot").map(\.file), ["Migrations/0002-split-person-name.yaml"])
         let text = try check(expect: 1)
-        XCTAssertTrue(text.stderr.contains("'Migrations/snapshots/v2.yaml' is recorded in remodel.sum but is missing: a snapshot of a version was deleted [sum-file-deleted]"), text.stderr)
+        XCTAssertTrue(
+            text.stderr.contains("'Migrations/snapshots/v2.yaml' is recorded in remodel.sum but is missing: a snapshot of a version was deleted [sum-file-deleted]"), text.stderr)
     }
 
     func testTwoBranchesAddingTheSameVersionFailNamingBoth() throws {
@@ -122,13 +127,18 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(try findings(output, rule: "sum-file-unrecorded").map(\.file), ["Migrations/0004-toys.yaml"])
         let text = try check(expect: 1)
         XCTAssertTrue(text.stderr.contains("two migration files have version 4: 'Migrations/0004-nickname.yaml' and 'Migrations/0004-toys.yaml'"), text.stderr)
-        XCTAssertTrue(text.stderr.contains("'Migrations/0004-toys.yaml' is not recorded in remodel.sum, which has 'Migrations/0004-nickname.yaml' as version 4: two branches added the same version"), text.stderr)
+        XCTAssertTrue(
+            text.stderr.contains(
+                "'Migrations/0004-toys.yaml' is not recorded in remodel.sum, which has 'Migrations/0004-nickname.yaml' as version 4: two branches added the same version"),
+            text.stderr)
     }
 
     func testAHistoryWithoutASumGetsOne() throws {
         try FileManager.default.removeItem(atPath: path("Migrations/remodel.sum"))
         let output = try check(expect: 0)
-        XCTAssertTrue(output.stderr.contains("warning: 'Migrations' has no remodel.sum, so an edited released migration or a deleted snapshot would go unnoticed [sum-missing]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains("warning: 'Migrations' has no remodel.sum, so an edited released migration or a deleted snapshot would go unnoticed [sum-missing]"),
+            output.stderr)
         try check(["--strict"], expect: 1)
         // The next `migration new` writes it, with the new version.
         try newVersion("nickname") { $0.replacingOccurrences(of: "      favoriteToy:", with: "      nickname: string?\n      favoriteToy:") }
@@ -150,7 +160,10 @@ final class CheckCommandTests: CLIFolderTestCase {
     func testASumWithConflictMarkersSaysSo() throws {
         try edit("Migrations/remodel.sum") { "<<<<<<< HEAD\n" + $0 + "=======\n>>>>>>> other\n" }
         let output = try check(expect: 1)
-        XCTAssertTrue(output.stderr.contains("Migrations/remodel.sum:1:1: error: 'Migrations/remodel.sum' has Git conflict markers: two branches each changed the history (most likely each added a version) [sum-conflict]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "Migrations/remodel.sum:1:1: error: 'Migrations/remodel.sum' has Git conflict markers: two branches each changed the history (most likely each added a version) [sum-conflict]"
+            ), output.stderr)
     }
 
     func testAnInvalidSumFileIsNamed() throws {
@@ -175,10 +188,14 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(found.map(\.file), ["Migrations/0004-drop-toy.yaml"])
         XCTAssertEqual(found.map(\.severity), ["error"])
         let text = try check(expect: 1)
-        XCTAssertTrue(text.stderr.contains("version 4: property Dog.favoriteToy removed — deletes stored data, and 'Migrations/0004-drop-toy.yaml' does not accept it [destructive-change]"), text.stderr)
+        XCTAssertTrue(
+            text.stderr.contains("version 4: property Dog.favoriteToy removed — deletes stored data, and 'Migrations/0004-drop-toy.yaml' does not accept it [destructive-change]"),
+            text.stderr)
         XCTAssertTrue(text.stderr.contains("'accept: { destructive: { Dog.favoriteToy: \"why\" } }'"), text.stderr)
         // Accepted, with the reason, where reviewers read it.
-        try edit("Migrations/0004-drop-toy.yaml") { $0 + "accept:\n  destructive:\n    Dog.favoriteToy: nobody filled it in\n  breaking:\n    Dog.favoriteToy: the app never showed it\n" }
+        try edit("Migrations/0004-drop-toy.yaml") {
+            $0 + "accept:\n  destructive:\n    Dog.favoriteToy: nobody filled it in\n  breaking:\n    Dog.favoriteToy: the app never showed it\n"
+        }
         let accepted = try check(expect: 0)
         XCTAssertFalse(accepted.stderr.contains("destructive-change"), accepted.stderr)
         XCTAssertTrue(accepted.stderr.contains("[sum-unreleased-outdated]"), accepted.stderr)
@@ -194,7 +211,9 @@ final class CheckCommandTests: CLIFolderTestCase {
 
     func testDataDependentChangeWarnsAndStrictFails() throws {
         // Optional → required.
-        try newVersion("require-image") { $0.replacingOccurrences(of: "      profileImageUrl: url?", with: "      profileImageUrl: { type: url, default: \"https://example.com/dog.png\" }") }
+        try newVersion("require-image") {
+            $0.replacingOccurrences(of: "      profileImageUrl: url?", with: "      profileImageUrl: { type: url, default: \"https://example.com/dog.png\" }")
+        }
         let output = try check(["--format", "json"], expect: 0)
         let found = try findings(output, rule: "data-dependent-change")
         XCTAssertFalse(found.isEmpty, output.stdout)
@@ -227,7 +246,9 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(found.first?.line, stepLine + 1)
         XCTAssertTrue(try check(expect: 1).stderr.contains("version 4 leaves a question of its draft open: was type Dog renamed to Pet?"))
         // `validate` says so too, as a warning (it passes drafts in progress).
-        XCTAssertTrue(try remodel(["validate"]).stderr.contains("warning: version 4 leaves a question of its draft open: was type Dog renamed to Pet? (same key and properties) [draft-question-unanswered]"))
+        XCTAssertTrue(
+            try remodel(["validate"]).stderr.contains(
+                "warning: version 4 leaves a question of its draft open: was type Dog renamed to Pet? (same key and properties) [draft-question-unanswered]"))
         // Deleting the question (the Dog objects may go) leaves the destructive change to accept.
         try edit("Migrations/0004-pets.yaml") { $0.replacingOccurrences(of: "  # - renameType: { from: Dog, to: Pet }\n", with: "") }
         let deleted = try check(["--format", "json"], expect: 1)
@@ -284,7 +305,10 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertEqual(try findings(output, rule: "released-version-edited").map(\.file), ["Migrations/0003-dog-details.yaml"])
         // An unknown ref is a usage error.
         let unknown = try check(["--base", "no-such-branch"], expect: 64)
-        XCTAssertTrue(unknown.stderr.contains("'no-such-branch' is not a commit, branch or tag that the Git repository holding 'Migrations' has: pass one it has (e.g. origin/main), or fetch it first"), unknown.stderr)
+        XCTAssertTrue(
+            unknown.stderr.contains(
+                "'no-such-branch' is not a commit, branch or tag that the Git repository holding 'Migrations' has: pass one it has (e.g. origin/main), or fetch it first"),
+            unknown.stderr)
     }
 
     private func git(_ arguments: [String]) throws {
@@ -304,7 +328,9 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertTrue(try findings(output, rule: "breaking-api-change").isEmpty)
         try "rules:\n  destructive-changes: off\n".write(toFile: path("Migrations/remodel-check.yaml"), atomically: true, encoding: .utf8)
         let typo = try check(expect: 1)
-        XCTAssertTrue(typo.stderr.contains("Migrations/remodel-check.yaml:2:3: error: 'destructive-changes' is not a rule of remodel check that can be tuned [check-config-unknown-rule]"), typo.stderr)
+        XCTAssertTrue(
+            typo.stderr.contains("Migrations/remodel-check.yaml:2:3: error: 'destructive-changes' is not a rule of remodel check that can be tuned [check-config-unknown-rule]"),
+            typo.stderr)
         XCTAssertTrue(typo.stderr.contains("did you mean 'destructive-change'?"), typo.stderr)
     }
 
@@ -336,12 +362,14 @@ final class CheckCommandTests: CLIFolderTestCase {
             row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let table = Set(rows.map { "\($0[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))) (\($0[1]))" })
-        let listed = Set(help.split(separator: "\n").compactMap { line -> String? in
-            let text = line.trimmingCharacters(in: .whitespaces)
-            guard let colon = text.range(of: "): "), let open = text.range(of: " ("), open.lowerBound < colon.lowerBound,
-                  text[..<open.lowerBound].allSatisfy({ $0.isLowercase || $0 == "-" }) else { return nil }
-            return String(text[..<colon.lowerBound]) + ")"
-        })
+        let listed = Set(
+            help.split(separator: "\n").compactMap { line -> String? in
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard let colon = text.range(of: "): "), let open = text.range(of: " ("), open.lowerBound < colon.lowerBound,
+                    text[..<open.lowerBound].allSatisfy({ $0.isLowercase || $0 == "-" })
+                else { return nil }
+                return String(text[..<colon.lowerBound]) + ")"
+            })
         XCTAssertFalse(listed.isEmpty, help)
         XCTAssertEqual(table.intersection(listed), listed, "README's table lacks rules of 'remodel check --help'")
     }
@@ -352,7 +380,8 @@ final class CheckCommandTests: CLIFolderTestCase {
     /// check passes → migrate a store of the old version.
     func testFromASchemaEditToAMigratedStore() throws {
         try remodel(["init", "--store", "dogs.sqlite", "--version", "3"])
-        try "{\"Dog\": [{\"_id\": \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\", \"name\": \"Rex\", \"weight\": 12}]}".write(toFile: path("dogs.json"), atomically: true, encoding: .utf8)
+        try "{\"Dog\": [{\"_id\": \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\", \"name\": \"Rex\", \"weight\": 12}]}".write(
+            toFile: path("dogs.json"), atomically: true, encoding: .utf8)
         try remodel(["import", "--store", "dogs.sqlite", "dogs.json"])
         try edit("Schemas/DoggoDB.yaml") { $0.replacingOccurrences(of: "  Dog:", with: "  Pet:").replacingOccurrences(of: "list<Dog>", with: "list<Pet>") }
         XCTAssertTrue(try check(expect: 1).stderr.contains("[schema-not-snapshotted]"))

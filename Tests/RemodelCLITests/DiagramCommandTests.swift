@@ -54,7 +54,10 @@ final class DiagramCommandTests: CLIFolderTestCase {
         // A file that is not a diagram is kept, unless --force.
         try write("# Notes\n", to: "notes.md")
         let refused = try remodel(["diagram", "--output", "notes.md"], expect: 1)
-        XCTAssertEqual(refused.stderr, "Error: refusing to replace 'notes.md': it is not a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote); nothing was written: choose another path, or pass --force to replace it\n")
+        XCTAssertEqual(
+            refused.stderr,
+            "Error: refusing to replace 'notes.md': it is not a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote); nothing was written: choose another path, or pass --force to replace it\n"
+        )
         XCTAssertEqual(try String(contentsOfFile: path("notes.md"), encoding: .utf8), "# Notes\n")
         try remodel(["diagram", "--output", "notes.md", "--force"])
         XCTAssertEqual(try String(contentsOfFile: path("notes.md"), encoding: .utf8), try reference("example-v3.mmd"))
@@ -76,7 +79,9 @@ final class DiagramCommandTests: CLIFolderTestCase {
             ["diagram", "--schemas", "Schemas", "--version", "2"],
             "--schemas and --version cannot be used together: --version N draws version N of the history in the migrations folder (pass --migrations DIR to read another one), --schemas a schema folder"
         )
-        try usage(["diagram", "--diff", "--version", "2"], "--version and --diff cannot be used together: draw one version with --version N, or the changes between two with --diff FROM TO")
+        try usage(
+            ["diagram", "--diff", "--version", "2"],
+            "--version and --diff cannot be used together: draw one version with --version N, or the changes between two with --diff FROM TO")
         try usage(["diagram", "1", "3"], "unexpected argument '1': FROM and TO go with --diff ('remodel diagram --diff 1 3'), or pass --version N to draw one version")
         try usage(["diagram", "--diff", "1", "nowhere"], "'nowhere' is neither a version number nor a schema file or folder")
         try usage(["diagram", "--diff", "1", "3", "4"], "unexpected argument '4'")
@@ -97,7 +102,8 @@ final class DiagramCommandTests: CLIFolderTestCase {
         try copyExample()
         try write("description: broken\nsteps: [ { renameType: } ]\n", to: "Migrations/0002-split-person-name.yaml")
         let history = try remodel(["diagram", "--version", "1"], expect: 1)
-        XCTAssertTrue(history.stderr.hasSuffix("Error: the migration history in 'Migrations' does not load (the problems above); fix it and check with 'remodel validate'\n"), history.stderr)
+        XCTAssertTrue(
+            history.stderr.hasSuffix("Error: the migration history in 'Migrations' does not load (the problems above); fix it and check with 'remodel validate'\n"), history.stderr)
     }
 
     func testHelp() throws {
@@ -123,7 +129,8 @@ final class DiagramCommandTests: CLIFolderTestCase {
         let shown = String(readme[start.upperBound..<end.lowerBound]) + "\n"
         let drawn = try remodel(["diagram"], in: CLIRunner.packageRoot).stdout
         XCTAssertEqual(shown, drawn, "the README's diagram is out of date: replace the ```mermaid block under '### Diagrams' with the output of 'swift run remodel diagram'")
-        let image = try XCTUnwrap(readme.range(of: #"!\[[^\]]*\]\((Docs/Images/[^)]+\.png)\)"#, options: .regularExpression, range: section.upperBound..<readme.endIndex), "no PNG under '### Diagrams'")
+        let image = try XCTUnwrap(
+            readme.range(of: #"!\[[^\]]*\]\((Docs/Images/[^)]+\.png)\)"#, options: .regularExpression, range: section.upperBound..<readme.endIndex), "no PNG under '### Diagrams'")
         let imagePath = String(readme[image]).components(separatedBy: "(").last!.dropLast()
         XCTAssertTrue(FileManager.default.fileExists(atPath: CLIRunner.packageRoot.appendingPathComponent(String(imagePath)).path), "\(imagePath) is missing")
     }

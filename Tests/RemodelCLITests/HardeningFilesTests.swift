@@ -36,8 +36,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         } else {
             let objects = (1...people).map { n in
                 let id = String(n, radix: 16)
-                return ["_id": String(repeating: "0", count: 24 - id.count) + id, "firstName": "Person \(n) " + String(repeating: "x", count: 1000), "lastName": "L",
-                        "businessUnit": "Engineering", "profileImageUrl": "https://example.com/\(n).png", "dogs": []] as [String: Any]
+                return [
+                    "_id": String(repeating: "0", count: 24 - id.count) + id, "firstName": "Person \(n) " + String(repeating: "x", count: 1000), "lastName": "L",
+                    "businessUnit": "Engineering", "profileImageUrl": "https://example.com/\(n).png", "dogs": [],
+                ] as [String: Any]
             }
             let data = folder.appendingPathComponent("people.json")
             try JSONSerialization.data(withJSONObject: ["Person": objects]).write(to: data)
@@ -67,7 +69,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         for output in [store, path("soft.db"), path("hard.db"), folder.path + "/./s.db"] {
             for force in [[], ["--force"]] {
                 let result = try remodel(["export", "--store", store, "--output", output] + force, expect: 1)
-                XCTAssertEqual(result.stderr, "Error: refusing to write '\(output)': it is the store '\(store)' being exported (the same file, by another path or link); nothing was written: choose another output path\n")
+                XCTAssertEqual(
+                    result.stderr,
+                    "Error: refusing to write '\(output)': it is the store '\(store)' being exported (the same file, by another path or link); nothing was written: choose another output path\n"
+                )
             }
         }
         XCTAssertEqual(try hashes(folder), before, "a file changed, or one was left behind")
@@ -83,7 +88,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: mine))
         let before = try hashes(folder)
         let refused = try remodel(["export", "--store", store, "--output", mine], expect: 1)
-        XCTAssertEqual(refused.stderr, "Error: refusing to replace '\(mine)': it is not JSON in the export format (an earlier `remodel export`); nothing was written: choose another path, or pass --force to replace it\n")
+        XCTAssertEqual(
+            refused.stderr,
+            "Error: refusing to replace '\(mine)': it is not JSON in the export format (an earlier `remodel export`); nothing was written: choose another path, or pass --force to replace it\n"
+        )
         XCTAssertEqual(try hashes(folder), before)
         try remodel(["export", "--store", store, "--output", mine, "--force"])
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: mine)), try Data(contentsOf: URL(fileURLWithPath: output)))
@@ -97,7 +105,9 @@ final class HardeningFilesTests: CLIFolderTestCase {
         XCTAssertEqual(intoFolder.stderr, "Error: cannot write '\(folder.path)': it is a folder; name a file (e.g. '\(folder.path)/export.json')\n")
         let missing = path("missing/out.json")
         let intoMissing = try remodel(["export", "--store", store, "--output", missing], expect: 1)
-        XCTAssertEqual(intoMissing.stderr, "Error: cannot write '\(missing)': the folder '\(path("missing"))' does not exist; create it first (mkdir -p '\(path("missing"))') or choose another path\n")
+        XCTAssertEqual(
+            intoMissing.stderr,
+            "Error: cannot write '\(missing)': the folder '\(path("missing"))' does not exist; create it first (mkdir -p '\(path("missing"))') or choose another path\n")
         XCTAssertEqual(try hashes(folder), before)
     }
 
@@ -105,7 +115,9 @@ final class HardeningFilesTests: CLIFolderTestCase {
         let store = try makeStore()
         let output = try CLIRunner.runProgram(try CLIRunner.executable().path, ["export", "--store", store, "--quiet"], in: folder, stdout: "/dev/full")
         XCTAssertEqual(output.status, 1, output.stderr)
-        XCTAssertEqual(output.stderr, "Error: cannot write to standard output: the disk is full; the output written so far is incomplete; the store is unchanged; free some space and run again\n")
+        XCTAssertEqual(
+            output.stderr,
+            "Error: cannot write to standard output: the disk is full; the output written so far is incomplete; the store is unchanged; free some space and run again\n")
     }
 
     func testExportPastTheFileSizeLimitKeepsTheEarlierExport() throws {
@@ -116,7 +128,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         // 100 blocks: room to open the store (its 32 KiB -shm), not for 100 KB of JSON.
         let result = try runUnderFileSizeLimit(100, ["export", "--store", store, "--output", output, "--quiet"])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(result.stderr, "Error: cannot write '\(output)': the file would exceed the file size limit of this process (ulimit -f); nothing was written (a file already there is unchanged); raise the limit (ulimit -f unlimited) and run again\n")
+        XCTAssertEqual(
+            result.stderr,
+            "Error: cannot write '\(output)': the file would exceed the file size limit of this process (ulimit -f); nothing was written (a file already there is unchanged); raise the limit (ulimit -f unlimited) and run again\n"
+        )
         XCTAssertEqual(try hashes(folder), before, "the earlier export changed, or a temporary file was left")
     }
 
@@ -129,7 +144,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         try Data("// Written by hand.\nstruct Person {}\n".utf8).write(to: output.appendingPathComponent("Person.swift"))
         let before = try hashes(output)
         let result = try remodel(["generate", "--output", "Generated"], expect: 1, in: project)
-        XCTAssertEqual(result.stderr, "Error: refusing to replace 'Generated/Person.swift': not written by remodel (it has no '// DO NOT EDIT. … Generated by remodel' header); nothing was written: move or rename it, or choose another output folder for the generated code\n")
+        XCTAssertEqual(
+            result.stderr,
+            "Error: refusing to replace 'Generated/Person.swift': not written by remodel (it has no '// DO NOT EDIT. … Generated by remodel' header); nothing was written: move or rename it, or choose another output folder for the generated code\n"
+        )
         XCTAssertEqual(try hashes(output), before, "a file was written or changed")
         XCTAssertTrue(try remodel(["generate", "--help"]).stdout.contains("never replaces a file it did not write"))
     }
@@ -139,14 +157,19 @@ final class HardeningFilesTests: CLIFolderTestCase {
         let schemas = try hashes(project.appendingPathComponent("Schemas"))
         let migrations = try hashes(project.appendingPathComponent("Migrations"))
         let intoSchemas = try remodel(["generate", "--output", "./Schemas"], expect: 1, in: project)
-        XCTAssertEqual(intoSchemas.stderr, "Error: refusing to write generated files into './Schemas': it is the schemas folder ('Schemas'); nothing was written: choose a folder of their own (e.g. Sources/Models/Generated)\n")
+        XCTAssertEqual(
+            intoSchemas.stderr,
+            "Error: refusing to write generated files into './Schemas': it is the schemas folder ('Schemas'); nothing was written: choose a folder of their own (e.g. Sources/Models/Generated)\n"
+        )
         let intoMigrations = try remodel(["generate", "--output", "Migrations"], expect: 1, in: project)
         XCTAssertTrue(intoMigrations.stderr.contains("it is the migrations folder"), intoMigrations.stderr)
         XCTAssertEqual(try hashes(project.appendingPathComponent("Schemas")), schemas)
         XCTAssertEqual(try hashes(project.appendingPathComponent("Migrations")), migrations)
         try Data("x".utf8).write(to: project.appendingPathComponent("file"))
         let intoFile = try remodel(["generate", "--output", "file"], expect: 1, in: project)
-        XCTAssertEqual(intoFile.stderr, "Error: refusing to write generated files into 'file': it is a file, not a folder; nothing was written: choose a folder of their own (e.g. Sources/Models/Generated)\n")
+        XCTAssertEqual(
+            intoFile.stderr,
+            "Error: refusing to write generated files into 'file': it is a file, not a folder; nothing was written: choose a folder of their own (e.g. Sources/Models/Generated)\n")
     }
 
     func testGeneratePastTheFileSizeLimitLeavesTheOldFilesOrNone() throws {
@@ -163,7 +186,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         let result = try runUnderFileSizeLimit(8, ["generate", "--output", "Generated"], in: project)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.hasPrefix("Error: cannot write 'Generated/"), result.stderr)
-        XCTAssertTrue(result.stderr.hasSuffix(": the file would exceed the file size limit of this process (ulimit -f); no file in 'Generated' was changed (the old generated files are intact); raise the limit (ulimit -f unlimited) and run again\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasSuffix(
+                ": the file would exceed the file size limit of this process (ulimit -f); no file in 'Generated' was changed (the old generated files are intact); raise the limit (ulimit -f unlimited) and run again\n"
+            ), result.stderr)
         XCTAssertEqual(try hashes(output), before, "some files were rewritten and others not, or a temporary file was left")
         // A folder that did not exist is not left behind either.
         let fresh = try runUnderFileSizeLimit(8, ["generate", "--output", "New/Generated"], in: project)
@@ -177,7 +203,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         let store = path("s.db")
         let result = try runUnderFileSizeLimit(4, ["init", "--store", store])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(result.stderr, "Error: cannot create the store '\(store)': the file would exceed the file size limit of this process (ulimit -f); no store was created and nothing is left behind; raise the limit (ulimit -f unlimited) and run again\n")
+        XCTAssertEqual(
+            result.stderr,
+            "Error: cannot create the store '\(store)': the file would exceed the file size limit of this process (ulimit -f); no store was created and nothing is left behind; raise the limit (ulimit -f unlimited) and run again\n"
+        )
         XCTAssertEqual(try hashes(folder), [:], "a stray store file was left behind")
         try remodel(["init", "--store", store])
     }
@@ -186,8 +215,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         let store = try makeStore()
         let people = (1...100).map { n in
             let id = String(n, radix: 16)
-            return ["_id": String(repeating: "0", count: 24 - id.count) + id, "firstName": String(repeating: "y", count: 1000), "lastName": "L",
-                    "businessUnit": "Engineering", "profileImageUrl": "https://example.com/\(n).png", "dogs": []] as [String: Any]
+            return [
+                "_id": String(repeating: "0", count: 24 - id.count) + id, "firstName": String(repeating: "y", count: 1000), "lastName": "L",
+                "businessUnit": "Engineering", "profileImageUrl": "https://example.com/\(n).png", "dogs": [],
+            ] as [String: Any]
         }
         let data = path("people.json")
         try JSONSerialization.data(withJSONObject: ["Person": people]).write(to: URL(fileURLWithPath: data))
@@ -196,7 +227,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         let exported = try remodel(["export", "--store", store]).stdout
         let result = try runUnderFileSizeLimit(100, ["import", "--store", store, data, "--quiet"])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(result.stderr, "Error: cannot import into '\(store)': the file would exceed the file size limit of this process (ulimit -f); nothing was imported; the store is unchanged; raise the limit (ulimit -f unlimited) and run again\n")
+        XCTAssertEqual(
+            result.stderr,
+            "Error: cannot import into '\(store)': the file would exceed the file size limit of this process (ulimit -f); nothing was imported; the store is unchanged; raise the limit (ulimit -f unlimited) and run again\n"
+        )
         XCTAssertEqual(try hashes(folder), before, "the store changed, or a file was left behind")
         XCTAssertEqual(try remodel(["export", "--store", store]).stdout, exported)
 
@@ -218,7 +252,10 @@ final class HardeningFilesTests: CLIFolderTestCase {
         // 4 blocks (2 KiB): the migration draft would fit, the snapshot of version 4 does not.
         let result = try runUnderFileSizeLimit(4, ["migration", "new", "extra"], in: project)
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("Error: cannot write 'Migrations/snapshots/v4.yaml': the file would exceed the file size limit of this process (ulimit -f); no migration file or snapshot was written or changed; raise the limit (ulimit -f unlimited) and run again"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Error: cannot write 'Migrations/snapshots/v4.yaml': the file would exceed the file size limit of this process (ulimit -f); no migration file or snapshot was written or changed; raise the limit (ulimit -f unlimited) and run again"
+            ), result.stderr)
         XCTAssertEqual(try hashes(migrations), before, "a migration file was written")
         XCTAssertEqual(try hashes(migrations.appendingPathComponent("snapshots")), snapshots, "a snapshot or a temporary file was left")
         try remodel(["migration", "new", "extra"], in: project)

@@ -93,9 +93,13 @@ final class HardeningStoresTests: CLIFolderTestCase {
         _ = try makeProject()
         _ = try SQLiteSchema.run("UPDATE _remodel_metadata SET value = 99 WHERE key = 'formatVersion'", on: path("store.db"))
         let before = try snapshot()
-        for arguments in [["status", "--store", "store.db"], ["export", "--store", "store.db"], ["migrate", "--store", "store.db"], ["import", "--store", "store.db", "one.json"]] {
+        for arguments in [
+            ["status", "--store", "store.db"], ["export", "--store", "store.db"], ["migrate", "--store", "store.db"], ["import", "--store", "store.db", "one.json"],
+        ] {
             let output = try remodel(arguments, expect: 1)
-            XCTAssertTrue(output.stderr.contains("the store 'store.db' was written by a newer Remodel (store format 99; this Remodel reads format 1 and older); upgrade remodel"), "\(arguments): \(output.stderr)")
+            XCTAssertTrue(
+                output.stderr.contains("the store 'store.db' was written by a newer Remodel (store format 99; this Remodel reads format 1 and older); upgrade remodel"),
+                "\(arguments): \(output.stderr)")
             XCTAssertEqual(try snapshot(), before, "\(arguments)")
         }
     }
@@ -107,7 +111,10 @@ final class HardeningStoresTests: CLIFolderTestCase {
         let before = try snapshot()
         for arguments in [["status", "--store", "store.db"], ["export", "--store", "store.db"], ["migrate", "--store", "store.db"]] {
             let output = try remodel(arguments, expect: 1)
-            XCTAssertTrue(output.stderr.contains("'store.db' is not a complete Remodel store: its schema version (PRAGMA user_version) is -3; a Remodel store's is 1 or more; restore it from a backup"), "\(arguments): \(output.stderr)")
+            XCTAssertTrue(
+                output.stderr.contains(
+                    "'store.db' is not a complete Remodel store: its schema version (PRAGMA user_version) is -3; a Remodel store's is 1 or more; restore it from a backup"),
+                "\(arguments): \(output.stderr)")
             XCTAssertEqual(try snapshot(), before, "\(arguments)")
         }
     }
@@ -119,7 +126,9 @@ final class HardeningStoresTests: CLIFolderTestCase {
         let before = try snapshot()
         for arguments in [["status", "--store", "half.db"], ["export", "--store", "half.db"], ["migrate", "--store", "half.db"]] {
             let output = try remodel(arguments, expect: 1)
-            XCTAssertTrue(output.stderr.contains("'half.db' is not a complete Remodel store: it has Remodel's application_id but no '_remodel_metadata' table"), "\(arguments): \(output.stderr)")
+            XCTAssertTrue(
+                output.stderr.contains("'half.db' is not a complete Remodel store: it has Remodel's application_id but no '_remodel_metadata' table"),
+                "\(arguments): \(output.stderr)")
             XCTAssertFalse(output.stderr.contains("no such table"), output.stderr)
             XCTAssertEqual(try snapshot(), before, "\(arguments)")
         }
@@ -232,12 +241,17 @@ final class HardeningStoresTests: CLIFolderTestCase {
     // MARK: - Names
 
     func testNamesThatDifferOnlyInCaseFailValidateNotInit() throws {
-        try write("objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: string\n      name: string\n      Name: string\n  person:\n    primaryKey: id\n    properties:\n      id: string\n  sqlite_stat:\n    primaryKey: id\n    properties:\n      id: string\n", to: "Schemas/Person.yaml")
+        try write(
+            "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: string\n      name: string\n      Name: string\n  person:\n    primaryKey: id\n    properties:\n      id: string\n  sqlite_stat:\n    primaryKey: id\n    properties:\n      id: string\n",
+            to: "Schemas/Person.yaml")
         let validate = try remodel(["validate"], expect: 1)
-        XCTAssertTrue(validate.stderr.contains("Schemas/Person.yaml:7:7: error: object 'Person' has properties 'name' and 'Name', which differ only in letter case"), validate.stderr)
+        XCTAssertTrue(
+            validate.stderr.contains("Schemas/Person.yaml:7:7: error: object 'Person' has properties 'name' and 'Name', which differ only in letter case"), validate.stderr)
         XCTAssertTrue(validate.stderr.contains("Schemas/Person.yaml:6:7: note: 'name' declared here"), validate.stderr)
         XCTAssertTrue(validate.stderr.contains("Schemas/Person.yaml:8:3: error: 'person' differs from 'Person' only in letter case"), validate.stderr)
-        XCTAssertTrue(validate.stderr.contains("Schemas/Person.yaml:12:3: error: object name 'sqlite_stat' starts with 'sqlite_', which is reserved for SQLite's own tables"), validate.stderr)
+        XCTAssertTrue(
+            validate.stderr.contains("Schemas/Person.yaml:12:3: error: object name 'sqlite_stat' starts with 'sqlite_', which is reserved for SQLite's own tables"), validate.stderr
+        )
         let before = try snapshot()
         let initialise = try remodel(["init", "--store", "store.db"], expect: 1)
         XCTAssertFalse(initialise.stderr.contains("SQLite error"), initialise.stderr)

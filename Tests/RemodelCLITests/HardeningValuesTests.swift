@@ -76,15 +76,18 @@ final class HardeningValuesTests: CLIFolderTestCase {
     // MARK: - Dates
 
     func testDatesBeyondTheSupportedYearsAreRefusedWithTheRange() throws {
-        try importRefuses(#"{"id": 1, "when": "999999-12-31T23:59:59Z"}"#,
-                          saying: ["T[0].when", "\"999999-12-31T23:59:59Z\" is out of range", "years -9999 through 9999"])
-        try importRefuses(#"{"id": 1, "when": "-292300-01-01T00:00:00Z"}"#,
-                          saying: ["T[0].when", "is out of range", "years -9999 through 9999"])
+        try importRefuses(
+            #"{"id": 1, "when": "999999-12-31T23:59:59Z"}"#,
+            saying: ["T[0].when", "\"999999-12-31T23:59:59Z\" is out of range", "years -9999 through 9999"])
+        try importRefuses(
+            #"{"id": 1, "when": "-292300-01-01T00:00:00Z"}"#,
+            saying: ["T[0].when", "is out of range", "years -9999 through 9999"])
     }
 
     func testATimeZoneOffsetOutOfRangeIsNamed() throws {
-        try importRefuses(#"{"id": 1, "when": "2024-01-01T00:00:00+99:99"}"#,
-                          saying: ["T[0].when", "time-zone offset out of range: +99:99 (hours 00–23, minutes 00–59)"])
+        try importRefuses(
+            #"{"id": 1, "when": "2024-01-01T00:00:00+99:99"}"#,
+            saying: ["T[0].when", "time-zone offset out of range: +99:99 (hours 00–23, minutes 00–59)"])
         try importRefuses(#"{"id": 1, "when": "2024-02-30"}"#, saying: ["day 30 does not exist in 2024-02 (01–29)"])
     }
 
@@ -94,8 +97,9 @@ final class HardeningValuesTests: CLIFolderTestCase {
         try write(Self.schema.replacingOccurrences(of: "s: string?", with: "s: date?"), to: "Schemas/a.yaml")
         try remodel(["migration", "new", "to-date"])
         try write("steps:\n  - convert: { type: T, property: s, to: date, onError: fail }\n", to: "Migrations/0002-to-date.yaml")
-        try refuses(["migrate", "--store", "s.db", "--no-backup"],
-                    saying: ["0002-to-date.yaml:2:5", "294247-01-10T04:00:54.775807Z", "years -9999 through 9999"])
+        try refuses(
+            ["migrate", "--store", "s.db", "--no-backup"],
+            saying: ["0002-to-date.yaml:2:5", "294247-01-10T04:00:54.775807Z", "years -9999 through 9999"])
     }
 
     func testExportOfAStoredDateEditedBeyondTheRangeDoesNotCrash() throws {
@@ -123,13 +127,15 @@ final class HardeningValuesTests: CLIFolderTestCase {
     func testAnAddedPropertyWithADefaultTakesTheSameStoredValueAsImport() throws {
         try write(#"{"T": [{"id": 1}]}"#, to: "x.json")
         try remodel(["import", "--store", "s.db", "x.json"])
-        let added = Self.schema.replacingOccurrences(of: "      counts: map<int>", with: """
-                  counts: map<int>
-                  blob2: { type: data, default: "aGVsbG8=" }
-                  dec2: { type: decimal128, default: "1.50" }
-                  when2: { type: date, default: "2024-03-01T10:30:00+01:00" }
-                  f2: { type: float, default: 1.5 }
-            """)
+        let added = Self.schema.replacingOccurrences(
+            of: "      counts: map<int>",
+            with: """
+                      counts: map<int>
+                      blob2: { type: data, default: "aGVsbG8=" }
+                      dec2: { type: decimal128, default: "1.50" }
+                      when2: { type: date, default: "2024-03-01T10:30:00+01:00" }
+                      f2: { type: float, default: 1.5 }
+                """)
         try write(added, to: "Schemas/a.yaml")
         try remodel(["migration", "new", "added"])
         try remodel(["migrate", "--store", "s.db", "--no-backup"])
@@ -178,11 +184,13 @@ final class HardeningValuesTests: CLIFolderTestCase {
         let next = Self.schema.replacingOccurrences(of: "s: string?", with: "s: double?\n      big: float?")
         try write(next, to: "Schemas/a.yaml")
         try remodel(["migration", "new", "numbers"])
-        try write("steps:\n  - convert: { type: T, property: s, to: double, onError: fail }\n  - convert: { type: T, property: big, to: float, onError: null }\n",
-                  to: "Migrations/0002-numbers.yaml")
+        try write(
+            "steps:\n  - convert: { type: T, property: s, to: double, onError: fail }\n  - convert: { type: T, property: big, to: float, onError: null }\n",
+            to: "Migrations/0002-numbers.yaml")
         try refuses(["migrate", "--store", "s.db", "--no-backup"], saying: ["step 1 (convert)", "cannot be converted to double", "\"0x10\"", "decimal text"])
-        try write("steps:\n  - convert: { type: T, property: s, to: double, onError: null }\n  - convert: { type: T, property: big, to: float, onError: fail }\n",
-                  to: "Migrations/0002-numbers.yaml")
+        try write(
+            "steps:\n  - convert: { type: T, property: s, to: double, onError: null }\n  - convert: { type: T, property: big, to: float, onError: fail }\n",
+            to: "Migrations/0002-numbers.yaml")
         try refuses(["migrate", "--store", "s.db", "--no-backup"], saying: ["step 2 (convert)", "cannot be converted to float", "3.4028235e+38"])
     }
 
@@ -193,7 +201,9 @@ final class HardeningValuesTests: CLIFolderTestCase {
         try write(Self.schema.replacingOccurrences(of: "s: string?", with: "s: url?"), to: "Schemas/a.yaml")
         try remodel(["migration", "new", "links"])
         try write("steps:\n  - convert: { type: T, property: s, to: url, onError: fail }\n", to: "Migrations/0002-links.yaml")
-        try refuses(["migrate", "--store", "s.db", "--no-backup"], saying: ["step 1 (convert)", "Migrations/0002-links.yaml:2:5", "cannot be converted to url", "T.s: 2 (\"\")", "not empty text", "Nothing was changed"])
+        try refuses(
+            ["migrate", "--store", "s.db", "--no-backup"],
+            saying: ["step 1 (convert)", "Migrations/0002-links.yaml:2:5", "cannot be converted to url", "T.s: 2 (\"\")", "not empty text", "Nothing was changed"])
         try write("steps:\n  - convert: { type: T, property: s, to: url, onError: null }\n", to: "Migrations/0002-links.yaml")
         try remodel(["migrate", "--store", "s.db", "--no-backup"])
         let exported = try remodel(["export", "--store", "s.db"]).stdout

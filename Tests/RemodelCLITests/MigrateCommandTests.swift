@@ -15,8 +15,10 @@ final class MigrateCommandTests: CLIFolderTestCase {
     private func makeStore(version: Int, name: String = "store.db", migrations: String = "Migrations", schemas: String = "Schemas") throws -> String {
         let path = folder.appendingPathComponent(name).path
         try remodel(["init", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas])
-        try remodel(["import", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas,
-                     CLIFolderTestCase.fixtures.appendingPathComponent("v\(version).json").path])
+        try remodel([
+            "import", "--store", path, "--version", String(version), "--migrations", migrations, "--schemas", schemas,
+            CLIFolderTestCase.fixtures.appendingPathComponent("v\(version).json").path,
+        ])
         return path
     }
 
@@ -63,7 +65,9 @@ final class MigrateCommandTests: CLIFolderTestCase {
             XCTAssertTrue(output.stdout.contains("Migrated '\(direct)' from version \(version) to 3"), output.stdout)
             XCTAssertTrue(output.stdout.contains("  [data-dependent] convert Dog.weight from string to int (onError: default)  (step 1 (convert))\n"), output.stdout)
             XCTAssertTrue(output.stdout.contains("\n      1. ALTER TABLE"), output.stdout)
-            XCTAssertNotNil(output.stderr.range(of: #"^migrating: 0/([0-9]+) statements \(0%\)(.|\n)*\nmigrated \1/\1 statements in "#, options: .regularExpression), "progress lines on stderr: \(output.stderr)")
+            XCTAssertNotNil(
+                output.stderr.range(of: #"^migrating: 0/([0-9]+) statements \(0%\)(.|\n)*\nmigrated \1/\1 statements in "#, options: .regularExpression),
+                "progress lines on stderr: \(output.stderr)")
             if version == 1 {
                 XCTAssertTrue(output.stdout.contains("  [data-dependent] split Person.name at \" \" into firstName, lastName  (step 2 (split))\n"), output.stdout)
                 XCTAssertTrue(output.stdout.contains("  [destructive]    remove property Person.name and its values  (schema)\n"), output.stdout)
@@ -106,7 +110,9 @@ final class MigrateCommandTests: CLIFolderTestCase {
 
     func testWithoutAHistoryTheSchemaIsVersionOne() throws {
         let store = try makeStore(version: 1, migrations: folder.appendingPathComponent("none").path, schemas: "Tests/RemodelMigrateTests/Resources/history/v1")
-        let output = try remodel(["migrate", "--store", store, "--migrations", folder.appendingPathComponent("none").path, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v1"])
+        let output = try remodel([
+            "migrate", "--store", store, "--migrations", folder.appendingPathComponent("none").path, "--schemas", "Tests/RemodelMigrateTests/Resources/history/v1",
+        ])
         XCTAssertEqual(output.stdout, "'\(store)' is already at version 1, the newest; nothing to do\n")
     }
 
@@ -137,20 +143,24 @@ final class MigrateCommandTests: CLIFolderTestCase {
         XCTAssertTrue(dryRun.stderr.contains("3 Dog objects with values that cannot be converted to int in Dog.weight"), dryRun.stderr)
         XCTAssertFalse(dryRun.stdout.contains("Backup"), dryRun.stdout)
         XCTAssertEqual(try fileHash(store), hash)
-        try expectDataError(store: store, migrations: migrations.path, schemas: "Schemas", contains: [
-            "migration to version 3 (dog-details), step 1 (convert) at \(migrations.path)/0003-dog-details.yaml:14:5: 3 Dog objects with values that cannot be converted to int in Dog.weight",
-            "00000000-0000-0000-0000-0000000000D2 (\"\")", "00000000-0000-0000-0000-0000000000D3 (\"n/a\")", "(\"12.5\")",
-            "hint: fix the values, or use onError: default or onError: null",
-        ])
+        try expectDataError(
+            store: store, migrations: migrations.path, schemas: "Schemas",
+            contains: [
+                "migration to version 3 (dog-details), step 1 (convert) at \(migrations.path)/0003-dog-details.yaml:14:5: 3 Dog objects with values that cannot be converted to int in Dog.weight",
+                "00000000-0000-0000-0000-0000000000D2 (\"\")", "00000000-0000-0000-0000-0000000000D3 (\"n/a\")", "(\"12.5\")",
+                "hint: fix the values, or use onError: default or onError: null",
+            ])
     }
 
     func testDuplicatePrimaryKey() throws {
         let store = try makeV3Store()
         let (migrations, schemas) = try historyWithVersion4(steps: "  - set: { type: Note, property: identifier, value: same }\n")
-        try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
-            "migration to version 4 (v4), step 1 (set) at \(migrations)/0004-v4.yaml:3:5: 2 Note objects with a primary key that another object would also have in Note.identifier",
-            "\"note-1\"", "\"note-2\"",
-        ])
+        try expectDataError(
+            store: store, migrations: migrations, schemas: schemas,
+            contains: [
+                "migration to version 4 (v4), step 1 (set) at \(migrations)/0004-v4.yaml:3:5: 2 Note objects with a primary key that another object would also have in Note.identifier",
+                "\"note-1\"", "\"note-2\"",
+            ])
     }
 
     func testNullLeftInARequiredProperty() throws {
@@ -158,19 +168,23 @@ final class MigrateCommandTests: CLIFolderTestCase {
         let (migrations, schemas) = try historyWithVersion4(steps: "  []\n") {
             $0.replacingOccurrences(of: "profileImageUrl:\n        type: \"url?\"\n      dogs:", with: "profileImageUrl:\n        type: url\n      dogs:")
         }
-        try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
-            "migration to version 4 (v4), schema at ", "v4.yaml:39:7: 10 Person objects with no value, but 'profileImageUrl' becomes required in Person.profileImageUrl",
-            "650000000000000000000001", "and 5 more",
-        ])
+        try expectDataError(
+            store: store, migrations: migrations, schemas: schemas,
+            contains: [
+                "migration to version 4 (v4), schema at ", "v4.yaml:39:7: 10 Person objects with no value, but 'profileImageUrl' becomes required in Person.profileImageUrl",
+                "650000000000000000000001", "and 5 more",
+            ])
     }
 
     func testUnmappedValueWithoutOtherwise() throws {
         let store = try makeV3Store()
         let (migrations, schemas) = try historyWithVersion4(steps: "  - mapValues: { type: Person, property: company, values: { MongoDB: MongoDB Inc. } }\n")
-        try expectDataError(store: store, migrations: migrations, schemas: schemas, contains: [
-            "step 1 (mapValues) at \(migrations)/0004-v4.yaml:3:5: 2 Person objects with values that mapValues does not map (and there is no `otherwise`) in Person.company",
-            "650000000000000000000004 (\"\")", "650000000000000000000007 (\"Acme\")",
-        ])
+        try expectDataError(
+            store: store, migrations: migrations, schemas: schemas,
+            contains: [
+                "step 1 (mapValues) at \(migrations)/0004-v4.yaml:3:5: 2 Person objects with values that mapValues does not map (and there is no `otherwise`) in Person.company",
+                "650000000000000000000004 (\"\")", "650000000000000000000007 (\"Acme\")",
+            ])
     }
 
     func testCustomStepIsRefusedByThePlainCLI() throws {
@@ -178,7 +192,10 @@ final class MigrateCommandTests: CLIFolderTestCase {
         let hash = try fileHash(store)
         let (migrations, schemas) = try historyWithVersion4(steps: "  - custom: { name: fixNames, type: Person }\n")
         let output = try remodel(["migrate", "--store", store, "--migrations", migrations, "--schemas", schemas], expect: 1)
-        XCTAssertTrue(output.stderr.contains("\(migrations)/0004-v4.yaml:3:5: error: migration 4 step 1 (custom): custom step 'fixNames' is a Swift closure, which this program does not have [migration-custom-step-unavailable]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "\(migrations)/0004-v4.yaml:3:5: error: migration 4 step 1 (custom): custom step 'fixNames' is a Swift closure, which this program does not have [migration-custom-step-unavailable]"
+            ), output.stderr)
         XCTAssertTrue(output.stderr.contains("Migrator.register"), output.stderr)
         XCTAssertEqual(try fileHash(store), hash)
         XCTAssertFalse(output.stdout.contains("Backup"), output.stdout)
@@ -198,7 +215,10 @@ final class MigrateCommandTests: CLIFolderTestCase {
         let warning = "Warning: migration 3 (\(file.path)) has changed since this store applied it on "
         let edited = try remodel(["status", "--store", store, "--migrations", migrations.path])
         XCTAssertTrue(edited.stderr.contains(warning), edited.stderr)
-        XCTAssertTrue(edited.stderr.contains("(its checksum differs); a released migration must not be edited: restore the file, and make the change in a new migration (remodel migration new NAME)"), edited.stderr)
+        XCTAssertTrue(
+            edited.stderr.contains(
+                "(its checksum differs); a released migration must not be edited: restore the file, and make the change in a new migration (remodel migration new NAME)"),
+            edited.stderr)
         XCTAssertTrue(edited.stdout.contains("Pending migrations: none (up to date)"), edited.stdout)
         let migrate = try remodel(["migrate", "--store", store, "--migrations", migrations.path])
         XCTAssertTrue(migrate.stderr.contains(warning), migrate.stderr)
@@ -255,8 +275,10 @@ final class MigrateCommandTests: CLIFolderTestCase {
     private func makeLargeV1Store(count: Int) throws -> String {
         let people = (1...count).map { n in
             let id = String(n, radix: 16)
-            return ["_id": String(repeating: "0", count: 24 - id.count) + id, "name": "Person \(n) " + String(repeating: "x", count: 3000),
-                    "employeeId": "E\(n)", "company": "MongoDB", "businessUnit": "Eng", "dogs": []] as [String: Any]
+            return [
+                "_id": String(repeating: "0", count: 24 - id.count) + id, "name": "Person \(n) " + String(repeating: "x", count: 3000),
+                "employeeId": "E\(n)", "company": "MongoDB", "businessUnit": "Eng", "dogs": [],
+            ] as [String: Any]
         }
         let data = folder.appendingPathComponent("large.json")
         try JSONSerialization.data(withJSONObject: ["Person": people]).write(to: data)

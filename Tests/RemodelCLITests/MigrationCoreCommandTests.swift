@@ -57,16 +57,20 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try fullNameProject()
         let store = folder.appendingPathComponent("app.db").path
         try remodel(["init", "--store", store, "--version", "1"])
-        try write("""
+        try write(
+            """
             description: full name
             steps:
               - renameProperty: { type: Person, from: firstName, to: fullName }
               - renameProperty: { type: Person, from: lastName, to: fullName }
 
             """, to: "Migrations/0002-full-name.yaml")
-        let diagnostic = "Migrations/0002-full-name.yaml:4:5: error: migration 2 step 2 (renameProperty): renames 'Person.lastName' to 'fullName', but step 1 already renames 'firstName' to it: one property cannot continue two [migration-rename-conflict]"
+        let diagnostic =
+            "Migrations/0002-full-name.yaml:4:5: error: migration 2 step 2 (renameProperty): renames 'Person.lastName' to 'fullName', but step 1 already renames 'firstName' to it: one property cannot continue two [migration-rename-conflict]"
         let hash = try Data(contentsOf: URL(fileURLWithPath: store))
-        for arguments in [["validate"], ["generate", "--output", "Generated"], ["generate", "--bundle", "Bundle"], ["migrate", "--store", store], ["migrate", "--store", store, "--dry-run"]] {
+        for arguments in [
+            ["validate"], ["generate", "--output", "Generated"], ["generate", "--bundle", "Bundle"], ["migrate", "--store", store], ["migrate", "--store", store, "--dry-run"],
+        ] {
             let output = try remodel(arguments, expect: 1)
             XCTAssertTrue(output.stderr.contains(diagnostic), "\(arguments): \(output.stderr)")
             XCTAssertTrue(output.stderr.contains("Migrations/0002-full-name.yaml:3:5: note: the other rename is here"), "\(arguments): \(output.stderr)")
@@ -89,7 +93,10 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try remodel(["init", "--store", store, "--version", "1"])
         try write("description: full name\nsteps:\n  - custom: { name: joinNames, type: Person }\n", to: "Migrations/0002-full-name.yaml")
         let status = try remodel(["status", "--store", store])
-        XCTAssertTrue(status.stdout.contains("Pending migrations: 1: 2 full-name (they have custom steps this program does not register, in Migrations/0002-full-name.yaml:3; run them with the app, or a remodel built with RemodelTool that registers them"), status.stdout)
+        XCTAssertTrue(
+            status.stdout.contains(
+                "Pending migrations: 1: 2 full-name (they have custom steps this program does not register, in Migrations/0002-full-name.yaml:3; run them with the app, or a remodel built with RemodelTool that registers them"
+            ), status.stdout)
         XCTAssertFalse(status.stdout.contains("run `remodel migrate"), status.stdout)
         let current = folder.appendingPathComponent("current.db").path
         try remodel(["init", "--store", current])
@@ -119,7 +126,8 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
     /// Dog → Pet with a new `kind`: the draft proposed deleting every dog. Now it asks
     /// whether the type was renamed, and whether the list of dogs follows it.
     func testTheDraftAsksWhetherATypeWithChangedPropertiesWasRenamed() throws {
-        try schema("""
+        try schema(
+            """
             objects:
               Person:
                 primaryKey: id
@@ -134,7 +142,8 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
 
             """)
         try remodel(["migration", "new", "initial"])
-        try schema("""
+        try schema(
+            """
             objects:
               Person:
                 primaryKey: id
@@ -158,7 +167,9 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         // Both answered: the dogs stay, as pets, in their owners' lists.
         try write(draft.replacingOccurrences(of: "  # - rename", with: "  - rename"), to: "Migrations/0002-pets.yaml")
         let store = folder.appendingPathComponent("app.db").path
-        try write(#"{ "Person": [{ "id": "p1", "dogs": ["00000000-0000-0000-0000-0000000000D1"] }], "Dog": [{ "id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex" }] }"#, to: "v1.json")
+        try write(
+            #"{ "Person": [{ "id": "p1", "dogs": ["00000000-0000-0000-0000-0000000000D1"] }], "Dog": [{ "id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex" }] }"#,
+            to: "v1.json")
         try remodel(["import", "--store", store, "--version", "1", "v1.json"])
         let migrated = try remodel(["migrate", "--store", store, "--no-backup"])
         XCTAssertFalse(migrated.stdout.contains("[destructive]"), migrated.stdout)
@@ -175,19 +186,27 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
     func testADraftThatCannotRunSaysSoAtOnceAndIsAmended() throws {
         try schema(Self.names)
         try remodel(["migration", "new", "initial"])
-        try schema(Self.names.replacingOccurrences(of: "      lastName: { type: string, default: \"\" }\n", with: "      lastName: { type: string, default: \"\" }\n      nickname: string\n"))
+        try schema(
+            Self.names.replacingOccurrences(
+                of: "      lastName: { type: string, default: \"\" }\n", with: "      lastName: { type: string, default: \"\" }\n      nickname: string\n"))
         let drafted = try remodel(["migration", "new", "nicknames"])
-        let diagnostic = "Schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default, so existing objects would have no value [migration-missing-value]"
+        let diagnostic =
+            "Schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default, so existing objects would have no value [migration-missing-value]"
         XCTAssertTrue(drafted.stderr.contains(diagnostic), drafted.stderr)
         XCTAssertTrue(drafted.stderr.contains("after editing the schema, run 'remodel migration amend' to freeze version 2 again"), drafted.stderr)
-        XCTAssertTrue(drafted.stderr.contains("Version 2 cannot run yet: fix the problems above in 'Migrations/0002-nicknames.yaml' or in 'Schemas' (then run 'remodel migration amend'"), drafted.stderr)
+        XCTAssertTrue(
+            drafted.stderr.contains("Version 2 cannot run yet: fix the problems above in 'Migrations/0002-nicknames.yaml' or in 'Schemas' (then run 'remodel migration amend'"),
+            drafted.stderr)
         let validate = try remodel(["validate"], expect: 1)
         XCTAssertTrue(validate.stderr.contains(diagnostic), validate.stderr)
 
         // The user edits the migration's description, then gives the property a default.
         let edited = try read("Migrations/0002-nicknames.yaml").replacingOccurrences(of: "description: \"nicknames\"", with: "description: People get nicknames")
         try write(edited, to: "Migrations/0002-nicknames.yaml")
-        try schema(Self.names.replacingOccurrences(of: "      lastName: { type: string, default: \"\" }\n", with: "      lastName: { type: string, default: \"\" }\n      nickname: { type: string, default: \"\" }\n"))
+        try schema(
+            Self.names.replacingOccurrences(
+                of: "      lastName: { type: string, default: \"\" }\n", with: "      lastName: { type: string, default: \"\" }\n      nickname: { type: string, default: \"\" }\n")
+        )
         let amended = try remodel(["migration", "amend"])
         XCTAssertTrue(amended.stdout.contains("Migrations/snapshots/v2.yaml: the schema of version 2, frozen again from 'Schemas'"), amended.stdout)
         XCTAssertTrue(amended.stdout.contains("Version 2 can run as written"), amended.stdout)
@@ -207,8 +226,9 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try remodel(["migration", "new", "initial"])
         let drafted = try remodel(["migration", "new", "clean-up"])
         XCTAssertTrue(drafted.stdout.contains("a data-only version (the schema did not change)"), drafted.stdout)
-        try write("description: clean up\nsteps:\n  - deleteObjects: { type: Person, where: { firstName: \"\" } }\n  - set: { type: Person, property: lastName, value: \"{lastName}!\" }\n",
-                  to: "Migrations/0002-clean-up.yaml")
+        try write(
+            "description: clean up\nsteps:\n  - deleteObjects: { type: Person, where: { firstName: \"\" } }\n  - set: { type: Person, property: lastName, value: \"{lastName}!\" }\n",
+            to: "Migrations/0002-clean-up.yaml")
         let store = folder.appendingPathComponent("app.db").path
         try write(#"{ "Person": [{ "id": "p1", "firstName": "Ada", "lastName": "L" }, { "id": "p2" }] }"#, to: "v1.json")
         try remodel(["import", "--store", store, "--version", "1", "v1.json"])
@@ -246,7 +266,10 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try schema(Self.fullName)
         try remodel(["migration", "new", "full-name"])
         try write("description: full name\nsteps:\n  - renameProperty: { type: Person, from: firstName, to: fullName }\n", to: "Migrations/0002-full-name.yaml")
-        try schema(Self.fullName.replacingOccurrences(of: "      fullName: { type: string, default: \"\" }\n", with: "      fullName: { type: string, default: \"\" }\n      nickname: { type: string, default: \"\" }\n"))
+        try schema(
+            Self.fullName.replacingOccurrences(
+                of: "      fullName: { type: string, default: \"\" }\n", with: "      fullName: { type: string, default: \"\" }\n      nickname: { type: string, default: \"\" }\n")
+        )
         try remodel(["migration", "amend"])
         let amended = try read("Migrations/0002-full-name.yaml")
         XCTAssertTrue(amended.contains("#   [additive] property Person.firstName renamed to fullName\n"), amended)
@@ -261,26 +284,34 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
 
     /// Problems with a value were reported at its key (`weight:`), and several had no hint.
     func testAProblemWithAValueIsReportedAtTheValueWithAHint() throws {
-        try schema(Self.names.replacingOccurrences(of: "      id: { type: string }\n", with: "      id: { type: string }\n      weight: { type: double, default: 0 }\n      age: { type: int, default: 0 }\n"))
+        try schema(
+            Self.names.replacingOccurrences(
+                of: "      id: { type: string }\n", with: "      id: { type: string }\n      weight: { type: double, default: 0 }\n      age: { type: int, default: 0 }\n"))
         try remodel(["migration", "new", "initial"])
         try remodel(["migration", "new", "clean-up"])
         let line = "  - deleteObjects: { type: Person, where: { weight: heavy } }"
         let column = line.distance(from: line.startIndex, to: line.range(of: "heavy")!.lowerBound) + 1
         try write("description: clean up\nsteps:\n\(line)\n", to: "Migrations/0002-clean-up.yaml")
         let output = try remodel(["validate"], expect: 1)
-        XCTAssertTrue(output.stderr.contains("Migrations/0002-clean-up.yaml:3:\(column): error: migration 2 step 1 (deleteObjects): where weight: \"heavy\" is not a valid double [migration-invalid-value]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "Migrations/0002-clean-up.yaml:3:\(column): error: migration 2 step 1 (deleteObjects): where weight: \"heavy\" is not a valid double [migration-invalid-value]"),
+            output.stderr)
         XCTAssertTrue(output.stderr.contains("Migrations/0002-clean-up.yaml:3:\(column): note: write a number such as 1.5, without quotes"), output.stderr)
         let comparison = "  - deleteObjects: { type: Person, where: { age: { contains: x } } }"
         let at = comparison.distance(from: comparison.startIndex, to: comparison.range(of: "x }")!.lowerBound) + 1
         try write("description: clean up\nsteps:\n\(comparison)\n", to: "Migrations/0002-clean-up.yaml")
         let text = try remodel(["validate"], expect: 1)
-        XCTAssertTrue(text.stderr.contains("Migrations/0002-clean-up.yaml:3:\(at): error: migration 2 step 1 (deleteObjects): where age: contains compares text, but 'age' is int"), text.stderr)
+        XCTAssertTrue(
+            text.stderr.contains("Migrations/0002-clean-up.yaml:3:\(at): error: migration 2 step 1 (deleteObjects): where age: contains compares text, but 'age' is int"),
+            text.stderr)
         XCTAssertTrue(text.stderr.contains("note: compare int values with equals, in or an ordering"), text.stderr)
         let list = "  - createObjects: { type: Person, objects: [{ id: p7, lastName: [x] }] }"
         let listAt = list.distance(from: list.startIndex, to: list.range(of: "[x]")!.lowerBound) + 1
         try write("description: clean up\nsteps:\n\(list)\n", to: "Migrations/0002-clean-up.yaml")
         let lists = try remodel(["validate"], expect: 1)
-        XCTAssertTrue(lists.stderr.contains("Migrations/0002-clean-up.yaml:3:\(listAt): error: the value of 'lastName' for a new object must be a single value, found a list"), lists.stderr)
+        XCTAssertTrue(
+            lists.stderr.contains("Migrations/0002-clean-up.yaml:3:\(listAt): error: the value of 'lastName' for a new object must be a single value, found a list"), lists.stderr)
         XCTAssertTrue(lists.stderr.contains("note: steps set single values: fill lists, sets, maps and embedded objects in a custom step"), lists.stderr)
     }
 
@@ -289,7 +320,10 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try fullNameProject()
         try write("description: full name\nsteps:\n  - custom: { name: joinNames, type: Person }\n", to: "Migrations/0002-full-name.yaml")
         let output = try remodel(["validate"])
-        XCTAssertTrue(output.stderr.contains("Migrations/0002-full-name.yaml:3:5: warning: migration 2 step 1 (custom): custom step 'joinNames' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version 2 [migration-custom-step-unavailable]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "Migrations/0002-full-name.yaml:3:5: warning: migration 2 step 1 (custom): custom step 'joinNames' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version 2 [migration-custom-step-unavailable]"
+            ), output.stderr)
         XCTAssertTrue(output.stderr.contains("RemodelTool"), output.stderr)
         XCTAssertTrue(output.stdout.contains("Migrations: valid (2 versions, current version 2)"), output.stdout)
     }
@@ -317,13 +351,17 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         XCTAssertTrue(first.stdout.contains("Migrations/0001-initial.yaml: the baseline (no steps)"), first.stdout)
         try schema(Self.fullName)
         let wrong = try remodel(["migration", "new", "0003-full-name"], expect: 64)
-        XCTAssertTrue(wrong.stderr.contains("Error: '0003-full-name' starts with the version number 0003, but remodel chooses the number: the next version is 2, so pass the name alone ('remodel migration new full-name' writes '0002-full-name.yaml')"), wrong.stderr)
+        XCTAssertTrue(
+            wrong.stderr.contains(
+                "Error: '0003-full-name' starts with the version number 0003, but remodel chooses the number: the next version is 2, so pass the name alone ('remodel migration new full-name' writes '0002-full-name.yaml')"
+            ), wrong.stderr)
         XCTAssertFalse(exists("Migrations/snapshots/v2.yaml"))
         let drafted = try remodel(["migration", "new", "0002-full-name"])
         XCTAssertTrue(drafted.stdout.contains("Migrations/0002-full-name.yaml: the steps from version 1; review them"), drafted.stdout)
         XCTAssertTrue(exists("Migrations/0002-full-name.yaml"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Migrations").path).sorted(),
-                       ["0001-initial.yaml", "0002-full-name.yaml", "remodel.sum", "snapshots"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Migrations").path).sorted(),
+            ["0001-initial.yaml", "0002-full-name.yaml", "remodel.sum", "snapshots"])
     }
 
     /// A new version on top of one that cannot run was written, and its readiness line sent
@@ -332,7 +370,9 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try brokenSecondVersion()
         let refused = try remodel(["migration", "new", "0003-x"], expect: 1)
         XCTAssertTrue(refused.stderr.contains("Schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default"), refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("Error: version 2 cannot run yet (the problems above), so no version 3 was written: fix 'Migrations/0002-nicknames.yaml' first"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("Error: version 2 cannot run yet (the problems above), so no version 3 was written: fix 'Migrations/0002-nicknames.yaml' first"), refused.stderr
+        )
         XCTAssertTrue(refused.stderr.contains("then run 'remodel migration new x' again\n"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("Version 3"), refused.stderr)
         XCTAssertEqual(refused.stdout, "")
@@ -359,13 +399,15 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         for (command, extra) in [("init", [String]()), ("import", ["v1.json"])] {
             let output = try remodel([command, "--store", "app.db", "--version", "1"] + extra, expect: 1)
             XCTAssertTrue(output.stderr.contains("Schemas/People.yaml:8:7: error: migration 2:"), output.stderr)
-            XCTAssertTrue(output.stderr.hasSuffix("""
-                1 error
-                Error: the migration history in 'Migrations' does not load, and `remodel \(command)` needs all of it, even for --version 1: \
-                it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
-                Fix the problems above in 'Schemas/People.yaml', check with 'remodel validate', then run it again
+            XCTAssertTrue(
+                output.stderr.hasSuffix(
+                    """
+                    1 error
+                    Error: the migration history in 'Migrations' does not load, and `remodel \(command)` needs all of it, even for --version 1: \
+                    it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
+                    Fix the problems above in 'Schemas/People.yaml', check with 'remodel validate', then run it again
 
-                """), output.stderr)
+                    """), output.stderr)
             XCTAssertFalse(exists("app.db"), command)
         }
     }
@@ -388,7 +430,10 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         XCTAssertTrue(refused.stderr.contains("Warning: migration 2 (Migrations/0002-nicknames.yaml) has changed since this store applied it"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("Error: the store '\(store)' is at schema version 2 but was written with a different schema"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("its history was changed after the store applied it ('Migrations/0002-nicknames.yaml', the warning above;"), refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were when the store applied version 2 (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were when the store applied version 2 (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"
+            ), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("add a migration"), refused.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
     }
@@ -474,12 +519,14 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
 
         try Data().write(to: file)
         let empty = try remodel(["validate"])
-        XCTAssertTrue(empty.stderr.contains("""
-            Migrations/0002-clean-up.yaml:1:1: warning: the migration file of version 2 is empty: it has no description and no steps [empty-file]
-            Migrations/0002-clean-up.yaml:1:1: note: write 'description: …' and its 'steps:' ('steps: []' for none), or restore it from version control
-            1 warning
+        XCTAssertTrue(
+            empty.stderr.contains(
+                """
+                Migrations/0002-clean-up.yaml:1:1: warning: the migration file of version 2 is empty: it has no description and no steps [empty-file]
+                Migrations/0002-clean-up.yaml:1:1: note: write 'description: …' and its 'steps:' ('steps: []' for none), or restore it from version control
+                1 warning
 
-            """), empty.stderr)
+                """), empty.stderr)
         XCTAssertTrue(empty.stdout.contains("Migrations: valid (2 versions, current version 2)"), empty.stdout)
     }
 
@@ -543,8 +590,14 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         let hash = try Data(contentsOf: URL(fileURLWithPath: store))
         let refused = try remodel(["migrate", "--store", store, "--no-backup"], expect: 1)
         XCTAssertTrue(refused.stderr.contains("Error: the store '\(store)' is at schema version 2 but was written with a different schema"), refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("the schema of version 2 in 'Migrations' was changed after the store was written ('remodel migration amend' rewrites a version's file and snapshot). "), refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were released (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "the schema of version 2 in 'Migrations' was changed after the store was written ('remodel migration amend' rewrites a version's file and snapshot). "),
+            refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "Restore 'Migrations/0002-nicknames.yaml' and 'Migrations/snapshots/v2.yaml' as they were released (from version control), then make the change in a new version (`remodel migration new NAME`); the store is unchanged\n"
+            ), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("add a migration"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("Warning"), refused.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), hash)
@@ -560,12 +613,14 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         for (command, extra) in [("init", [String]()), ("import", ["v1.json"])] {
             let output = try remodel([command, "--store", "app.db"] + extra, expect: 1)
             XCTAssertTrue(output.stderr.contains("[schema-not-snapshotted]"), output.stderr)
-            XCTAssertTrue(output.stderr.hasSuffix("""
-                Error: the schema in 'Schemas' is not a version of the history in 'Migrations': it changed since version 1 (the newest snapshot, 'Migrations/snapshots/v1.yaml'), \
-                and `remodel \(command)` needs all of it: it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
-                Run 'remodel migration new NAME' to freeze it as version 2 (or 'remodel migration amend' to freeze version 1 again, if no store has applied it yet), then run it again
+            XCTAssertTrue(
+                output.stderr.hasSuffix(
+                    """
+                    Error: the schema in 'Schemas' is not a version of the history in 'Migrations': it changed since version 1 (the newest snapshot, 'Migrations/snapshots/v1.yaml'), \
+                    and `remodel \(command)` needs all of it: it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created. \
+                    Run 'remodel migration new NAME' to freeze it as version 2 (or 'remodel migration amend' to freeze version 1 again, if no store has applied it yet), then run it again
 
-                """), output.stderr)
+                    """), output.stderr)
             XCTAssertFalse(output.stderr.contains("does not load"), output.stderr)
             XCTAssertFalse(exists("app.db"), command)
         }
@@ -585,10 +640,11 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         for (command, what) in [(["new", "x"], "a new version"), (["amend"], "the newest version again")] {
             let refused = try remodel(["migration"] + command, expect: 1)
             XCTAssertTrue(refused.stderr.contains("Migrations/0002-clean-up.yaml:3:5: error: unknown step kind 'deleteObject'"), refused.stderr)
-            XCTAssertTrue(refused.stderr.hasSuffix(
-                "Error: the migration history in 'Migrations' does not load, and `remodel migration \(command[0])` freezes \(what) only from a valid schema, on top of a history that loads; "
-                    + "nothing was written. Fix the problems above in 'Migrations/0002-clean-up.yaml', check with 'remodel validate', then run it again\n"
-            ), refused.stderr)
+            XCTAssertTrue(
+                refused.stderr.hasSuffix(
+                    "Error: the migration history in 'Migrations' does not load, and `remodel migration \(command[0])` freezes \(what) only from a valid schema, on top of a history that loads; "
+                        + "nothing was written. Fix the problems above in 'Migrations/0002-clean-up.yaml', check with 'remodel validate', then run it again\n"
+                ), refused.stderr)
         }
         XCTAssertFalse(exists("Migrations/0003-x.yaml"))
     }
@@ -605,9 +661,10 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         try (Self.names + "      nickname: string\n").write(to: schemas.appendingPathComponent("People.yaml"), atomically: true, encoding: .utf8)
         let drafted = try remodel(["migration", "new", "nicknames"] + paths)
         XCTAssertTrue(drafted.stderr.contains("db-schemas/People.yaml:8:7: error: migration 2: 'Person.nickname' is new and required but has no default"), drafted.stderr)
-        XCTAssertTrue(drafted.stderr.contains(
-            "Version 2 cannot run yet: fix the problems above in 'db/0002-nicknames.yaml' or in 'db-schemas' (then run 'remodel migration amend --schemas db-schemas --migrations db' to freeze the schema again), and check with 'remodel validate'\n"
-        ), drafted.stderr)
+        XCTAssertTrue(
+            drafted.stderr.contains(
+                "Version 2 cannot run yet: fix the problems above in 'db/0002-nicknames.yaml' or in 'db-schemas' (then run 'remodel migration amend --schemas db-schemas --migrations db' to freeze the schema again), and check with 'remodel validate'\n"
+            ), drafted.stderr)
     }
 
     /// `migration new` without NAME: the example the command kept for it was unreachable (the
@@ -678,7 +735,9 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         XCTAssertEqual(outputs.map(\.status), [0, 0], outputs.map(\.stderr).joined(separator: "\n"))
         XCTAssertTrue(outputs.allSatisfy { $0.stdout.contains("Plan: migrate '\(store)' from version 1 to 2") }, "both planned from version 1")
         XCTAssertEqual(outputs.filter { $0.stdout.contains("Migrated '\(store)' from version 1 to 2") }.count, 1, outputs.map(\.stdout).joined(separator: "\n"))
-        XCTAssertEqual(outputs.filter { $0.stdout.contains("was migrated to version 2 by another process while this one waited; nothing to do") }.count, 1, outputs.map(\.stdout).joined(separator: "\n"))
+        XCTAssertEqual(
+            outputs.filter { $0.stdout.contains("was migrated to version 2 by another process while this one waited; nothing to do") }.count, 1,
+            outputs.map(\.stdout).joined(separator: "\n"))
         let export = try remodel(["export", "--store", store]).stdout
         XCTAssertTrue(export.contains("\"fullName\": \"xc5\""), export)
     }

@@ -16,7 +16,10 @@ final class MigrationNewCommandTests: CLIFolderTestCase {
         let migrations = folder.appendingPathComponent("Migrations").path
         let first = try migrationNew("initial", schemas: Self.historySources + "/v1", migrations: migrations)
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stdout, "\(migrations)/snapshots/v1.yaml: the schema of version 1\n\(migrations)/0001-initial.yaml: the baseline (no steps)\nVersion 1 can run as written; check it with 'remodel migrate --store FILE --dry-run'\n")
+        XCTAssertEqual(
+            first.stdout,
+            "\(migrations)/snapshots/v1.yaml: the schema of version 1\n\(migrations)/0001-initial.yaml: the baseline (no steps)\nVersion 1 can run as written; check it with 'remodel migrate --store FILE --dry-run'\n"
+        )
         let second = try migrationNew("split-person-name", schemas: Self.historySources + "/v2", migrations: migrations)
         XCTAssertEqual(second.status, 0, second.stderr)
         let third = try migrationNew("dog-details", schemas: "Schemas", migrations: migrations)
@@ -26,8 +29,9 @@ final class MigrationNewCommandTests: CLIFolderTestCase {
             let committed = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Migrations/snapshots/v\(version).yaml"), encoding: .utf8)
             XCTAssertEqual(made, committed, "snapshot v\(version): re-create Migrations/snapshots as \(Self.historySources)/README.md says")
         }
-        XCTAssertEqual(try String(contentsOfFile: "\(migrations)/0001-initial.yaml", encoding: .utf8),
-                       try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Migrations/0001-initial.yaml"), encoding: .utf8))
+        XCTAssertEqual(
+            try String(contentsOfFile: "\(migrations)/0001-initial.yaml", encoding: .utf8),
+            try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Migrations/0001-initial.yaml"), encoding: .utf8))
 
         // The drafts: changes as comments, a convert step for each risky retype, rename questions.
         let v2 = try String(contentsOfFile: "\(migrations)/0002-split-person-name.yaml", encoding: .utf8)
@@ -43,7 +47,8 @@ final class MigrationNewCommandTests: CLIFolderTestCase {
         let again = try CLIRunner.run(["migration", "new", "again", "--schemas", "Schemas", "--migrations", migrations])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.contains("0004-again.yaml: a data-only version (the schema did not change): write the steps it runs"), again.stdout)
-        XCTAssertEqual(try String(contentsOfFile: "\(migrations)/snapshots/v4.yaml", encoding: .utf8), try String(contentsOfFile: "\(migrations)/snapshots/v3.yaml", encoding: .utf8))
+        XCTAssertEqual(
+            try String(contentsOfFile: "\(migrations)/snapshots/v4.yaml", encoding: .utf8), try String(contentsOfFile: "\(migrations)/snapshots/v3.yaml", encoding: .utf8))
         let dataOnly = try String(contentsOfFile: "\(migrations)/0004-again.yaml", encoding: .utf8)
         XCTAssertTrue(dataOnly.contains("# The schema stores the same data as version 3: this is a data-only version.\n"), dataOnly)
         XCTAssertTrue(dataOnly.hasSuffix("steps: []\n"), dataOnly)
@@ -121,7 +126,10 @@ final class MigrationNewCommandTests: CLIFolderTestCase {
         let invalid = try migrationNew("initial", schemas: schemas.path, migrations: migrations)
         XCTAssertEqual(invalid.status, 1)
         XCTAssertTrue(invalid.stderr.contains("Dog.yaml:4:"), invalid.stderr)
-        XCTAssertTrue(invalid.stderr.contains("Error: the schema in '\(schemas.path)' does not load, and `remodel migration new` freezes a new version only from a valid schema, on top of a history that loads; nothing was written. Fix the problems above in '\(schemas.path)/Dog.yaml'"), invalid.stderr)
+        XCTAssertTrue(
+            invalid.stderr.contains(
+                "Error: the schema in '\(schemas.path)' does not load, and `remodel migration new` freezes a new version only from a valid schema, on top of a history that loads; nothing was written. Fix the problems above in '\(schemas.path)/Dog.yaml'"
+            ), invalid.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: migrations))
 
         let badName = try migrationNew("two words", schemas: schemas.path, migrations: migrations)

@@ -26,7 +26,9 @@ final class PluginToolTests: CLIFolderTestCase {
     /// each with no `Out` folder; else the tool on what `generate` left), and checks that both
     /// exit with `status`, print the same and leave `Out` the same. Returns the tool's output.
     @discardableResult
-    private func assertSameAsGenerate(_ arguments: [String], expect status: Int32 = 0, fresh: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
+    private func assertSameAsGenerate(
+        _ arguments: [String], expect status: Int32 = 0, fresh: Bool = true, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> CLIRunner.Output {
         if fresh { try? FileManager.default.removeItem(atPath: path("Out")) }
         let cli = try remodel(["generate"] + arguments, expect: status, file: file, line: line)
         let written = try contents(of: "Out")
@@ -59,7 +61,8 @@ final class PluginToolTests: CLIFolderTestCase {
         XCTAssertEqual(try contents(of: "Out").count, 3, "the placeholder for the declared Realm file")
         try write("realm: yes\nrealmClass: x\n", to: "remodel-plugin.yaml")
         let refused = try assertSameAsGenerate(folders + ["--bundle", "Out"] + options, expect: 1)
-        XCTAssertTrue(refused.stderr.hasPrefix("remodel-plugin.yaml:1:8: error: 'realm' in remodel-plugin.yaml must be true or false, found 'yes' [invalid-value]\n"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.hasPrefix("remodel-plugin.yaml:1:8: error: 'realm' in remodel-plugin.yaml must be true or false, found 'yes' [invalid-value]\n"), refused.stderr)
     }
 
     /// What the generate-models command plugin runs: one file per type, and --check.

@@ -22,23 +22,30 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         let display = "postgresql://postgres@/\(database!)?host=\(server.socketFolder)&port=\(server.port)"
         let created = try remodel(["init", "--store", url, "--version", "1"])
         XCTAssertTrue(created.stdout.hasPrefix("Created a store in schema 'notes' of \(display) at schema version 1 (3 object types, schema hash 1:"), created.stdout)
-        XCTAssertEqual(try server.psql("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'notes'", database: database), "Dog,Note,Person,Person.dogs,_remodel_metadata,_remodel_migrations\n")
+        XCTAssertEqual(
+            try server.psql("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'notes'", database: database),
+            "Dog,Note,Person,Person.dogs,_remodel_metadata,_remodel_migrations\n")
         try server.psql("INSERT INTO notes.\"Note\" (\"identifier\", \"content\", \"lastEdited\") VALUES ('n1', 'text', now())", database: database)
 
         let status = try remodel(["status", "--store", url])
-        XCTAssertEqual(status.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Schema hash:") }, [
-            "Store:           schema 'notes' of \(display)",
-            "Schema version:  1",
-            "Objects:",
-            "  Person  0",
-            "  Dog     0",
-            "  Note    1",
-            "Migrations applied: none (created at version 1)",
-            "Pending migrations: 2: 2 split-person-name, 3 dog-details (run `remodel migrate --store '\(url)'`)",
-        ])
+        XCTAssertEqual(
+            status.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Schema hash:") },
+            [
+                "Store:           schema 'notes' of \(display)",
+                "Schema version:  1",
+                "Objects:",
+                "  Person  0",
+                "  Dog     0",
+                "  Note    1",
+                "Migrations applied: none (created at version 1)",
+                "Pending migrations: 2: 2 split-person-name, 3 dog-details (run `remodel migrate --store '\(url)'`)",
+            ])
 
         let again = try remodel(["init", "--store", url], expect: 1)
-        XCTAssertEqual(again.stderr, "Error: the schema 'notes' of \(display) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store\n")
+        XCTAssertEqual(
+            again.stderr,
+            "Error: the schema 'notes' of \(display) already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store\n"
+        )
         XCTAssertEqual(try server.psql("SELECT value FROM notes._remodel_metadata WHERE key = 'schemaVersion'", database: database), "1\n")
         XCTAssertEqual(try server.psql("SELECT count(*) FROM notes.\"Note\"", database: database), "1\n")
     }
@@ -67,7 +74,10 @@ final class PostgresCommandsTests: CLIFolderTestCase {
 
     func testAServerThatDoesNotAnswerIsNamedWithoutThePassword() throws {
         let output = try remodel(["status", "--store", "postgresql://app:sup3r-secret@127.0.0.1:1/notes?connect_timeout=2"], expect: 1)
-        XCTAssertTrue(output.stderr.hasPrefix("Error: cannot connect to PostgreSQL at postgresql://app@127.0.0.1:1/notes: connection to server at \"127.0.0.1\", port 1 failed: Connection refused; "), output.stderr)
+        XCTAssertTrue(
+            output.stderr.hasPrefix(
+                "Error: cannot connect to PostgreSQL at postgresql://app@127.0.0.1:1/notes: connection to server at \"127.0.0.1\", port 1 failed: Connection refused; "),
+            output.stderr)
         XCTAssertTrue(output.stderr.contains("hint: check the URL (postgresql://user@host:port/database), that the server runs and accepts connections from here"), output.stderr)
         XCTAssertFalse(output.stderr.contains("sup3r-secret"), output.stderr)
     }
@@ -90,7 +100,8 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             XCTAssertEqual(try remodel(["export", "--store", url]).stdout, try remodel(["export", "--store", file]).stdout, "version \(version)")
         }
         let named = try remodel(["import", "--store", server.url(database: database) + "?schema=named", "--version", "1", Self.fixtures.appendingPathComponent("v1.json").path])
-        XCTAssertEqual(named.stdout, "Imported 10 Person, 8 Dog, 2 Note into schema 'named' of postgresql://postgres@/\(database!)?host=\(server.socketFolder)&port=\(server.port)\n")
+        XCTAssertEqual(
+            named.stdout, "Imported 10 Person, 8 Dog, 2 Note into schema 'named' of postgresql://postgres@/\(database!)?host=\(server.socketFolder)&port=\(server.port)\n")
         // Into an existing store: the objects add up, and the store's version is checked.
         let url = server.url(database: database) + "?schema=round_v1"
         let wrongVersion = try remodel(["import", "--store", url, "--version", "2", Self.fixtures.appendingPathComponent("v1.json").path], expect: 1)
@@ -110,7 +121,9 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         XCTAssertTrue(output.stderr.contains("nothing was imported"), output.stderr)
         XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'bad'", database: database), "0\n")
 
-        let dangling = try write(#"{"Person": [{"_id": "650000000000000000000001", "name": "A", "employeeId": "E", "company": "C", "businessUnit": "Eng", "dogs": ["00000000-0000-0000-0000-0000000000D9"]}]}"#, to: "dangling.json")
+        let dangling = try write(
+            #"{"Person": [{"_id": "650000000000000000000001", "name": "A", "employeeId": "E", "company": "C", "businessUnit": "Eng", "dogs": ["00000000-0000-0000-0000-0000000000D9"]}]}"#,
+            to: "dangling.json")
         let linked = try remodel(["import", "--store", url, "--version", "1", dangling], expect: 1)
         XCTAssertTrue(linked.stderr.contains("a link points at an object that is neither in the store nor in the data"), linked.stderr)
         XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'bad'", database: database), "0\n")
@@ -142,8 +155,9 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             }
             let stepEnd = Date()
             XCTAssertEqual(try normalisedExport(stepwise, start: stepStart, end: stepEnd), golden, "v\(version) → v3 step by step")
-            XCTAssertEqual(try server.psql("SELECT string_agg(version::text || ' ' || name, ', ' ORDER BY version) FROM stepwise_v\(version)._remodel_migrations", database: database),
-                           (version == 1 ? "2 split-person-name, 3 dog-details" : "3 dog-details") + "\n")
+            XCTAssertEqual(
+                try server.psql("SELECT string_agg(version::text || ' ' || name, ', ' ORDER BY version) FROM stepwise_v\(version)._remodel_migrations", database: database),
+                (version == 1 ? "2 split-person-name, 3 dog-details" : "3 dog-details") + "\n")
             let again = try remodel(["migrate", "--store", stepwise])
             XCTAssertTrue(again.stdout.contains("is already at version 3, the newest; nothing to do"), again.stdout)
         }
@@ -164,9 +178,12 @@ final class PostgresCommandsTests: CLIFolderTestCase {
     /// and rows, is the same text before and after.
     func testADataErrorRollsBackEverything() throws {
         try startServer()
-        let history = try historyWithVersion4(steps: "  - convert: { type: Dog, property: name, to: int, onError: fail }\n", edit: {
-            $0.replacingOccurrences(of: "      name:\n        type: string\n        default: \"\"\n      breed:", with: "      name:\n        type: int\n        default: 0\n      breed:")
-        })
+        let history = try historyWithVersion4(
+            steps: "  - convert: { type: Dog, property: name, to: int, onError: fail }\n",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "      name:\n        type: string\n        default: \"\"\n      breed:", with: "      name:\n        type: int\n        default: 0\n      breed:")
+            })
         let url = try makeStore(version: 1, schema: "failing")
         let before = try server.dump(database: database, schema: "failing")
         let output = try remodel(["migrate", "--store", url, "--migrations", history.migrations, "--schemas", history.schemas], expect: 1)
@@ -218,9 +235,14 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             _ = try run.wait()
             // The server ends a dead client's transaction when it next talks to it.
             try CLIRunner.waitUntil("the killed migration's session ended") {
-                try server.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'", database: database) == "0\n"
+                try server.psql(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'", database: database)
+                    == "0\n"
             }
-            let version = try XCTUnwrap(Int(try server.psql("SELECT value FROM kill_\(trial)._remodel_metadata WHERE key = 'schemaVersion'", database: database).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let version = try XCTUnwrap(
+                Int(
+                    try server.psql("SELECT value FROM kill_\(trial)._remodel_metadata WHERE key = 'schemaVersion'", database: database).trimmingCharacters(
+                        in: .whitespacesAndNewlines)))
             let exported = try export(url)
             switch version {
             case 1: XCTAssertEqual(exported, before, "trial \(trial): at version 1 with other objects")

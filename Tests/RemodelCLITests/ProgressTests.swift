@@ -26,13 +26,16 @@ final class ProgressTests: CLIFolderTestCase {
     /// Runs `remodel arguments…` with standard error on a pseudo-terminal 100 columns wide,
     /// standard output in a file (or on the terminal too, with `stdoutToFile: false`), and
     /// checks its exit status.
-    private func remodelOnATerminal(_ arguments: [String], stdoutToFile: Bool = true, stdoutPath: String? = nil, expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> TerminalRun {
+    private func remodelOnATerminal(
+        _ arguments: [String], stdoutToFile: Bool = true, stdoutPath: String? = nil, expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> TerminalRun {
         let script = "/usr/bin/script"
         guard FileManager.default.isExecutableFile(atPath: script) else { throw XCTSkip("needs script(1) (util-linux) for a pseudo-terminal") }
         let stdoutFile = stdoutPath ?? path("stdout-\(UUID().uuidString).txt")
         let transcriptFile = path("transcript-\(UUID().uuidString).txt")
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = (["env", "-u", "NO_COLOR", "TERM=xterm", "COLUMNS=100", try CLIRunner.executable().path] + arguments).map(quoted).joined(separator: " ")
+        let command =
+            (["env", "-u", "NO_COLOR", "TERM=xterm", "COLUMNS=100", try CLIRunner.executable().path] + arguments).map(quoted).joined(separator: " ")
             + (stdoutToFile ? " >" + quoted(stdoutFile) : "")
         // -e: script exits with the command's status; -f: the transcript is written as it goes.
         let run = try CLIRunner.runProgram(script, ["-qfec", command, transcriptFile], in: CLIRunner.packageRoot, file: file, line: line)
@@ -64,13 +67,18 @@ final class ProgressTests: CLIFolderTestCase {
     private func assertBar(_ drawings: [String], stages: [String], finished: String, total: String, unit: String, file: StaticString = #filePath, line: UInt = #line) {
         let context = drawings.joined(separator: "\n")
         for stage in stages {
-            XCTAssertTrue(drawings.contains { $0.hasPrefix("\(stage) ░") && $0.contains(" 0/\(total) \(unit) · —/s · — left") }, "no first state of \(stage):\n\(context)", file: file, line: line)
+            XCTAssertTrue(
+                drawings.contains { $0.hasPrefix("\(stage) ░") && $0.contains(" 0/\(total) \(unit) · —/s · — left") }, "no first state of \(stage):\n\(context)", file: file,
+                line: line)
         }
         // A rate: a number of units a second, once some are done.
-        XCTAssertTrue(drawings.contains { $0.range(of: #" [1-9][0-9,]*/\#(total) \#(unit) · [0-9][0-9,.]*/s · "#, options: .regularExpression) != nil },
-                      "no state with units done and a rate:\n\(context)", file: file, line: line)
+        XCTAssertTrue(
+            drawings.contains { $0.range(of: #" [1-9][0-9,]*/\#(total) \#(unit) · [0-9][0-9,.]*/s · "#, options: .regularExpression) != nil },
+            "no state with units done and a rate:\n\(context)", file: file, line: line)
         let last = drawings.last ?? ""
-        XCTAssertNotNil(last.range(of: #"^\#(finished) █+ \#(total)/\#(total) \#(unit) · [0-9][0-9,.]*/s · in [0-9.]+s$"#, options: .regularExpression), "the final state: \(last)", file: file, line: line)
+        XCTAssertNotNil(
+            last.range(of: #"^\#(finished) █+ \#(total)/\#(total) \#(unit) · [0-9][0-9,.]*/s · in [0-9.]+s$"#, options: .regularExpression), "the final state: \(last)", file: file,
+            line: line)
         for drawing in drawings {
             XCTAssertLessThanOrEqual(drawing.count, 99, "wider than the terminal: \(drawing)", file: file, line: line)
         }

@@ -9,8 +9,9 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         let output = try remodel(["generate", "--realm", "--output", "Generated"])
         XCTAssertEqual(output.stderr, "Generated: 15 written, 0 deleted, 0 unchanged\n")
         let files = try FileManager.default.contentsOfDirectory(atPath: path("Generated")).sorted()
-        XCTAssertEqual(files.filter { $0.hasPrefix("Realm") || $0.hasSuffix("+Realm.swift") },
-                       ["RealmDog.swift", "RealmNote.swift", "RealmPerson.swift", "RealmProfile.swift", "RemodelSchemaManifest+Realm.swift"])
+        XCTAssertEqual(
+            files.filter { $0.hasPrefix("Realm") || $0.hasSuffix("+Realm.swift") },
+            ["RealmDog.swift", "RealmNote.swift", "RealmPerson.swift", "RealmProfile.swift", "RemodelSchemaManifest+Realm.swift"])
         let person = try String(contentsOfFile: path("Generated/RealmPerson.swift"), encoding: .utf8)
         XCTAssertTrue(person.contains("#if canImport(RealmSwift)\nimport Foundation\nimport RealmSwift\n"))
         XCTAssertTrue(person.contains("public final class RealmPerson: Object {"))
@@ -27,12 +28,14 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         XCTAssertTrue(stale.stderr.contains("remodel generate --output Generated --realm"), stale.stderr)
 
         try remodel(["generate", "--realm", "--bundle", "Bundle"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("Bundle")).sorted(),
-                       ["RemodelModels.swift", "RemodelRealmBridges.swift", "RemodelStoreBridges.swift"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: path("Bundle")).sorted(),
+            ["RemodelModels.swift", "RemodelRealmBridges.swift", "RemodelStoreBridges.swift"])
     }
 
     func testWhatRealmCannotHoldIsRefusedAtItsLine() throws {
-        try write("""
+        try write(
+            """
             objects:
               Person:
                 primaryKey: id
@@ -49,7 +52,9 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
 
             """, to: "Schemas/People.yaml")
         let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
-        XCTAssertEqual(output.stderr, """
+        XCTAssertEqual(
+            output.stderr,
+            """
             Schemas/People.yaml:6:7: error: property 'Person.description' clashes with a member of Realm's Object [realm-reserved-name]
             Schemas/People.yaml:6:7: note: rename the property (Realm apps map a different name with `propertiesMapping`, which Remodel does not generate)
             Schemas/People.yaml:7:7: error: property 'Person.home' holds a required Address, but Realm holds every to-one object optionally [realm-required-object]
@@ -89,7 +94,10 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
         let lines = output.stderr.split(separator: "\n").map(String.init)
         let line = try XCTUnwrap(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("- convert:") }) + 1
-        XCTAssertEqual(lines.first, "Migrations/0003-dog-details.yaml:\(line):5: error: step 1 (convert) fails on values that do not convert, which Realm's migration block cannot express [realm-unsupported-step]")
+        XCTAssertEqual(
+            lines.first,
+            "Migrations/0003-dog-details.yaml:\(line):5: error: step 1 (convert) fails on values that do not convert, which Realm's migration block cannot express [realm-unsupported-step]"
+        )
         XCTAssertEqual(lines.dropFirst().first, "Migrations/0003-dog-details.yaml:\(line):5: note: Realm's migration block cannot fail: use `onError: default`")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("Generated")).sorted(), before)
         XCTAssertTrue(try String(contentsOfFile: path("Generated/RemodelSchemaManifest+Realm.swift"), encoding: .utf8).contains("?? 0"), "the old output is left as it was")
@@ -99,10 +107,13 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
 
     func testRealmsOwnExampleNamesTheTypeRename() throws {
         for name in ["Schemas", "Migrations"] {
-            try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Examples/RealmMigration").appendingPathComponent(name), to: folder.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: CLIRunner.packageRoot.appendingPathComponent("Examples/RealmMigration").appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
-        XCTAssertTrue(output.stderr.hasPrefix("Migrations/0004-pets.yaml:15:5: error: renames type Dog to Pet, which Realm's migration block cannot express [realm-unsupported-step]\n"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.hasPrefix("Migrations/0004-pets.yaml:15:5: error: renames type Dog to Pet, which Realm's migration block cannot express [realm-unsupported-step]\n"),
+            output.stderr)
         XCTAssertTrue(output.stderr.contains("note: Realm's migration block cannot rename a class; keep the name for as long as the app is on Realm"), output.stderr)
     }
 
@@ -142,10 +153,14 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         // realm: false still writes the file the plugin declared, saying the Realm side is off.
         try write("realm: false\n", to: "remodel-plugin.yaml")
         try remodel(["generate", "--bundle", "Bundle", "--plugin-options", "remodel-plugin.yaml"])
-        XCTAssertTrue(try String(contentsOfFile: path("Bundle/RemodelRealmBridges.swift"), encoding: .utf8).hasSuffix("// The Realm side is off: `realm: true` in remodel-plugin.yaml (or --realm) generates it.\n"))
+        XCTAssertTrue(
+            try String(contentsOfFile: path("Bundle/RemodelRealmBridges.swift"), encoding: .utf8).hasSuffix(
+                "// The Realm side is off: `realm: true` in remodel-plugin.yaml (or --realm) generates it.\n"))
         try write("realm: yes\nrealmClass: x\n", to: "remodel-plugin.yaml")
         let output = try remodel(["generate", "--bundle", "Bundle", "--plugin-options", "remodel-plugin.yaml"], expect: 1)
-        XCTAssertEqual(output.stderr, """
+        XCTAssertEqual(
+            output.stderr,
+            """
             remodel-plugin.yaml:1:8: error: 'realm' in remodel-plugin.yaml must be true or false, found 'yes' [invalid-value]
             remodel-plugin.yaml:1:8: note: write 'realm: true' or leave the key out
             remodel-plugin.yaml:2:1: error: unknown key 'realmClass' in remodel-plugin.yaml [unknown-key]
@@ -170,14 +185,18 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         try write(schema + "      personId: { type: string, default: \"\" }\n      score: { type: string, default: \"0\" }\n", to: "Schemas/People.yaml")
         try remodel(["migration", "new", "text-scores"])
         let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
-        XCTAssertTrue(output.stderr.contains("error: changes Person.score from int to string with no step, which Realm's migration block cannot express [realm-unsupported-step]"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.contains("error: changes Person.score from int to string with no step, which Realm's migration block cannot express [realm-unsupported-step]"),
+            output.stderr)
         XCTAssertTrue(output.stderr.contains("add a `convert` (or, for an enum, `mapValues`) step"), output.stderr)
     }
 
     /// Realm's block does not visit objects an earlier version's block made: a later step on
     /// them is refused, not silently skipped.
     func testALaterStepOnCreatedObjectsIsRefused() throws {
-        try write("objects:\n  Dog:\n    primaryKey: id\n    properties:\n      id: { type: uuid, default: $uuid }\n      name: { type: string, default: \"\" }\n", to: "Schemas/Dogs.yaml")
+        try write(
+            "objects:\n  Dog:\n    primaryKey: id\n    properties:\n      id: { type: uuid, default: $uuid }\n      name: { type: string, default: \"\" }\n",
+            to: "Schemas/Dogs.yaml")
         try remodel(["migration", "new", "initial"])
         try remodel(["migration", "new", "rex"])
         try write("steps:\n  - createObjects: { type: Dog, objects: [{ name: rex }] }\n", to: "Migrations/0002-rex.yaml")
@@ -187,7 +206,10 @@ final class RealmGenerateCommandTests: CLIFolderTestCase {
         try remodel(["migration", "hash"])
         try remodel(["generate", "--output", "Plain"])
         let output = try remodel(["generate", "--realm", "--output", "Generated"], expect: 1)
-        XCTAssertTrue(output.stderr.hasPrefix("Migrations/0003-names.yaml:2:5: error: step 1 (set) visits every Dog, including those version 2 creates, which Realm's migration block cannot express [realm-unsupported-step]\n"), output.stderr)
+        XCTAssertTrue(
+            output.stderr.hasPrefix(
+                "Migrations/0003-names.yaml:2:5: error: step 1 (set) visits every Dog, including those version 2 creates, which Realm's migration block cannot express [realm-unsupported-step]\n"
+            ), output.stderr)
     }
 
     func testHelpDescribesRealm() throws {

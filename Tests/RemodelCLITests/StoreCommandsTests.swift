@@ -50,12 +50,15 @@ final class StoreCommandsTests: CLIFolderTestCase {
         let store = path("s.db")
         try remodel(["init", "--store", store])
         let before = FileManager.default.contents(atPath: store)
-        let bad = try write("""
+        let bad = try write(
+            """
             { "Dog": [ { "_id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "weight": "heavy" } ],
               "Person": [ {}, { "businessUnit": "Sales & Marketing" } ] }
             """, to: "bad.json")
         let output = try remodel(["import", "--store", store, bad, "--quiet"], expect: 1)
-        XCTAssertEqual(output.stderr, """
+        XCTAssertEqual(
+            output.stderr,
+            """
             Error: cannot import \(bad); nothing was imported:
               \(bad): Dog[0].weight: expected an integer (int), found a string
               \(bad): Person[1].businessUnit: "Sales & Marketing" is not a raw value of BusinessUnitEnum (one of: Customer Engineering, Education, Community and Docs, Engineering, Finance and Operations, Human Resources and Recruiting, Management, Marketing, Product, Sales)

@@ -98,7 +98,8 @@ final class ValidateCommandTests: CLIFolderTestCase {
         try copyExampleProject()
         let file = folder.appendingPathComponent("Schemas/Notes.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
-        try text.replacingOccurrences(of: "      lastEdited:", with: "      pinned: { type: bool, default: false }\n      lastEdited:").write(to: file, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "      lastEdited:", with: "      pinned: { type: bool, default: false }\n      lastEdited:").write(
+            to: file, atomically: true, encoding: .utf8)
         let output = try CLIRunner.run(["validate"], in: folder)
         XCTAssertEqual(output.status, 1, output.stderr)
         XCTAssertTrue(output.stderr.contains("[schema-not-snapshotted]"), output.stderr)
@@ -111,7 +112,9 @@ final class ValidateCommandTests: CLIFolderTestCase {
         let output = try CLIRunner.run(["validate"], in: folder)
         XCTAssertEqual(output.status, 1)
         XCTAssertEqual(output.stdout, "")
-        XCTAssertEqual(output.stderr, """
+        XCTAssertEqual(
+            output.stderr,
+            """
             Schemas/Person.yaml:6:18: error: unknown type 'Dgo' for property 'Person.dogs' [unknown-type]
             Schemas/Person.yaml:6:18: note: use a scalar type (bool, int, int8, int16, int32, int64, float, double, string, data, date, decimal128, objectId, uuid, url) or an enum or object declared in the schema
             Schemas/Person.yaml:7:35: error: default 300 of property 'Person.age' does not fit in int8 (-128...127) [default-out-of-range]
@@ -198,7 +201,10 @@ final class ValidateCommandTests: CLIFolderTestCase {
     func testHelpIsTheSameEveryWay() throws {
         let help = try CLIRunner.run(["validate", "--help"])
         XCTAssertEqual(help.status, 0)
-        for section in ["OVERVIEW: ", "USAGE: remodel validate [--schemas DIR] [--migrations DIR] [--realm] [--format text|json|github]", "OPTIONS:", "--schemas DIR", "(default: Schemas)", "-h, --help"] {
+        for section in [
+            "OVERVIEW: ", "USAGE: remodel validate [--schemas DIR] [--migrations DIR] [--realm] [--format text|json|github]", "OPTIONS:", "--schemas DIR", "(default: Schemas)",
+            "-h, --help",
+        ] {
             XCTAssertTrue(help.stdout.contains(section), "missing \(section) in:\n\(help.stdout)")
         }
         XCTAssertEqual(try CLIRunner.run(["validate", "-h"]).stdout, help.stdout)
@@ -223,7 +229,9 @@ final class ValidateCommandTests: CLIFolderTestCase {
     func testUnknownOptionIsAUsageError() throws {
         let output = try CLIRunner.run(["validate", "--fromat", "json"])
         XCTAssertEqual(output.status, 64)
-        XCTAssertEqual(output.stderr, """
+        XCTAssertEqual(
+            output.stderr,
+            """
             Error: unknown option '--fromat'; did you mean '--format'?
             Usage: remodel validate [--schemas DIR] [--migrations DIR] [--realm] [--format text|json|github]
               See 'remodel validate --help' for more information.

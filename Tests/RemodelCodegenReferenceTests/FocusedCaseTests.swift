@@ -84,7 +84,9 @@ final class FocusedCaseTests: XCTestCase {
         XCTAssertEqual(edges.fractional, Date(timeIntervalSinceReferenceDate: 0.25))
         XCTAssertEqual(edges.emptyBlob, Data())
 
-        let generated = ScalarRequired(flag: false, count: 1, tiny: 2, small: 3, medium: 4, large: 5, ratio: 6, precise: 7, text: "t", blob: Data([9]), moment: Date(timeIntervalSince1970: 8), amount: 10, link: URL(string: "file:///x")!)
+        let generated = ScalarRequired(
+            flag: false, count: 1, tiny: 2, small: 3, medium: 4, large: 5, ratio: 6, precise: 7, text: "t", blob: Data([9]), moment: Date(timeIntervalSince1970: 8), amount: 10,
+            link: URL(string: "file:///x")!)
         XCTAssertNotNil(UUID(uuidString: generated.textID))
         XCTAssertEqual(generated.id, generated.uid)
     }
@@ -92,7 +94,9 @@ final class FocusedCaseTests: XCTestCase {
     func testScalarsSurviveTheStore() throws {
         let store = try Reference.store(ScalarsManifest.self, test: self)
         let value = ScalarDefaults()
-        let required = ScalarRequired(flag: true, count: -1, tiny: -2, small: -3, medium: -4, large: -5, ratio: 0.5, precise: -0.25, text: "x", blob: Data([1, 2]), moment: Date(timeIntervalSince1970: 1_700_000_000), amount: Decimal(string: "-1.5")!, link: URL(string: "https://example.com")!)
+        let required = ScalarRequired(
+            flag: true, count: -1, tiny: -2, small: -3, medium: -4, large: -5, ratio: 0.5, precise: -0.25, text: "x", blob: Data([1, 2]),
+            moment: Date(timeIntervalSince1970: 1_700_000_000), amount: Decimal(string: "-1.5")!, link: URL(string: "https://example.com")!)
         try store.write { tx in
             try tx.upsert(value)
             try tx.upsert(required)

@@ -21,7 +21,8 @@ final class StepKindsTests: XCTestCase {
         let path = folder.appendingPathComponent("store.sqlite").path
         let v1 = try RemodelStore(path: path, schema: history.snapshots[0], version: 1)
         try v1.write { tx in
-            try tx.insert(["id": .text("p1"), "name": .text("Ada Lovelace"), "phone": .text("555"), "age": .text("36"), "level": .text("H"), "dogs": .list([])], ofType: "KindPerson")
+            try tx.insert(
+                ["id": .text("p1"), "name": .text("Ada Lovelace"), "phone": .text("555"), "age": .text("36"), "level": .text("H"), "dogs": .list([])], ofType: "KindPerson")
             try tx.insert(["id": .text("p2"), "name": .text("Bob"), "phone": .text(""), "age": .text("n/a"), "level": .text("?"), "dogs": .list([])], ofType: "KindPerson")
             try tx.insert(["id": .blob([UInt8](repeating: 1, count: 16)), "name": .text("?"), "weight": .integer(-1)], ofType: "KindDog")
             try tx.insert(["id": .text("n1"), "content": .text("gone")], ofType: "KindNote")
@@ -54,6 +55,14 @@ final class StepKindsTests: XCTestCase {
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func add() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func add() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }

@@ -36,38 +36,58 @@ final class GenerationChecksTests: XCTestCase {
 
     func testShadowingAndCollidingNamesAreRefused() {
         assertRefused(Schema(objects: [object("Date", [Property("id", .scalar(.int))])]), rule: "codegen-reserved-name", mentions: ["Date"])
-        assertRefused(Schema(objects: [object("Note", [Property("id", .scalar(.int))]), object("note", [Property("id", .scalar(.int))])]), rule: "codegen-name-collision", mentions: ["note", "Note"])
+        assertRefused(
+            Schema(objects: [object("Note", [Property("id", .scalar(.int))]), object("note", [Property("id", .scalar(.int))])]), rule: "codegen-name-collision",
+            mentions: ["note", "Note"])
         assertRefused(Schema(objects: [object("RemodelSchemaManifest", [Property("id", .scalar(.int))])]), rule: "codegen-name-collision", mentions: ["RemodelSchemaManifest"])
-        assertRefused(Schema(objects: [object(key: "key", [Property("key", .scalar(.int)), Property("id", .scalar(.string))])]), rule: "codegen-name-collision", mentions: ["Thing.id", "key"])
+        assertRefused(
+            Schema(objects: [object(key: "key", [Property("key", .scalar(.int)), Property("id", .scalar(.string))])]), rule: "codegen-name-collision",
+            mentions: ["Thing.id", "key"])
         assertRefused(Schema(objects: [object([Property("id", .scalar(.int)), Property("self", .scalar(.int))])]), rule: "codegen-reserved-name", mentions: ["self"])
         assertRefused(Schema(enums: [EnumType(name: "E", cases: [.init(name: "rawValue", rawValue: .string("r"))])]), rule: "codegen-reserved-name", mentions: ["rawValue"])
     }
 
     func testDefaultsLinksAndProjectionsNeedASwiftForm() {
-        assertRefused(Schema(objects: [object([Property("id", .scalar(.uuid), default: .string("not-a-uuid"))])]), rule: "codegen-invalid-default", mentions: ["not-a-uuid", "uuid"])
+        assertRefused(
+            Schema(objects: [object([Property("id", .scalar(.uuid), default: .string("not-a-uuid"))])]), rule: "codegen-invalid-default", mentions: ["not-a-uuid", "uuid"])
         assertRefused(Schema(objects: [object([Property("id", .scalar(.int8), default: .int(300))])]), rule: "codegen-invalid-default", mentions: ["300", "int8"])
-        assertRefused(Schema(objects: [object([Property("id", .scalar(.int)), Property("other", PropertyType(.object("Nowhere"), optional: true))])]), rule: "codegen-unknown-type", mentions: ["Nowhere"])
-        assertRefused(Schema(objects: [object([Property("id", .scalar(.int)), Property("log", PropertyType(.object("Log"), optional: true))]), object("Log", key: nil, [Property("text", .scalar(.string))])]), rule: "codegen-link-without-key", mentions: ["Log"])
+        assertRefused(
+            Schema(objects: [object([Property("id", .scalar(.int)), Property("other", PropertyType(.object("Nowhere"), optional: true))])]), rule: "codegen-unknown-type",
+            mentions: ["Nowhere"])
+        assertRefused(
+            Schema(objects: [
+                object([Property("id", .scalar(.int)), Property("log", PropertyType(.object("Log"), optional: true))]),
+                object("Log", key: nil, [Property("text", .scalar(.string))]),
+            ]), rule: "codegen-link-without-key", mentions: ["Log"])
         let model = object("Person", [Property("id", .scalar(.int)), Property("name", .scalar(.string))])
-        assertRefused(Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "name.count")])]), rule: "codegen-invalid-projection", mentions: ["P.x", "type"])
-        assertRefused(Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "name", type: "Int) { evil() }; let y: (Int")])]), rule: "codegen-invalid-projection", mentions: ["not a Swift type"])
-        assertRefused(Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "missing")])]), rule: "codegen-invalid-projection", mentions: ["missing", "Person"])
+        assertRefused(
+            Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "name.count")])]), rule: "codegen-invalid-projection",
+            mentions: ["P.x", "type"])
+        assertRefused(
+            Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "name", type: "Int) { evil() }; let y: (Int")])]),
+            rule: "codegen-invalid-projection", mentions: ["not a Swift type"])
+        assertRefused(
+            Schema(objects: [model], projections: [Projection(name: "P", of: "Person", properties: [.init(name: "x", keyPath: "missing")])]), rule: "codegen-invalid-projection",
+            mentions: ["missing", "Person"])
     }
 
     func testDateDefaultsGenerateTheMicrosecondTheStoreKeeps() throws {
-        let schema = Schema(objects: [object([
-            Property("id", .scalar(.int)),
-            Property("day", .scalar(.date), default: .string("2024-05-01")),
-            Property("minute", .scalar(.date), default: .string("2024-05-01T14:30+02")),
-            Property("micro", .scalar(.date), default: .string("2024-05-01 00:00:00.1234565Z")),
-        ])])
+        let schema = Schema(objects: [
+            object([
+                Property("id", .scalar(.int)),
+                Property("day", .scalar(.date), default: .string("2024-05-01")),
+                Property("minute", .scalar(.date), default: .string("2024-05-01T14:30+02")),
+                Property("micro", .scalar(.date), default: .string("2024-05-01 00:00:00.1234565Z")),
+            ])
+        ])
         let text = try CodeGenerator().files(for: GeneratorInput(schema: schema)).map(\.contents).joined()
         XCTAssertTrue(text.contains("day: Date = Date(timeIntervalSince1970: 1714521600.0)"), "midnight UTC")
         XCTAssertTrue(text.contains("minute: Date = Date(timeIntervalSince1970: 1714566600.0)"), "12:30Z")
         XCTAssertTrue(text.contains("micro: Date = Date(timeIntervalSince1970: 1714521600.123457)"), "rounded to the microsecond")
         for bad in ["2023-02-29", "2024-05-01T12:00+99:99", "2024-05-01T12:00:60Z"] {
-            assertRefused(Schema(objects: [object([Property("id", .scalar(.int)), Property("at", .scalar(.date), default: .string(bad))])]),
-                          rule: "codegen-invalid-default", mentions: [bad])
+            assertRefused(
+                Schema(objects: [object([Property("id", .scalar(.int)), Property("at", .scalar(.date), default: .string(bad))])]),
+                rule: "codegen-invalid-default", mentions: [bad])
         }
     }
 

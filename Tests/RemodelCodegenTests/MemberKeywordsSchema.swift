@@ -4,27 +4,33 @@ import RemodelCore
 enum MemberKeywordsSchema {
     static let schema = Schema(
         enums: [
-            EnumType(name: "MemberKeywordCase", cases: [
-                EnumType.Case(name: "self", rawValue: .string("self")),
-                EnumType.Case(name: "Type", rawValue: .string("Type")),
-                EnumType.Case(name: "Protocol", rawValue: .string("Protocol")),
-                EnumType.Case(name: "Self", rawValue: .string("Self")),
-            ]),
+            EnumType(
+                name: "MemberKeywordCase",
+                cases: [
+                    EnumType.Case(name: "self", rawValue: .string("self")),
+                    EnumType.Case(name: "Type", rawValue: .string("Type")),
+                    EnumType.Case(name: "Protocol", rawValue: .string("Protocol")),
+                    EnumType.Case(name: "Self", rawValue: .string("Self")),
+                ])
         ],
         objects: [
-            ObjectType(name: "MemberKeywordHolder", primaryKey: "Type", properties: [
-                Property("Type", .scalar(.string), default: .string("type")),
-                Property("init", .scalar(.int), default: .int(1)),
-                Property("Protocol", PropertyType(.enumeration("MemberKeywordCase")), default: .enumCase("self")),
-                Property("Self", PropertyType(.enumeration("MemberKeywordCase"), collection: .list)),
-            ]),
+            ObjectType(
+                name: "MemberKeywordHolder", primaryKey: "Type",
+                properties: [
+                    Property("Type", .scalar(.string), default: .string("type")),
+                    Property("init", .scalar(.int), default: .int(1)),
+                    Property("Protocol", PropertyType(.enumeration("MemberKeywordCase")), default: .enumCase("self")),
+                    Property("Self", PropertyType(.enumeration("MemberKeywordCase"), collection: .list)),
+                ])
         ],
         projections: [
-            Projection(name: "MemberKeywordView", of: "MemberKeywordHolder", properties: [
-                .init(name: "Type", keyPath: "init"),
-                .init(name: "init", keyPath: "Type"),
-                .init(name: "kind", keyPath: "Protocol.rawValue", type: "String"),
-            ]),
+            Projection(
+                name: "MemberKeywordView", of: "MemberKeywordHolder",
+                properties: [
+                    .init(name: "Type", keyPath: "init"),
+                    .init(name: "init", keyPath: "Type"),
+                    .init(name: "kind", keyPath: "Protocol.rawValue", type: "String"),
+                ])
         ]
     )
 }

@@ -51,7 +51,9 @@ final class OutputTests: XCTestCase {
     func testUnifiedDiff() {
         let old = (1...10).map { "line \($0)" }.joined(separator: "\n") + "\n"
         let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n").replacingOccurrences(of: "line 10\n", with: "line 10\nline 11\n")
-        XCTAssertEqual(UnifiedDiff.make(old: old, new: new, oldName: "a/f", newName: "b/f"), """
+        XCTAssertEqual(
+            UnifiedDiff.make(old: old, new: new, oldName: "a/f", newName: "b/f"),
+            """
             --- a/f
             +++ b/f
             @@ -2,9 +2,10 @@
@@ -85,10 +87,12 @@ final class OutputTests: XCTestCase {
                 XCTAssertFalse(file.contents.contains("import RemodelStore"), "\(file.name): models never import the store")
             }
         }
-        XCTAssertEqual(one.map(\.name), [
-            "BusinessUnitEnum.swift", "Person.swift", "Dog.swift", "Note.swift", "Profile.swift", "BusinessUnitEnum+RemodelStore.swift",
-            "Person+RemodelStore.swift", "Dog+RemodelStore.swift", "Note+RemodelStore.swift", "RemodelSchemaManifest.swift",
-        ])
+        XCTAssertEqual(
+            one.map(\.name),
+            [
+                "BusinessUnitEnum.swift", "Person.swift", "Dog.swift", "Note.swift", "Profile.swift", "BusinessUnitEnum+RemodelStore.swift",
+                "Person+RemodelStore.swift", "Dog+RemodelStore.swift", "Note+RemodelStore.swift", "RemodelSchemaManifest.swift",
+            ])
     }
 
     func testBundleHasTheNamesThePluginDeclares() throws {
@@ -111,7 +115,8 @@ final class OutputTests: XCTestCase {
     }
 
     func testSchemaFolderFacts() throws {
-        XCTAssertEqual(SchemaFolder.displayNames(of: ["/abs/app/Schemas/A.yaml", "/abs/app/Schemas/sub/B.yaml"], schemasPath: "/abs/app/Schemas"), ["Schemas/A.yaml", "Schemas/sub/B.yaml"])
+        XCTAssertEqual(
+            SchemaFolder.displayNames(of: ["/abs/app/Schemas/A.yaml", "/abs/app/Schemas/sub/B.yaml"], schemasPath: "/abs/app/Schemas"), ["Schemas/A.yaml", "Schemas/sub/B.yaml"])
         XCTAssertEqual(SchemaFolder.displayNames(of: ["Schemas/A.yaml"], schemasPath: "Schemas/"), ["Schemas/A.yaml"])
         XCTAssertEqual(SchemaFolder.version(migrationsPath: folder.appendingPathComponent("missing").path), 1)
         for name in ["0001-initial.yaml", "0003-split-name.yaml", "0002-x.yaml", "notes.txt", "9999.yaml"] {

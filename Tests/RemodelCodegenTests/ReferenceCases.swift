@@ -40,7 +40,8 @@ enum ReferenceCases {
         Case(name: "RealmEverything", manifestName: "RealmEverythingManifest", realm: true, realmClassNames: "{name}Object"),
     ]
 
-    static let all: [Case] = [Case(name: "Example", manifestName: GeneratorOptions.defaultManifestName)]
+    static let all: [Case] =
+        [Case(name: "Example", manifestName: GeneratorOptions.defaultManifestName)]
         + yamlCases.map { Case(name: $0, manifestName: $0 + "Manifest") }
         + historyCases.filter { name in !realmCases.contains { $0.name == name } }.map { Case(name: $0, manifestName: $0 + "Manifest") }
         + [Case(name: "MemberKeywords", manifestName: "MemberKeywordsManifest")]
@@ -64,14 +65,17 @@ enum ReferenceCases {
         if name == "MemberKeywords" {
             return GeneratorInput(schema: MemberKeywordsSchema.schema, schemaFiles: ["MemberKeywordsSchema.swift"])
         }
-        let folder = name == "Example" || name == "RealmExample"
+        let folder =
+            name == "Example" || name == "RealmExample"
             ? testsFolder().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Schemas")
             : historyCases.contains(name)
-            ? testsFolder().appendingPathComponent("Histories").appendingPathComponent(name).appendingPathComponent("Schemas")
-            : testsFolder().appendingPathComponent("Schemas").appendingPathComponent(name)
+                ? testsFolder().appendingPathComponent("Histories").appendingPathComponent(name).appendingPathComponent("Schemas")
+                : testsFolder().appendingPathComponent("Schemas").appendingPathComponent(name)
         let result = SchemaLoader.load(path: folder.path)
         guard let schema = result.schema else {
-            throw CaseError(description: "\(folder.path) does not load:\n" + result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" }.joined(separator: "\n"))
+            throw CaseError(
+                description: "\(folder.path) does not load:\n"
+                    + result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" }.joined(separator: "\n"))
         }
         var input = GeneratorInput(schema: schema, schemaFiles: SchemaFolder.displayNames(of: result.files, schemasPath: folder.path))
         if name == "Example" || name == "RealmExample" || historyCases.contains(name) {
@@ -88,7 +92,8 @@ enum ReferenceCases {
 
     /// The changes that would make `References/<name>/` hold exactly the generated files.
     static func changes(for testCase: Case) throws -> (OutputDirectory, [OutputDirectory.Change]) {
-        let files = try CodeGenerator(options: GeneratorOptions(manifestName: testCase.manifestName, realm: testCase.realm, realmClassNames: testCase.realmClassNames)).files(for: input(for: testCase.name))
+        let files = try CodeGenerator(options: GeneratorOptions(manifestName: testCase.manifestName, realm: testCase.realm, realmClassNames: testCase.realmClassNames)).files(
+            for: input(for: testCase.name))
         let folder = OutputDirectory(path: referencesFolder(testCase.name))
         var changes = try folder.changes(toMatch: files)
         // Any other file in a reference folder is wrong too, generated-looking or not.

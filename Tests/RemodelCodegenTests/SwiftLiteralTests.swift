@@ -1,5 +1,6 @@
-@testable import RemodelCodegen
 import XCTest
+
+@testable import RemodelCodegen
 
 final class SwiftLiteralTests: XCTestCase {
     func testStringLiteralEscapesEverythingThatCouldEndOrChangeIt() {

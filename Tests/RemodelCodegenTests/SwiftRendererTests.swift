@@ -1,5 +1,6 @@
-@testable import RemodelCodegen
 import XCTest
+
+@testable import RemodelCodegen
 
 final class SwiftRendererTests: XCTestCase {
     let renderer = SwiftRenderer()
@@ -17,7 +18,9 @@ final class SwiftRendererTests: XCTestCase {
     func testLongExpressionsBreakOneArgumentPerLine() {
         let long = SwiftExpression.call(.identifier("make"), (0..<8).map { SwiftArgument("argument\($0)", .string(String(repeating: "x", count: 10))) })
         let text = renderer.render([.property(SwiftProperty(isStatic: true, binding: .let, name: "value", type: nil, value: long))])
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
             public static let value = make(
                 argument0: "xxxxxxxxxx",
                 argument1: "xxxxxxxxxx",
@@ -36,7 +39,11 @@ final class SwiftRendererTests: XCTestCase {
     func testDoublesReadBackExactly() {
         for value in [0.1, -0.0, 1e300, .leastNonzeroMagnitude, 3, .nan, .infinity, -.infinity, Double.ulpOfOne] {
             let text = renderer.flat(.double(value))
-            if value.isNaN { XCTAssertEqual(text, ".nan") } else if value.isInfinite { XCTAssertTrue(text.hasSuffix(".infinity")) } else if value.isSubnormal {
+            if value.isNaN {
+                XCTAssertEqual(text, ".nan")
+            } else if value.isInfinite {
+                XCTAssertTrue(text.hasSuffix(".infinity"))
+            } else if value.isSubnormal {
                 XCTAssertEqual(text, "Double(bitPattern: 0x\(String(value.bitPattern, radix: 16)))")
             } else {
                 XCTAssertEqual(Double(text), value, text)

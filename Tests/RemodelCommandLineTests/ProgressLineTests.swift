@@ -1,10 +1,12 @@
 import Foundation
-@testable import RemodelCommandLine
 import XCTest
+
+@testable import RemodelCommandLine
 
 /// The progress line's text: bar, counts, rate, time left, fitting the terminal.
 final class ProgressLineTests: XCTestCase {
-    private func line(done: Int, total: Int, seconds: Double, detail: String = "", finished: Bool = false, verb: String = "migrating", unit: String = "statements") -> ProgressLine {
+    private func line(done: Int, total: Int, seconds: Double, detail: String = "", finished: Bool = false, verb: String = "migrating", unit: String = "statements") -> ProgressLine
+    {
         ProgressLine(verb: verb, unit: unit, done: done, total: total, elapsed: .milliseconds(Int64(seconds * 1000)), detail: detail, isFinished: finished)
     }
 
@@ -15,7 +17,8 @@ final class ProgressLineTests: XCTestCase {
         // most 30 cells, filled 30 × 5/12 = 12.5 → 12.
         XCTAssertEqual(
             state.terminal(width: 120),
-            "migrating " + String(repeating: "█", count: 12) + String(repeating: "░", count: 18) + " 5/12 statements · 2.0/s · 4s left · version 3: UPDATE \"Person\" SET \"name\" = …"
+            "migrating " + String(repeating: "█", count: 12) + String(repeating: "░", count: 18)
+                + " 5/12 statements · 2.0/s · 4s left · version 3: UPDATE \"Person\" SET \"name\" = …"
         )
         // On 80 columns the bar narrows to its minimum and the detail is shortened to fit.
         let narrow = state.terminal(width: 80)
@@ -80,7 +83,8 @@ final class ProgressLineTests: XCTestCase {
         let done = line(done: 12, total: 12, seconds: 1.234, detail: "version 3: …", finished: true, verb: "migrated")
         XCTAssertEqual(done.terminal(width: 80), "migrated ██████████ 12/12 statements · 9.7/s · in 1.2s")
         XCTAssertEqual(done.plain, "migrated 12/12 statements in 1.2s (9.7/s)")
-        XCTAssertEqual(line(done: 300_000, total: 300_000, seconds: 75, finished: true, verb: "imported", unit: "objects").plain, "imported 300,000/300,000 objects in 1m 15s (4,000/s)")
+        XCTAssertEqual(
+            line(done: 300_000, total: 300_000, seconds: 75, finished: true, verb: "imported", unit: "objects").plain, "imported 300,000/300,000 objects in 1m 15s (4,000/s)")
     }
 
     func testALogLineHasNoBarAndNoEscapes() {

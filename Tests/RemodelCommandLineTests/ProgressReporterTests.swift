@@ -1,8 +1,9 @@
 import Foundation
-@testable import RemodelCommandLine
 import RemodelMigrate
 import RemodelStore
 import XCTest
+
+@testable import RemodelCommandLine
 
 /// When the reporter draws, what it writes, and that nothing follows its end; with a clock
 /// the test moves and no timer.
@@ -35,11 +36,13 @@ final class ProgressReporterTests: XCTestCase {
         recorder.advance(.milliseconds(1_050))
         progress.finish(succeeded: true)
         progress.update(verb: "migrating", unit: "statements", done: 3, total: 4, detail: "too late")
-        XCTAssertEqual(recorder.output, [
-            "\rmigrating ░░░░░░░░░░ 0/4 statements · —/s · — left · version 2: ALTER TABLE\u{1B}[K",
-            "\rmigrating █████░░░░░ 2/4 statements · 13/s · — left · version 3: UPDATE\u{1B}[K",
-            "\rmigrated ██████████ 4/4 statements · 3.3/s · in 1.2s\u{1B}[K\n",
-        ])
+        XCTAssertEqual(
+            recorder.output,
+            [
+                "\rmigrating ░░░░░░░░░░ 0/4 statements · —/s · — left · version 2: ALTER TABLE\u{1B}[K",
+                "\rmigrating █████░░░░░ 2/4 statements · 13/s · — left · version 3: UPDATE\u{1B}[K",
+                "\rmigrated ██████████ 4/4 statements · 3.3/s · in 1.2s\u{1B}[K\n",
+            ])
     }
 
     func testAFailureClearsTheLine() {
@@ -75,13 +78,15 @@ final class ProgressReporterTests: XCTestCase {
         progress.update(verb: "importing", unit: "objects", done: 0, total: 1_000, detail: "")
         recorder.advance(.seconds(2))
         progress.finish(succeeded: true)
-        XCTAssertEqual(recorder.output, [
-            "checking: 0/1,000 objects (0%) · —/s · — left\n",
-            "checking: 300/1,000 objects (30%) · 273/s · 3s left · Person\n",
-            "checking: 360/1,000 objects (36%) · 59/s · 11s left · Dog\n",
-            "importing: 0/1,000 objects (0%) · —/s · — left\n",
-            "migrated 1,000/1,000 objects in 8.1s (123/s)\n",
-        ])
+        XCTAssertEqual(
+            recorder.output,
+            [
+                "checking: 0/1,000 objects (0%) · —/s · — left\n",
+                "checking: 300/1,000 objects (30%) · 273/s · 3s left · Person\n",
+                "checking: 360/1,000 objects (36%) · 59/s · 11s left · Dog\n",
+                "importing: 0/1,000 objects (0%) · —/s · — left\n",
+                "migrated 1,000/1,000 objects in 8.1s (123/s)\n",
+            ])
         XCTAssertFalse(recorder.output.joined().contains("\u{1B}"))
         XCTAssertFalse(recorder.output.joined().contains("\r"))
     }

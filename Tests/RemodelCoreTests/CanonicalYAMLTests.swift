@@ -8,78 +8,83 @@ import Testing
             EnumType(name: "Level", rawType: .int, cases: [.init(name: "low", rawValue: .int(1)), .init(name: "high", rawValue: .int(-2))]),
         ],
         objects: [
-            ObjectType(name: "Person", primaryKey: "_id", properties: [
-                Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                Property("name", .scalar(.string), default: .string("A \"quoted\"\nline\t\u{1}")),
-                Property("unit", PropertyType(.enumeration("Unit")), default: .enumCase("eng"), indexed: true),
-                Property("score", .scalar(.double), default: .double(2)),
-                Property("dogs", PropertyType(.object("Dog"), collection: .list), doc: "The dogs."),
-            ], doc: "A person."),
-            ObjectType(name: "Dog", primaryKey: "_id", properties: [
-                Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-                Property(name: "owners", kind: .inverse(type: "Person", property: "dogs")),
-            ]),
+            ObjectType(
+                name: "Person", primaryKey: "_id",
+                properties: [
+                    Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+                    Property("name", .scalar(.string), default: .string("A \"quoted\"\nline\t\u{1}")),
+                    Property("unit", PropertyType(.enumeration("Unit")), default: .enumCase("eng"), indexed: true),
+                    Property("score", .scalar(.double), default: .double(2)),
+                    Property("dogs", PropertyType(.object("Dog"), collection: .list), doc: "The dogs."),
+                ], doc: "A person."),
+            ObjectType(
+                name: "Dog", primaryKey: "_id",
+                properties: [
+                    Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                    Property(name: "owners", kind: .inverse(type: "Person", property: "dogs")),
+                ]),
         ],
         projections: [
-            Projection(name: "Card", of: "Person", properties: [.init(name: "name", keyPath: "name"), .init(name: "initial", keyPath: "name.first", type: "Character?")]),
+            Projection(name: "Card", of: "Person", properties: [.init(name: "name", keyPath: "name"), .init(name: "initial", keyPath: "name.first", type: "Character?")])
         ]
     )
 
     @Test func writesTheDocumentedLayout() {
         let text = CanonicalYAML.text(of: Self.schema)
-        #expect(text == """
-        \(CanonicalYAML.header)
-        enums:
-          Unit:
-            type: string
-            cases:
-              eng: Engineering
-              "yes": "yes"
-          Level:
-            type: int
-            cases:
-              low: 1
-              high: -2
-        objects:
-          Person:
-            primaryKey: _id
-            doc: "A person."
-            properties:
-              _id:
-                type: objectId
-                default: $objectId
-              name:
-                type: string
-                default: "A \\"quoted\\"\\nline\\t\\x01"
-              unit:
-                type: Unit
-                default: eng
-                indexed: true
-              score:
-                type: double
-                default: 2.0
-              dogs:
-                type: "list<Dog>"
-                doc: "The dogs."
-          Dog:
-            primaryKey: _id
-            properties:
-              _id:
-                type: uuid
-                default: $uuid
-              owners:
-                inverse: "Person.dogs"
-        projections:
-          Card:
-            of: Person
-            properties:
-              name:
-                keyPath: name
-              initial:
-                keyPath: "name.first"
-                type: "Character?"
+        #expect(
+            text == """
+                \(CanonicalYAML.header)
+                enums:
+                  Unit:
+                    type: string
+                    cases:
+                      eng: Engineering
+                      "yes": "yes"
+                  Level:
+                    type: int
+                    cases:
+                      low: 1
+                      high: -2
+                objects:
+                  Person:
+                    primaryKey: _id
+                    doc: "A person."
+                    properties:
+                      _id:
+                        type: objectId
+                        default: $objectId
+                      name:
+                        type: string
+                        default: "A \\"quoted\\"\\nline\\t\\x01"
+                      unit:
+                        type: Unit
+                        default: eng
+                        indexed: true
+                      score:
+                        type: double
+                        default: 2.0
+                      dogs:
+                        type: "list<Dog>"
+                        doc: "The dogs."
+                  Dog:
+                    primaryKey: _id
+                    properties:
+                      _id:
+                        type: uuid
+                        default: $uuid
+                      owners:
+                        inverse: "Person.dogs"
+                projections:
+                  Card:
+                    of: Person
+                    properties:
+                      name:
+                        keyPath: name
+                      initial:
+                        keyPath: "name.first"
+                        type: "Character?"
 
-        """)
+                """)
     }
 
     @Test func sameSchemaSameBytes() {

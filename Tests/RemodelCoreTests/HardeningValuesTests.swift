@@ -16,13 +16,18 @@ import Testing
         ("yesterday", "is not an ISO 8601 date-time such as 2024-03-01T09:30:00Z"),
     ])
     func dateProblemsSayWhatIsWrong(_ text: String, _ expected: String) {
-        guard case .failure(let problem) = ISODateText.parse(text) else { Issue.record("\(text) parsed"); return }
+        guard case .failure(let problem) = ISODateText.parse(text) else {
+            Issue.record("\(text) parsed")
+            return
+        }
         #expect(problem.description.contains(expected), "\(problem)")
     }
 
     @Test func secondsOutsideTheRangeOrNotFiniteHaveNoMicroseconds() {
-        for seconds in [Double.nan, .infinity, -.infinity, Date.distantFuture.timeIntervalSince1970 * 1000, 1e300, -1e300,
-                        Double(Int64.max) / 1_000_000] {
+        for seconds in [
+            Double.nan, .infinity, -.infinity, Date.distantFuture.timeIntervalSince1970 * 1000, 1e300, -1e300,
+            Double(Int64.max) / 1_000_000,
+        ] {
             #expect(ISODateText.microseconds(secondsSince1970: seconds) == nil)
         }
         #expect(ISODateText.microseconds(secondsSince1970: 1.25) == 1_250_000)

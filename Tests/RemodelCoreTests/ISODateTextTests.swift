@@ -15,11 +15,16 @@ import Testing
         #expect(ISODateText.microseconds(from: "9999-12-31T23:59:59.999999Z") == ISODateText.supportedRange.upperBound)
     }
 
-    @Test(arguments: ["10000-01-01T00:00:00Z", "999999-12-31", "999999-12-31T23:59:59Z", "-999999-01-01", "-292300-01-01T00:00:00Z",
-                      "294247-01-10T04:00:54.775807Z", "9999-12-31T23:59:59.9999995Z", "9999-12-31T23:00:00-01:00", "-9999-01-01T00:00:00+00:01"])
+    @Test(arguments: [
+        "10000-01-01T00:00:00Z", "999999-12-31", "999999-12-31T23:59:59Z", "-999999-01-01", "-292300-01-01T00:00:00Z",
+        "294247-01-10T04:00:54.775807Z", "9999-12-31T23:59:59.9999995Z", "9999-12-31T23:00:00-01:00", "-9999-01-01T00:00:00+00:01",
+    ])
     func datesBeyondTheSupportedRangeAreOutOfRange(_ text: String) {
         #expect(ISODateText.microseconds(from: text) == nil)
-        guard case .failure(let problem) = ISODateText.parse(text) else { Issue.record("\(text) parsed"); return }
+        guard case .failure(let problem) = ISODateText.parse(text) else {
+            Issue.record("\(text) parsed")
+            return
+        }
         #expect(problem.description.contains("is out of range"))
         #expect(problem.description.contains("years -9999 through 9999"))
     }

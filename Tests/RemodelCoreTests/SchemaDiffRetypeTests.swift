@@ -5,15 +5,21 @@ import Testing
 /// enum or object type is new (it has no old name to be renamed from).
 @Suite struct SchemaDiffRetypeTests {
     @Test func scalarToNewEnumIsARetype() {
-        let old = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
-            Property("id", .scalar(.string)),
-            Property("unit", .scalar(.string), default: .string("")),
-        ])])
+        let old = Schema(objects: [
+            ObjectType(
+                name: "Person", primaryKey: "id",
+                properties: [
+                    Property("id", .scalar(.string)),
+                    Property("unit", .scalar(.string), default: .string("")),
+                ])
+        ])
         var new = old
         new.enums = [EnumType(name: "Unit", cases: [.init(name: "eng", rawValue: .string("Eng"))])]
         new.objects[0].properties[1] = Property("unit", PropertyType(.enumeration("Unit")), default: .enumCase("eng"))
         let diff = SchemaDiff(from: old, to: new)
-        #expect(diff.changes.contains(SchemaChange(.propertyRetyped(type: "Person", property: "unit", from: .scalar(.string), to: PropertyType(.enumeration("Unit"))), impact: .dataDependent)))
+        #expect(
+            diff.changes.contains(
+                SchemaChange(.propertyRetyped(type: "Person", property: "unit", from: .scalar(.string), to: PropertyType(.enumeration("Unit"))), impact: .dataDependent)))
     }
 
     @Test func linkToRenamedTypeIsNotARetype() {

@@ -2,17 +2,21 @@ import RemodelCore
 import Testing
 
 @Suite struct SchemaDiffTests {
-    static let person = ObjectType(name: "Person", primaryKey: "_id", properties: [
-        Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-        Property("name", .scalar(.string), default: .string("")),
-        Property("employeeId", .scalar(.string), default: .string("")),
-        Property("weight", .scalar(.string), default: .string("")),
-        Property("dogs", PropertyType(.object("Dog"), collection: .list)),
-    ])
-    static let dog = ObjectType(name: "Dog", primaryKey: "_id", properties: [
-        Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-        Property(name: "owners", kind: .inverse(type: "Person", property: "dogs")),
-    ])
+    static let person = ObjectType(
+        name: "Person", primaryKey: "_id",
+        properties: [
+            Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+            Property("name", .scalar(.string), default: .string("")),
+            Property("employeeId", .scalar(.string), default: .string("")),
+            Property("weight", .scalar(.string), default: .string("")),
+            Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+        ])
+    static let dog = ObjectType(
+        name: "Dog", primaryKey: "_id",
+        properties: [
+            Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+            Property(name: "owners", kind: .inverse(type: "Person", property: "dogs")),
+        ])
     static let old = Schema(objects: [person, dog])
 
     func descriptions(_ diff: SchemaDiff) -> [String] {
@@ -38,16 +42,17 @@ import Testing
             Property("url", .scalar(.url, optional: true)),
         ]
         let diff = SchemaDiff(from: Self.old, to: new)
-        #expect(descriptions(diff) == [
-            "additive: property Person.firstName added",
-            "additive: property Person.employeeId renamed to personId",
-            "data-dependent: property Person.weight changed type from string to int",
-            "additive: index on Person.weight added",
-            "additive: default of Person.weight changed",
-            "data-dependent: property Person.nickname added",
-            "additive: property Person.url added",
-            "destructive: property Person.name removed",
-        ])
+        #expect(
+            descriptions(diff) == [
+                "additive: property Person.firstName added",
+                "additive: property Person.employeeId renamed to personId",
+                "data-dependent: property Person.weight changed type from string to int",
+                "additive: index on Person.weight added",
+                "additive: default of Person.weight changed",
+                "data-dependent: property Person.nickname added",
+                "additive: property Person.url added",
+                "destructive: property Person.name removed",
+            ])
         #expect(diff.impact == .destructive)
         #expect(diff.properties["Person"]?.old(for: "personId") == "employeeId")
         #expect(diff.properties["Person"]?.new(for: "employeeId") == "personId")
@@ -59,10 +64,11 @@ import Testing
         new.objects[0].properties[4] = Property("dogs", PropertyType(.object("Hound"), collection: .list))
         new.objects[0].properties[1].name = "fullName"
         let diff = SchemaDiff(from: Self.old, to: new, renames: .init(types: RenameMap([("Dog", "Hound")]), properties: ["Person": RenameMap([("name", "fullName")])]))
-        #expect(descriptions(diff) == [
-            "additive: property Person.name renamed to fullName",
-            "additive: type Dog renamed to Hound",
-        ])
+        #expect(
+            descriptions(diff) == [
+                "additive: property Person.name renamed to fullName",
+                "additive: type Dog renamed to Hound",
+            ])
     }
 
     @Test func enumsAndOptionality() {
@@ -76,21 +82,23 @@ import Testing
         new.enums = [newEnum]
         new.objects[0].properties[5] = Property("unit", PropertyType(.enumeration("Unit")))
         new.objects[0].properties[1] = Property("name", .scalar(.string, optional: true), default: .string(""))
-        #expect(descriptions(SchemaDiff(from: old, to: new)) == [
-            "data-dependent: raw value of Unit.eng changed from Eng to Engineering",
-            "additive: case Unit.sales added",
-            "data-dependent: case Unit.hr removed",
-            "additive: property Person.name became optional",
-            "data-dependent: property Person.unit became required",
-        ])
+        #expect(
+            descriptions(SchemaDiff(from: old, to: new)) == [
+                "data-dependent: raw value of Unit.eng changed from Eng to Engineering",
+                "additive: case Unit.sales added",
+                "data-dependent: case Unit.hr removed",
+                "additive: property Person.name became optional",
+                "data-dependent: property Person.unit became required",
+            ])
     }
 
     @Test func removedTypesAreDestructive() {
         let diff = SchemaDiff(from: Self.old, to: Schema(objects: [Self.person.withoutDogs]))
-        #expect(descriptions(diff) == [
-            "destructive: property Person.dogs removed",
-            "destructive: type Dog removed",
-        ])
+        #expect(
+            descriptions(diff) == [
+                "destructive: property Person.dogs removed",
+                "destructive: type Dog removed",
+            ])
     }
 
     @Test(arguments: [

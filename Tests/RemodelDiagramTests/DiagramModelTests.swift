@@ -71,10 +71,14 @@ import Testing
     @Test func projectionsShowTheirTypesAndKeyPaths() throws {
         let history = ExampleHistory.history
         var schema = try #require(history.snapshots.last)
-        schema.projections = [Projection(name: "Profile", of: "Person", properties: [
-            Projection.Property(name: "firstName", keyPath: "firstName"),
-            Projection.Property(name: "initial", keyPath: "lastName.first", type: "Character?"),
-        ])]
+        schema.projections = [
+            Projection(
+                name: "Profile", of: "Person",
+                properties: [
+                    Projection.Property(name: "firstName", keyPath: "firstName"),
+                    Projection.Property(name: "initial", keyPath: "lastName.first", type: "Character?"),
+                ])
+        ]
         let diagram = Diagram(schema: schema)
         let profile = try node(diagram, "Profile")
         #expect(profile.kind == .projection)
@@ -130,7 +134,8 @@ import Testing
     @Test func renamesFromMigrationStepsAreFollowed() throws {
         let history = ExampleHistory.history
         let plan = try Migrator(history: history).plan(from: 1, now: PlanReferences.now)
-        let v1 = try #require(history.schema(at: 1)), v3 = try #require(history.schema(at: 3))
+        let v1 = try #require(history.schema(at: 1))
+        let v3 = try #require(history.schema(at: 3))
         let followed = Diagram(comparing: v1, to: v3, renames: plan.renamesAcrossVersions)
         let personID = try member(node(followed, "Person"), "personId")
         #expect(personID.oldName == "employeeId" && personID.mark == .changed)
@@ -149,7 +154,9 @@ import Testing
         ])
         let new = Schema(
             enums: [EnumType(name: "Thing", cases: [EnumType.Case(name: "one", rawValue: .string("one"))])],
-            objects: [ObjectType(name: "Café", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("thing", PropertyType(.enumeration("Thing"), optional: true))])]
+            objects: [
+                ObjectType(name: "Café", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("thing", PropertyType(.enumeration("Thing"), optional: true))])
+            ]
         )
         let diagram = Diagram(comparing: old, to: new)
         // The removed type where it was (first); the enum that remains keeps the plain name.

@@ -19,7 +19,10 @@ import Testing
         let actual = format.render(testCase.diagram)
         let file = DiagramReferences.folder.appendingPathComponent(testCase.fileName(format))
         let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "References/\(testCase.fileName(format)) is out of date; if the change is intended, re-record with `swift run remodel-record-references`:\n\(UnifiedDiff.make(old: expected, new: actual, oldName: "References/\(testCase.fileName(format))", newName: "drawn"))")
+        #expect(
+            actual == expected,
+            "References/\(testCase.fileName(format)) is out of date; if the change is intended, re-record with `swift run remodel-record-references`:\n\(UnifiedDiff.make(old: expected, new: actual, oldName: "References/\(testCase.fileName(format))", newName: "drawn"))"
+        )
     }
 
     /// Every case has its files and every file a case; the example's versions are all there.

@@ -48,7 +48,10 @@ final class GraphvizRenderingTests: XCTestCase {
         let dot = try Self.dotProgram()
         let schema = try DiagramReferences.schema("AwkwardText.yaml")
         let svg = Self.text(of: try Self.render(DotRenderer.render(Diagram(schema: schema)), with: dot, name: "awkward"))
-        for raw in ["<b>bold</b>", "Tom & Jerry", "She said \"hi\"", "{ } {{x}}", "a | b", "#60; and &lt; and #quot;", "<script>alert(1)</script>", "C:\\path\\n", "two\\u{A}lines", "café 🐶 日本語", "Optional<Array<Int>>"] {
+        for raw in [
+            "<b>bold</b>", "Tom & Jerry", "She said \"hi\"", "{ } {{x}}", "a | b", "#60; and &lt; and #quot;", "<script>alert(1)</script>", "C:\\path\\n", "two\\u{A}lines",
+            "café 🐶 日本語", "Optional<Array<Int>>",
+        ] {
             XCTAssertTrue(svg.contains(raw), "the SVG does not show \(raw)")
         }
     }
@@ -71,7 +74,9 @@ final class GraphvizRenderingTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-dot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("diagram.dot"), output = folder.appendingPathComponent("diagram.svg"), errors = folder.appendingPathComponent("stderr")
+        let input = folder.appendingPathComponent("diagram.dot")
+        let output = folder.appendingPathComponent("diagram.svg")
+        let errors = folder.appendingPathComponent("stderr")
         try Data(text.utf8).write(to: input)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()

@@ -75,7 +75,9 @@ struct MermaidClassDiagram {
                 classDefs.append(match[1]!)
             } else if let match = Self.match(Self.classLine, line) {
                 let id = match[1]!
-                var theClass = Class(id: Self.bare(id), title: match[2].map { Self.checkedLabel($0, in: line, problems: &problems) } ?? Self.bare(id), cssClass: match[3], annotations: [], members: [])
+                var theClass = Class(
+                    id: Self.bare(id), title: match[2].map { Self.checkedLabel($0, in: line, problems: &problems) } ?? Self.bare(id), cssClass: match[3], annotations: [],
+                    members: [])
                 if match[4] != nil {
                     while index < lines.count, lines[index] != "    }" {
                         readMember(lines[index], into: &theClass)

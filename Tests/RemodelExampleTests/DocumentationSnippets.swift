@@ -21,8 +21,8 @@ enum TheStoreSnippets {
         let rex = Dog(name: "Rex", weight: 31)
         let ada = Person(firstName: "Ada", lastName: "Lovelace", dogs: [rex.id])
         try store.write { tx in
-            try tx.insert(rex)                    // fails with StoreError.duplicateKey if the key exists
-            try tx.upsert(ada)                    // adds, or replaces the object with the same key
+            try tx.insert(rex)  // fails with StoreError.duplicateKey if the key exists
+            try tx.upsert(ada)  // adds, or replaces the object with the same key
             try tx.upsert(Note(content: "Walk Rex"))
         }
         return (rex, ada)
@@ -33,8 +33,8 @@ enum TheStoreSnippets {
         let deleted = try store.write { tx in
             var heavier = rex
             heavier.weight = 32
-            try tx.update(heavier)                // fails with StoreError.notFound if the key does not exist
-            return try tx.deleteAll(Note.self)    // returns how many there were
+            try tx.update(heavier)  // fails with StoreError.notFound if the key does not exist
+            return try tx.deleteAll(Note.self)  // returns how many there were
         }
         return deleted
     }
@@ -76,7 +76,7 @@ enum TheStoreSnippets {
 
     static func delete(_ rex: Dog, from store: RemodelStore) throws -> Bool {
         let existed = try store.write { tx in
-            try tx.delete(rex)                    // and from every list that holds it
+            try tx.delete(rex)  // and from every list that holds it
         }
         return existed
     }
@@ -88,7 +88,7 @@ enum MigrationsInTheAppSnippets {
     static func open(at url: URL, progress: @escaping @Sendable (MigrationProgress) -> Void) throws -> RemodelStore {
         var migrator = Migrator(history: RemodelSchemaManifest.history!)
         migrator.progress = { step in
-            progress(step)                        // e.g. step.completed of step.total, for a progress bar
+            progress(step)  // e.g. step.completed of step.total, for a progress bar
         }
         let store = try RemodelStore(
             path: url.path,
@@ -101,7 +101,7 @@ enum MigrationsInTheAppSnippets {
     /// A migrator that refuses to upgrade, as a store opened without one does.
     static func refusing() -> Migrator {
         var migrator = Migrator(history: RemodelSchemaManifest.history!)
-        migrator.upgradePolicy = .fail                    // StoreError.migrationNeeded instead
+        migrator.upgradePolicy = .fail  // StoreError.migrationNeeded instead
         return migrator
     }
 

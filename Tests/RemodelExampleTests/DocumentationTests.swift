@@ -178,9 +178,11 @@ final class DocumentationTests: XCTestCase {
 
         let changes = expectation(description: "a change to people is reported")
         changes.assertForOverFulfill = false
-        let watcher = Task { await TheStoreSnippets.watchPeople(in: store) { change in
-            if change.typeName == "Person" { changes.fulfill() }
-        } }
+        let watcher = Task {
+            await TheStoreSnippets.watchPeople(in: store) { change in
+                if change.typeName == "Person" { changes.fulfill() }
+            }
+        }
         // The stream reports commits after it started: write until the watcher has seen one.
         let writer = Task {
             while !Task.isCancelled {
@@ -205,7 +207,8 @@ final class DocumentationTests: XCTestCase {
             var parser = JSONParser(try Self.read("Tests/RemodelMigrateTests/Resources/fixtures/v1.json"))
             _ = try StoreJSON.importDocument(try parser.parse(), into: old)
         }
-        XCTAssertThrowsError(try RemodelStore(path: url.path, manifest: RemodelSchemaManifest.self, options: OpenOptions(migrator: MigrationsInTheAppSnippets.refusing()))) { error in
+        XCTAssertThrowsError(try RemodelStore(path: url.path, manifest: RemodelSchemaManifest.self, options: OpenOptions(migrator: MigrationsInTheAppSnippets.refusing()))) {
+            error in
             guard case StoreError.migrationNeeded = error else { return XCTFail("expected migrationNeeded, got \(error)") }
         }
 

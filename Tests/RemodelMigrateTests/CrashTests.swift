@@ -1,8 +1,8 @@
 import Foundation
 import RemodelCore
-import RemodelTestSupport
 import RemodelMigrate
 import RemodelStore
+import RemodelTestSupport
 import Testing
 
 /// Kills `remodel migrate` with SIGKILL at random moments of a v1 → v3 migration of a
@@ -75,7 +75,9 @@ import Testing
                 let wal = (try? FileManager.default.attributesOfItem(atPath: store + "-wal"))?[.size] as? NSNumber
                 if (wal?.intValue ?? 0) > 0 { killedWhileWriting += 1 }
             } else {
-                try #require(child.exitCode == 0, "trial \(trial): remodel migrate ended by itself with a failure: \((try? String(contentsOfFile: folder + "/trial.log", encoding: .utf8)) ?? "")")
+                try #require(
+                    child.exitCode == 0,
+                    "trial \(trial): remodel migrate ended by itself with a failure: \((try? String(contentsOfFile: folder + "/trial.log", encoding: .utf8)) ?? "")")
             }
             let version = try CrashTestSetup.userVersion(store)
             outcomes[version, default: 0] += 1
@@ -91,7 +93,9 @@ import Testing
         }
         // The first slice is a few percent of a run: that child is always still running.
         #expect(killed > 0)
-        print("crash test: \(Self.trials) trials over a \(String(format: "%.2f", total)) s migration, \(killed) killed while running (\(killedWhileWriting) while writing); stores at v1: \(outcomes[1] ?? 0), at v3: \(outcomes[3] ?? 0)")
+        print(
+            "crash test: \(Self.trials) trials over a \(String(format: "%.2f", total)) s migration, \(killed) killed while running (\(killedWhileWriting) while writing); stores at v1: \(outcomes[1] ?? 0), at v3: \(outcomes[3] ?? 0)"
+        )
     }
 
     /// 80,000 Person, 80,000 Dog, 40,000 Note; about 84% of people have dogs, some dogs are
@@ -144,19 +148,22 @@ enum CrashTestSetup {
     static var scratchFolder: String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
-           FileManager.default.isWritableFile(atPath: "/dev/shm"),
-           let free = (try? FileManager.default.attributesOfFileSystem(forPath: "/dev/shm"))?[.systemFreeSize] as? NSNumber,
-           free.int64Value > 1_000_000_000 {
+            FileManager.default.isWritableFile(atPath: "/dev/shm"),
+            let free = (try? FileManager.default.attributesOfFileSystem(forPath: "/dev/shm"))?[.systemFreeSize] as? NSNumber,
+            free.int64Value > 1_000_000_000
+        {
             return "/dev/shm"
         }
         return FileManager.default.temporaryDirectory.path
     }
 
     static func startMigration(_ executable: String, store: String, log: String) throws -> CrashChildProcess {
-        try CrashChildProcess(executable: executable, arguments: [
-            "migrate", "--store", store, "--no-backup",
-            "--migrations", packageRoot + "/Migrations", "--schemas", packageRoot + "/Schemas",
-        ], log: log)
+        try CrashChildProcess(
+            executable: executable,
+            arguments: [
+                "migrate", "--store", store, "--no-backup",
+                "--migrations", packageRoot + "/Migrations", "--schemas", packageRoot + "/Schemas",
+            ], log: log)
     }
 
     static func userVersion(_ path: String) throws -> Int {
@@ -183,17 +190,24 @@ enum CrashChecksum {
     static let key = "(unicode(substr(hex(\"_id\"), -1)) + 31 * unicode(substr(hex(\"_id\"), -2, 1)) + 961 * unicode(substr(hex(\"_id\"), -3, 1)))"
 
     static func v1(of path: String) throws -> String {
-        try sums(path, [
-            "Person": "count(*), total(length(\"name\")), total(length(\"employeeId\")), total(length(\"businessUnit\")), total((length(\"name\") + 7 * length(\"businessUnit\")) * \(key))",
-            "Dog": "count(*), total(length(\"weight\")), total(length(\"name\")), total(length(\"weight\") * \(key))",
-        ])
+        try sums(
+            path,
+            [
+                "Person":
+                    "count(*), total(length(\"name\")), total(length(\"employeeId\")), total(length(\"businessUnit\")), total((length(\"name\") + 7 * length(\"businessUnit\")) * \(key))",
+                "Dog": "count(*), total(length(\"weight\")), total(length(\"name\")), total(length(\"weight\") * \(key))",
+            ])
     }
 
     static func v3(of path: String) throws -> String {
-        try sums(path, [
-            "Person": "count(*), total(length(\"firstName\")), total(length(\"lastName\")), total(length(\"personId\")), total(length(\"businessUnit\")), count(\"profileImageUrl\"), total((length(\"firstName\") + 3 * length(\"lastName\") + 7 * length(\"businessUnit\")) * \(key))",
-            "Dog": "count(*), sum(\"weight\"), total(length(\"name\")), total(length(\"favoriteToy\")), count(\"profileImageUrl\"), count(DISTINCT \"dateLastUpdated\"), total(\"weight\" * \(key))",
-        ])
+        try sums(
+            path,
+            [
+                "Person":
+                    "count(*), total(length(\"firstName\")), total(length(\"lastName\")), total(length(\"personId\")), total(length(\"businessUnit\")), count(\"profileImageUrl\"), total((length(\"firstName\") + 3 * length(\"lastName\") + 7 * length(\"businessUnit\")) * \(key))",
+                "Dog":
+                    "count(*), sum(\"weight\"), total(length(\"name\")), total(length(\"favoriteToy\")), count(\"profileImageUrl\"), count(DISTINCT \"dateLastUpdated\"), total(\"weight\" * \(key))",
+            ])
     }
 
     private static func sums(_ path: String, _ columns: [String: String]) throws -> String {

@@ -1,8 +1,8 @@
 import Foundation
 import RemodelCore
-import RemodelTestSupport
 import RemodelMigrate
 import RemodelSchema
+import RemodelTestSupport
 import Testing
 
 /// The example history in `Migrations/` is what `ExampleHistory` says, its newest snapshot is

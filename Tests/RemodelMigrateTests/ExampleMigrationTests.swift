@@ -1,8 +1,8 @@
 import Foundation
 import RemodelCore
-import RemodelTestSupport
 import RemodelMigrate
 import RemodelStore
+import RemodelTestSupport
 import Testing
 
 @Suite struct ExampleMigrationTests {
@@ -19,14 +19,16 @@ import Testing
             (7, "Linus", "E7", "Knitting"),
         ]
         for (n, name, employee, unit) in people {
-            try store.execute("INSERT INTO \"Person\" (\"_id\", \"name\", \"employeeId\", \"company\", \"businessUnit\") VALUES (?, ?, ?, 'MongoDB', ?)",
-                              [StoreFixture.objectID(n), .text(name), .text(employee), .text(unit)])
+            try store.execute(
+                "INSERT INTO \"Person\" (\"_id\", \"name\", \"employeeId\", \"company\", \"businessUnit\") VALUES (?, ?, ?, 'MongoDB', ?)",
+                [StoreFixture.objectID(n), .text(name), .text(employee), .text(unit)])
         }
         for (n, weight) in [(1, "12"), (2, ""), (3, "n/a"), (4, "12.5"), (5, " 7 "), (6, "-3")] as [(UInt8, String)] {
             try store.execute("INSERT INTO \"Dog\" (\"_id\", \"name\", \"breed\", \"weight\") VALUES (?, ?, 'mutt', ?)", [StoreFixture.uuid(n), .text("Dog \(n)"), .text(weight)])
         }
         for (owner, position, dog) in [(1, 0, 1), (1, 1, 2), (2, 0, 2), (5, 0, 3)] as [(UInt8, Int64, UInt8)] {
-            try store.execute("INSERT INTO \"Person.dogs\" (\"owner\", \"position\", \"value\") VALUES (?, ?, ?)", [StoreFixture.objectID(owner), .integer(position), StoreFixture.uuid(dog)])
+            try store.execute(
+                "INSERT INTO \"Person.dogs\" (\"owner\", \"position\", \"value\") VALUES (?, ?, ?)", [StoreFixture.objectID(owner), .integer(position), StoreFixture.uuid(dog)])
         }
         return store
     }
@@ -40,32 +42,35 @@ import Testing
         #expect(report.countsAfter == ["Note": 0, "Person": 7, "Dog": 6])
 
         let people = try store.query("SELECT \"firstName\", \"lastName\", \"personId\", \"businessUnit\", \"profileImageUrl\" FROM \"Person\" ORDER BY \"_id\"")
-        #expect(people == [
-            [.text("Ada"), .text("Lovelace"), .text("E1"), .text("Engineering"), .null],
-            [.text("Grace"), .text("Brewster Hopper"), .text("E2"), .text("Engineering"), .null],
-            [.text("Cher"), .text(""), .text("E3"), .text("Human Resources and Recruiting"), .null],
-            [.text(""), .text(""), .text(""), .text("Engineering"), .null],
-            [.text("Zoë"), .text("Ünal"), .text("E5"), .text("Education, Community and Docs"), .null],
-            [.text("Bob"), .text(""), .text("E6"), .text("Sales"), .null],
-            [.text("Linus"), .text(""), .text("E7"), .text("Engineering"), .null],
-        ])
+        #expect(
+            people == [
+                [.text("Ada"), .text("Lovelace"), .text("E1"), .text("Engineering"), .null],
+                [.text("Grace"), .text("Brewster Hopper"), .text("E2"), .text("Engineering"), .null],
+                [.text("Cher"), .text(""), .text("E3"), .text("Human Resources and Recruiting"), .null],
+                [.text(""), .text(""), .text(""), .text("Engineering"), .null],
+                [.text("Zoë"), .text("Ünal"), .text("E5"), .text("Education, Community and Docs"), .null],
+                [.text("Bob"), .text(""), .text("E6"), .text("Sales"), .null],
+                [.text("Linus"), .text(""), .text("E7"), .text("Engineering"), .null],
+            ])
         let dogs = try store.query("SELECT \"weight\", \"favoriteToy\", \"profileImageUrl\", \"dateLastUpdated\" FROM \"Dog\" ORDER BY \"_id\"")
         let stamp = StoreValue.integer(1_800_000_000_000_000)
-        #expect(dogs == [
-            [.integer(12), .text(""), .null, stamp],
-            [.integer(0), .text(""), .null, stamp],
-            [.integer(0), .text(""), .null, stamp],
-            [.integer(0), .text(""), .null, stamp],
-            [.integer(7), .text(""), .null, stamp],
-            [.integer(-3), .text(""), .null, stamp],
-        ])
+        #expect(
+            dogs == [
+                [.integer(12), .text(""), .null, stamp],
+                [.integer(0), .text(""), .null, stamp],
+                [.integer(0), .text(""), .null, stamp],
+                [.integer(0), .text(""), .null, stamp],
+                [.integer(7), .text(""), .null, stamp],
+                [.integer(-3), .text(""), .null, stamp],
+            ])
         #expect(try store.query("SELECT count(*) FROM \"Person.dogs\"") == [[.integer(4)]])
         #expect(try store.query("PRAGMA integrity_check") == [[.text("ok")]])
         #expect(try store.query("PRAGMA user_version") == [[.integer(3)]])
-        #expect(try store.query("SELECT \"version\", \"name\", \"checksum\" FROM \"_remodel_migrations\" ORDER BY 1") == [
-            [.integer(2), .text("split-person-name"), .text("c2")],
-            [.integer(3), .text("dog-details"), .text("c3")],
-        ])
+        #expect(
+            try store.query("SELECT \"version\", \"name\", \"checksum\" FROM \"_remodel_migrations\" ORDER BY 1") == [
+                [.integer(2), .text("split-person-name"), .text("c2")],
+                [.integer(3), .text("dog-details"), .text("c3")],
+            ])
         // The migrated store opens with the v3 schema: hash and layout agree.
         _ = try RemodelStore(path: store.path, schema: ExampleHistory.v3, version: 3)
     }
@@ -74,7 +79,10 @@ import Testing
     func stepByStepAndEveryStrategyGiveTheSameStore(strategy: MigrationPlanner.TableRewrite) throws {
         let direct = try makeV1Store()
         let stepwise = try makeV1Store()
-        defer { direct.remove(); stepwise.remove() }
+        defer {
+            direct.remove()
+            stepwise.remove()
+        }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         var migrator = Migrator(history: ExampleHistory.history)
         _ = try migrator.migrate(storeAt: direct.path, now: now)
@@ -168,9 +176,10 @@ import Testing
         // one UPDATE, which reads the old text as text.
         let v3 = try #require(plan.versions.last)
         #expect(v3.operations.contains { if case .retype(table: "Dog", column: "weight", type: .integer) = $0.operation { true } else { false } })
-        #expect(v3.statements.filter { $0.hasPrefix("UPDATE OR ROLLBACK \"Dog\"") } == [
-            "UPDATE OR ROLLBACK \"Dog\" SET \"weight\" = coalesce(remodel_parse_integer(CAST(\"weight\" AS TEXT), -9223372036854775808, 9223372036854775807), 0), \"favoriteToy\" = '', \"dateLastUpdated\" = 1796045382500000",
-        ])
+        #expect(
+            v3.statements.filter { $0.hasPrefix("UPDATE OR ROLLBACK \"Dog\"") } == [
+                "UPDATE OR ROLLBACK \"Dog\" SET \"weight\" = coalesce(remodel_parse_integer(CAST(\"weight\" AS TEXT), -9223372036854775808, 9223372036854775807), 0), \"favoriteToy\" = '', \"dateLastUpdated\" = 1796045382500000"
+            ])
         #expect(!v3.statements.contains { $0.contains("DROP COLUMN") || $0.contains("__remodel_new") })
         // A `$now` default is stored in microseconds but shown as a date.
         let dateSummary = v3.changes.map(\.summary).first { $0.hasPrefix("add property Dog.dateLastUpdated") }

@@ -11,14 +11,22 @@ import Testing
 /// a store whose values or index no longer matched its definition, and the third ended in
 /// "database disk image is malformed".
 @Suite struct HandEditedStoreTests {
-    static let v1 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.string)), Property("name", .scalar(.string), default: .string("")),
-    ])])
+    static let v1 = Schema(objects: [
+        ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.string)), Property("name", .scalar(.string), default: .string("")),
+            ])
+    ])
     /// Adds a column, so the migration gives `Person` a fresh store's definition.
-    static let v2 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.string)), Property("name", .scalar(.string), default: .string("")),
-        Property("age", .scalar(.int), default: .int(0)),
-    ])])
+    static let v2 = Schema(objects: [
+        ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.string)), Property("name", .scalar(.string), default: .string("")),
+                Property("age", .scalar(.int), default: .int(0)),
+            ])
+    ])
 
     /// A version 1 store whose `Person` table is declared as `columns` (and `options`), holding
     /// Ada and Bob.
@@ -58,7 +66,10 @@ import Testing
         let store = try Self.store("\"id\" TEXT PRIMARY KEY COLLATE NOCASE NOT NULL, \"name\" TEXT NOT NULL DEFAULT ''")
         defer { store.remove() }
         let reason = try Self.layoutError(store)
-        #expect(reason.contains("its key and unique indexes are sqlite_autoindex_Person_1 (primary key on \"id\" COLLATE NOCASE); the schema's are sqlite_autoindex_Person_1 (primary key on \"id\")"), "\(reason)")
+        #expect(
+            reason.contains(
+                "its key and unique indexes are sqlite_autoindex_Person_1 (primary key on \"id\" COLLATE NOCASE); the schema's are sqlite_autoindex_Person_1 (primary key on \"id\")"
+            ), "\(reason)")
     }
 
     @Test func aDescendingKeyIsALayoutError() throws {
@@ -102,7 +113,10 @@ import Testing
         let store = try Self.store("\"id\" TEXT PRIMARY KEY NOT NULL, \"name\" TEXT NOT NULL DEFAULT '', UNIQUE (\"name\")")
         defer { store.remove() }
         let reason = try Self.layoutError(store)
-        #expect(reason.contains("its key and unique indexes are sqlite_autoindex_Person_1 (primary key on \"id\"), sqlite_autoindex_Person_2 (unique on \"name\"); the schema's are sqlite_autoindex_Person_1 (primary key on \"id\")"), "\(reason)")
+        #expect(
+            reason.contains(
+                "its key and unique indexes are sqlite_autoindex_Person_1 (primary key on \"id\"), sqlite_autoindex_Person_2 (unique on \"name\"); the schema's are sqlite_autoindex_Person_1 (primary key on \"id\")"
+            ), "\(reason)")
     }
 
     /// The table as a fresh store declares it still migrates, and reads as a fresh store's.

@@ -28,9 +28,11 @@ import Testing
     @Test func aPlanThatChecksLinksIsNotCheckedAgain() throws {
         let store = try TrialFaultTests.store()
         defer { store.remove() }
-        let history = TrialFaultTests.history([.createObjects(
-            type: "Dog", objects: [[.init(property: "id", value: .string("max")), .init(property: "owner", value: .string("p1"))]], addTo: nil
-        )])
+        let history = TrialFaultTests.history([
+            .createObjects(
+                type: "Dog", objects: [[.init(property: "id", value: .string("max")), .init(property: "owner", value: .string("p1"))]], addTo: nil
+            )
+        ])
         let observing = Observing(migrator: Migrator(history: history))
         let opened = try RemodelStore(path: store.path, schema: TrialFaultTests.schema, version: 2, options: OpenOptions(migrator: observing))
         #expect(observing.seen.all == [.init(checkedLinks: true, recordedTargetSchema: true)])

@@ -1,9 +1,10 @@
 import Foundation
 import RemodelCore
-import RemodelTestSupport
-@testable import RemodelMigrate
 import RemodelStore
+import RemodelTestSupport
 import Testing
+
+@testable import RemodelMigrate
 
 /// `remodel_split_part` and `remodel_parse_integer` (which `split` and text → integer
 /// `convert` use for speed) give exactly what their plain-SQL definitions give, on values
@@ -40,7 +41,8 @@ import Testing
     static func sqlInteger(_ v: String, range: ClosedRange<Int64>) -> String {
         let trimmed = "trim(\(v), ' ' || char(9) || char(10) || char(13))"
         let digits = "(CASE WHEN substr(\(trimmed), 1, 1) IN ('+', '-') THEN substr(\(trimmed), 2) ELSE \(trimmed) END)"
-        let test = "\(digits) <> '' AND \(digits) NOT GLOB '*[^0-9]*' AND length(ltrim(\(digits), '0')) <= 18 AND CAST(\(trimmed) AS INTEGER) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+        let test =
+            "\(digits) <> '' AND \(digits) NOT GLOB '*[^0-9]*' AND length(ltrim(\(digits), '0')) <= 18 AND CAST(\(trimmed) AS INTEGER) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
         return "(CASE WHEN \(test) THEN CAST(\(trimmed) AS INTEGER) ELSE NULL END)"
     }
 
@@ -81,7 +83,8 @@ import Testing
             let actual = try connection.query("SELECT v, CASE WHEN \(test) THEN \(value) ELSE NULL END FROM samples ORDER BY rowid")
             #expect(actual == expected, "\(type)")
             // The single-evaluation form the planner uses for onError: default.
-            let fallback = try connection.query("SELECT v, \(renderer.expression(conversion.value(orElse: .integer(-1)), in: "samples")) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
+            let fallback = try connection.query(
+                "SELECT v, \(renderer.expression(conversion.value(orElse: .integer(-1)), in: "samples")) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
             let expectedFallback = try connection.query("SELECT v, coalesce(\(Self.sqlInteger("v", range: range)), -1) FROM samples WHERE v IS NOT NULL ORDER BY rowid")
             #expect(fallback == expectedFallback, "\(type) with a fallback")
             // The test is never NULL: `NOT (test)` must find every bad value for onError: fail.
@@ -92,21 +95,26 @@ import Testing
     /// `remodel_embedded_get` keeps the last JSON it parsed: values of the same length, the
     /// same value again after another, an empty text and invalid JSON each read as themselves.
     @Test func embeddedGetReadsEachValueAsItselfWhateverItParsedBefore() throws {
-        let address = ObjectType(name: "Address", isEmbedded: true, properties: [
-            Property("street", .scalar(.string)), Property("zip", .scalar(.int)), Property("tags", PropertyType(.scalar(.string), collection: .list)),
-        ])
+        let address = ObjectType(
+            name: "Address", isEmbedded: true,
+            properties: [
+                Property("street", .scalar(.string)), Property("zip", .scalar(.int)), Property("tags", PropertyType(.scalar(.string), collection: .list)),
+            ])
         let schema = Schema(objects: [address])
         let connection = try Connection(path: ":memory:", create: true)
         try MigrationFunctions.registerEmbedded(on: connection.pointer, old: schema, new: schema)
-        let values = [#"{"street":"a","zip":1}"#, #"{"street":"b","zip":2}"#, #"{"street":"a","zip":1}"#, #"{"street":"a","zip":1,"tags":["x"]}"#, "{}", #"{"street":"a","zip":1}"#]
+        let values = [
+            #"{"street":"a","zip":1}"#, #"{"street":"b","zip":2}"#, #"{"street":"a","zip":1}"#, #"{"street":"a","zip":1,"tags":["x"]}"#, "{}", #"{"street":"a","zip":1}"#,
+        ]
         try connection.execute("CREATE TEMP TABLE homes (home TEXT)")
         for value in values { try connection.execute("INSERT INTO homes VALUES (?)", [.text(value)]) }
         let get = SQLiteRenderer.name(of: .embeddedGet)
         let rows = try connection.query("SELECT \(get)(home, 'street', 'string'), \(get)(home, 'zip', 'int'), \(get)(home, 'tags', 'list<string>') FROM homes ORDER BY rowid")
-        #expect(rows == [
-            [.text("a"), .integer(1), .text("[]")], [.text("b"), .integer(2), .text("[]")], [.text("a"), .integer(1), .text("[]")],
-            [.text("a"), .integer(1), .text(#"["x"]"#)], [.null, .null, .text("[]")], [.text("a"), .integer(1), .text("[]")],
-        ])
+        #expect(
+            rows == [
+                [.text("a"), .integer(1), .text("[]")], [.text("b"), .integer(2), .text("[]")], [.text("a"), .integer(1), .text("[]")],
+                [.text("a"), .integer(1), .text(#"["x"]"#)], [.null, .null, .text("[]")], [.text("a"), .integer(1), .text("[]")],
+            ])
         for _ in 0..<2 {
             #expect(throws: SQLiteError.self) { try connection.query("SELECT \(get)('{\"street\":', 'street', 'string')") }
         }

@@ -22,35 +22,51 @@ import Testing
         }
     }
 
-    static let names = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.int)), Property("firstName", .scalar(.string)), Property("lastName", .scalar(.string)),
-    ])])
-    static let fullName = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.int)), Property("fullName", .scalar(.string), default: .string("")),
-    ])])
+    static let names = Schema(objects: [
+        ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)), Property("firstName", .scalar(.string)), Property("lastName", .scalar(.string)),
+            ])
+    ])
+    static let fullName = Schema(objects: [
+        ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)), Property("fullName", .scalar(.string), default: .string("")),
+            ])
+    ])
 
     // MARK: Contradicting steps
 
     /// Uncommenting both rename questions of the first + last → full name draft: one column
     /// would survive, which one depended on dictionary order.
     @Test func twoRenamesIntoOneNameAreAnErrorAtTheSecond() throws {
-        let history = Self.history([Self.names, Self.fullName], [
-            .renameProperty(type: "Person", from: "firstName", to: "fullName"),
-            .renameProperty(type: "Person", from: "lastName", to: "fullName"),
-        ])
+        let history = Self.history(
+            [Self.names, Self.fullName],
+            [
+                .renameProperty(type: "Person", from: "firstName", to: "fullName"),
+                .renameProperty(type: "Person", from: "lastName", to: "fullName"),
+            ])
         let error = try #require(Self.planningError(history))
         #expect(error.diagnostics.count == 1)
         let diagnostic = try #require(error.diagnostics.first)
         #expect(diagnostic.rule == "migration-rename-conflict")
-        #expect(diagnostic.message == "migration 2 step 2 (renameProperty): renames 'Person.lastName' to 'fullName', but step 1 already renames 'firstName' to it: one property cannot continue two")
+        #expect(
+            diagnostic.message
+                == "migration 2 step 2 (renameProperty): renames 'Person.lastName' to 'fullName', but step 1 already renames 'firstName' to it: one property cannot continue two")
         #expect(diagnostic.hint?.contains("set: { value: \"{firstName} {lastName}\" }") == true)
         // In the other order the error is at the other step: the second rename is blamed.
-        let reversed = Self.history([Self.names, Self.fullName], [
-            .renameProperty(type: "Person", from: "lastName", to: "fullName"),
-            .renameProperty(type: "Person", from: "firstName", to: "fullName"),
-        ])
+        let reversed = Self.history(
+            [Self.names, Self.fullName],
+            [
+                .renameProperty(type: "Person", from: "lastName", to: "fullName"),
+                .renameProperty(type: "Person", from: "firstName", to: "fullName"),
+            ])
         let other = try #require(Self.planningError(reversed)?.diagnostics.first)
-        #expect(other.message == "migration 2 step 2 (renameProperty): renames 'Person.firstName' to 'fullName', but step 1 already renames 'lastName' to it: one property cannot continue two")
+        #expect(
+            other.message
+                == "migration 2 step 2 (renameProperty): renames 'Person.firstName' to 'fullName', but step 1 already renames 'lastName' to it: one property cannot continue two")
     }
 
     @Test func aRenameFromAPropertyTheNewVersionStillHasIsAnError() throws {
@@ -64,18 +80,22 @@ import Testing
     }
 
     @Test func twoWritesOfOnePropertyAreAnError() throws {
-        let history = Self.history([Self.names, Self.fullName], [
-            .set(type: "Person", property: "fullName", template: "{firstName}"),
-            .set(type: "Person", property: "fullName", template: "anonymous"),
-        ])
+        let history = Self.history(
+            [Self.names, Self.fullName],
+            [
+                .set(type: "Person", property: "fullName", template: "{firstName}"),
+                .set(type: "Person", property: "fullName", template: "anonymous"),
+            ])
         let diagnostic = try #require(Self.planningError(history)?.diagnostics.first)
         #expect(diagnostic.rule == "migration-conflicting-steps")
         #expect(diagnostic.message == "migration 2 step 2 (set): step 2 (set) sets 'Person.fullName', which step 1 (set) already set; the earlier value would never be used")
         // A step that reads the value the earlier one gave is a composition, not a conflict.
-        let composed = Self.history([Self.names, Self.fullName], [
-            .set(type: "Person", property: "fullName", template: "{firstName}"),
-            .set(type: "Person", property: "fullName", template: "{fullName} {lastName}"),
-        ])
+        let composed = Self.history(
+            [Self.names, Self.fullName],
+            [
+                .set(type: "Person", property: "fullName", template: "{firstName}"),
+                .set(type: "Person", property: "fullName", template: "{fullName} {lastName}"),
+            ])
         #expect(Self.planningError(composed) == nil)
     }
 
@@ -134,7 +154,8 @@ import Testing
         let store = try StoreFixture(schema: log, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Log\" VALUES ('a', 1), ('b', 5), ('c', 9)")
-        _ = try Migrator(history: Self.history([log, log], [.deleteObjects(type: "Log", where: [.init(property: "level", condition: .greaterThanOrEqual(.int(5)))])])).migrate(storeAt: store.path)
+        _ = try Migrator(history: Self.history([log, log], [.deleteObjects(type: "Log", where: [.init(property: "level", condition: .greaterThanOrEqual(.int(5)))])])).migrate(
+            storeAt: store.path)
         #expect(try store.query("SELECT \"line\" FROM \"Log\"") == [[.text("a")]])
     }
 
@@ -156,12 +177,16 @@ import Testing
         #expect(try store.fileHash() == hash)
     }
 
-    static let owned = ObjectType(name: "Address", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
-    static let embeddedAddress = ObjectType(name: "Address", isEmbedded: true, properties: [Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
+    static let owned = ObjectType(
+        name: "Address", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
+    static let embeddedAddress = ObjectType(
+        name: "Address", isEmbedded: true, properties: [Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
     static func owner(_ list: Bool = false) -> ObjectType {
-        ObjectType(name: "Person", primaryKey: "id", properties: [
-            Property("id", .scalar(.int)), Property("home", PropertyType(.object("Address"), optional: true)),
-        ] + (list ? [Property("others", PropertyType(.object("Address"), collection: .list))] : []))
+        ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)), Property("home", PropertyType(.object("Address"), optional: true)),
+            ] + (list ? [Property("others", PropertyType(.object("Address"), collection: .list))] : []))
     }
 
     /// A linked type that becomes embedded with no other change: a raw SQLite error before
@@ -176,8 +201,14 @@ import Testing
         try store.execute("INSERT INTO \"Person\" VALUES (10, 1), (11, NULL)")
         try store.execute("INSERT INTO \"Person.others\" VALUES (11, 0, 2), (11, 1, 4)")
         let (_, report) = try Migrator(history: Self.history([v1, v2], [])).migrate(storeAt: store.path)
-        #expect(try store.query("SELECT \"id\", \"home\" FROM \"Person\" ORDER BY 1") == [[.integer(10), .text("{\"city\":\"New York\",\"street\":\"Broadway\"}")], [.integer(11), .null]])
-        #expect(try store.query("SELECT \"value\" FROM \"Person.others\" ORDER BY \"position\"") == [[.text("{\"street\":\"Main St\"}")], [.text("{\"city\":\"Y\",\"street\":\"Elm\"}")]])
+        #expect(
+            try store.query("SELECT \"id\", \"home\" FROM \"Person\" ORDER BY 1") == [
+                [.integer(10), .text("{\"city\":\"New York\",\"street\":\"Broadway\"}")], [.integer(11), .null],
+            ])
+        #expect(
+            try store.query("SELECT \"value\" FROM \"Person.others\" ORDER BY \"position\"") == [
+                [.text("{\"street\":\"Main St\"}")], [.text("{\"city\":\"Y\",\"street\":\"Elm\"}")],
+            ])
         #expect(report.versions[0].notes == ["1 Address object deleted: no object held them, and an embedded object lives in its owner"])
         #expect(try store.query("SELECT name FROM sqlite_schema WHERE name LIKE 'Address%'") == [])
         #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
@@ -207,16 +238,19 @@ import Testing
             try Migrator(history: Self.history([v1, v2], [])).migrate(storeAt: store.path)
         } throws: { error in
             let text = "\(error)"
-            return text.contains("1 Address object with more than one object holding them") && text.contains("1 (Person 10 (home), Person 11 (home))") && text.contains("Nothing was changed")
+            return text.contains("1 Address object with more than one object holding them") && text.contains("1 (Person 10 (home), Person 11 (home))")
+                && text.contains("Nothing was changed")
         }
         #expect(try store.fileHash() == hash)
     }
 
     /// Embedded → linked: each embedded value becomes an object with a generated key.
     @Test func anEmbeddedTypeBecomesATable() throws {
-        let table = ObjectType(name: "Address", primaryKey: "id", properties: [
-            Property("id", .scalar(.uuid), default: .generated(.uuid)), Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true)),
-        ])
+        let table = ObjectType(
+            name: "Address", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.uuid), default: .generated(.uuid)), Property("street", .scalar(.string)), Property("city", .scalar(.string, optional: true)),
+            ])
         let v1 = Schema(objects: [Self.owner(true), Self.embeddedAddress])
         let v2 = Schema(objects: [Self.owner(true), table])
         let store = try StoreFixture(schema: v1, version: 1)
@@ -234,9 +268,11 @@ import Testing
     /// An embedded type's shape changes: a property renamed, one widened, one added.
     @Test func anEmbeddedTypeChangesShape() throws {
         let old = ObjectType(name: "Address", isEmbedded: true, properties: [Property("street", .scalar(.string)), Property("zip", .scalar(.int32))])
-        let new = ObjectType(name: "Address", isEmbedded: true, properties: [
-            Property("road", .scalar(.string), renamedFrom: "street"), Property("zip", .scalar(.int)), Property("country", .scalar(.string), default: .string("NL")),
-        ])
+        let new = ObjectType(
+            name: "Address", isEmbedded: true,
+            properties: [
+                Property("road", .scalar(.string), renamedFrom: "street"), Property("zip", .scalar(.int)), Property("country", .scalar(.string), default: .string("NL")),
+            ])
         let v1 = Schema(objects: [Self.owner(true), old])
         let v2 = Schema(objects: [Self.owner(true), new])
         let store = try StoreFixture(schema: v1, version: 1)
@@ -254,9 +290,12 @@ import Testing
         let dog = ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int))])
         let cat = ObjectType(name: "Cat", primaryKey: "id", properties: [Property("id", .scalar(.int))])
         func person(_ target: String) -> ObjectType {
-            ObjectType(name: "Person", primaryKey: "id", properties: [
-                Property("id", .scalar(.int)), Property("best", PropertyType(.object(target), optional: true)), Property("pets", PropertyType(.object(target), collection: .list)),
-            ])
+            ObjectType(
+                name: "Person", primaryKey: "id",
+                properties: [
+                    Property("id", .scalar(.int)), Property("best", PropertyType(.object(target), optional: true)),
+                    Property("pets", PropertyType(.object(target), collection: .list)),
+                ])
         }
         let v1 = Schema(objects: [person("Dog"), dog, cat])
         let v2 = Schema(objects: [person("Cat"), dog, cat])
@@ -267,9 +306,10 @@ import Testing
         try store.execute("INSERT INTO \"Person\" VALUES (10, 1)")
         try store.execute("INSERT INTO \"Person.pets\" VALUES (10, 0, 1)")
         let (plan, _) = try Migrator(history: Self.history([v1, v2], [])).migrate(storeAt: store.path)
-        #expect(plan.versions[0].changes.filter { $0.impact == .destructive }.map(\.summary).sorted() == [
-            "drop the links of Person.best: it now links to Cat, not Dog", "drop the links of Person.pets: it now links to Cat, not Dog",
-        ])
+        #expect(
+            plan.versions[0].changes.filter { $0.impact == .destructive }.map(\.summary).sorted() == [
+                "drop the links of Person.best: it now links to Cat, not Dog", "drop the links of Person.pets: it now links to Cat, not Dog",
+            ])
         #expect(try store.query("SELECT \"best\" FROM \"Person\"") == [[.null]])
         #expect(try store.query("SELECT count(*) FROM \"Person.pets\"") == [[.integer(0)]])
         #expect(try store.query("SELECT \"table\" FROM pragma_foreign_key_list('Person.pets') ORDER BY 1") == [[.text("Cat")], [.text("Person")]])
@@ -286,13 +326,15 @@ import Testing
         renamed.properties[1] = Property("fullName", .scalar(.string))
         let v1 = Schema(objects: [owner, dog])
         let v2 = Schema(objects: [renamed, labelled])
-        let history = Self.history([v1, v2], [
-            // The owner's name as it is at this step: renamed, and changed by the step before.
-            .renameProperty(type: "Owner", from: "name", to: "fullName"),
-            .set(type: "Owner", property: "fullName", template: "Dr {fullName}"),
-            .set(type: "Dog", property: "label", template: "dog of {owner.fullName}"),
-            .deleteObjects(type: "Dog", where: [.init(property: "owner.fullName", value: .string("Dr Gone"))]),
-        ])
+        let history = Self.history(
+            [v1, v2],
+            [
+                // The owner's name as it is at this step: renamed, and changed by the step before.
+                .renameProperty(type: "Owner", from: "name", to: "fullName"),
+                .set(type: "Owner", property: "fullName", template: "Dr {fullName}"),
+                .set(type: "Dog", property: "label", template: "dog of {owner.fullName}"),
+                .deleteObjects(type: "Dog", where: [.init(property: "owner.fullName", value: .string("Dr Gone"))]),
+            ])
         let store = try StoreFixture(schema: v1, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Owner\" VALUES (1, 'Ada'), (2, 'Gone')")
@@ -305,9 +347,11 @@ import Testing
     /// Custom steps read other types of the old store, collections included.
     @Test func customStepsReadOtherTypes() throws {
         let dog = ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("name", .scalar(.string))])
-        let person = ObjectType(name: "Person", primaryKey: "id", properties: [
-            Property("id", .scalar(.int)), Property("summary", .scalar(.string), default: .string("")), Property("dogs", PropertyType(.object("Dog"), collection: .list)),
-        ])
+        let person = ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)), Property("summary", .scalar(.string), default: .string("")), Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+            ])
         let schema = Schema(objects: [person, dog])
         var migrator = Migrator(history: Self.history([schema, schema], [.custom(name: "summarise", type: "Person", reads: ["Dog"])]))
         migrator.register("summarise") { object in
@@ -340,10 +384,14 @@ import Testing
         let store = try StoreFixture(schema: Self.code, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Item\" VALUES (1, 'x'), (2, '')")
-        let (plan, _) = try Migrator(history: Self.history([Self.code, Self.code], [
-            .deleteObjects(type: "Item", where: [.init(property: "code", value: .string(""))]),
-            .set(type: "Item", property: "code", template: "{code}!"),
-        ])).migrate(storeAt: store.path)
+        let (plan, _) = try Migrator(
+            history: Self.history(
+                [Self.code, Self.code],
+                [
+                    .deleteObjects(type: "Item", where: [.init(property: "code", value: .string(""))]),
+                    .set(type: "Item", property: "code", template: "{code}!"),
+                ])
+        ).migrate(storeAt: store.path)
         #expect(plan.versions.count == 1)
         #expect(try store.query("SELECT \"id\", \"code\" FROM \"Item\"") == [[.integer(1), .text("x!")]])
     }
@@ -411,7 +459,10 @@ import Testing
         try store.execute("INSERT INTO \"Team.members\" VALUES (1, '7'), (1, '8')")
         _ = try Migrator(history: Self.history([v1, v2], [.convert(type: "Person", property: "id", to: .scalar(.int), onError: .fail)])).migrate(storeAt: store.path)
         #expect(try store.query("SELECT \"id\", typeof(\"id\") FROM \"Person\" ORDER BY 1") == [[.integer(7), .text("integer")], [.integer(8), .text("integer")]])
-        #expect(try store.query("SELECT \"owner\", \"value\" FROM \"Person.tags\" ORDER BY 1, \"position\"") == [[.integer(7), .text("a")], [.integer(8), .text("b")], [.integer(8), .text("c")]])
+        #expect(
+            try store.query("SELECT \"owner\", \"value\" FROM \"Person.tags\" ORDER BY 1, \"position\"") == [
+                [.integer(7), .text("a")], [.integer(8), .text("b")], [.integer(8), .text("c")],
+            ])
         #expect(try store.query("SELECT \"id\", \"owner\" FROM \"Dog\" ORDER BY 1") == [[.integer(1), .integer(8)], [.integer(2), .null]])
         #expect(try store.query("SELECT \"value\" FROM \"Team.members\" ORDER BY 1") == [[.integer(7)], [.integer(8)]])
         #expect(try store.query("PRAGMA foreign_key_check").isEmpty)
@@ -425,10 +476,12 @@ import Testing
         let new = ObjectType(name: "Address", isEmbedded: true, properties: [Property("road", .scalar(.string)), Property("city", .scalar(.string, optional: true))])
         let v1 = Schema(objects: [Self.owner(true), old])
         let v2 = Schema(objects: [Self.owner(true), new])
-        let history = Self.history([v1, v2], [
-            .renameProperty(type: "Address", from: "street", to: "road"),
-            .set(type: "Address", property: "city", template: "{city} ({road})"),
-        ])
+        let history = Self.history(
+            [v1, v2],
+            [
+                .renameProperty(type: "Address", from: "street", to: "road"),
+                .set(type: "Address", property: "city", template: "{city} ({road})"),
+            ])
         let store = try StoreFixture(schema: v1, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Person\" VALUES (10, '{\"city\":\"Delft\",\"street\":\"Markt\"}'), (11, NULL)")

@@ -7,10 +7,12 @@ import Testing
 /// Faults a review of the typed planner found: each test failed on the planner before its fix.
 @Suite struct PlannerReviewTests {
     static func person(_ extra: [Property] = []) -> ObjectType {
-        ObjectType(name: "P", primaryKey: "id", properties: [
-            Property("id", .scalar(.int)), Property("name", .scalar(.string), default: .string("")),
-            Property("friend", PropertyType(.object("P"), optional: true)),
-        ] + extra)
+        ObjectType(
+            name: "P", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)), Property("name", .scalar(.string), default: .string("")),
+                Property("friend", PropertyType(.object("P"), optional: true)),
+            ] + extra)
     }
 
     static func migrate(_ snapshots: [Schema], _ steps: [MigrationStep], rows: [String]) throws -> StoreFixture {
@@ -25,9 +27,11 @@ import Testing
     @Test func deletingObjectsThatARemovedTypeLinksToWorks() throws {
         let target = ObjectType(name: "B", primaryKey: "id", properties: [Property("id", .scalar(.int))])
         let linker = ObjectType(name: "A", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("b", PropertyType(.object("B"), optional: true))])
-        let store = try Self.migrate([Schema(objects: [linker, target]), Schema(objects: [target])], [
-            .deleteObjects(type: "B", where: [.init(property: "id", condition: .equals(.int(1)))]),
-        ], rows: ["INSERT INTO \"B\" VALUES (1), (2)", "INSERT INTO \"A\" VALUES (10, 1)"])
+        let store = try Self.migrate(
+            [Schema(objects: [linker, target]), Schema(objects: [target])],
+            [
+                .deleteObjects(type: "B", where: [.init(property: "id", condition: .equals(.int(1)))])
+            ], rows: ["INSERT INTO \"B\" VALUES (1), (2)", "INSERT INTO \"A\" VALUES (10, 1)"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"id\" FROM \"B\"") == [[.integer(2)]])
     }
@@ -36,9 +40,11 @@ import Testing
     /// a condition on a link to the type itself then deleted nothing.
     @Test func aConditionOnASelfLinkDeletesWhatItChose() throws {
         let schema = Schema(objects: [Self.person()])
-        let store = try Self.migrate([schema, schema], [
-            .deleteObjects(type: "P", where: [.init(property: "friend", condition: .equals(.int(1)))]),
-        ], rows: ["INSERT INTO \"P\" VALUES (1, 'a', 1), (2, 'b', 1), (3, 'c', 2)"])
+        let store = try Self.migrate(
+            [schema, schema],
+            [
+                .deleteObjects(type: "P", where: [.init(property: "friend", condition: .equals(.int(1)))])
+            ], rows: ["INSERT INTO \"P\" VALUES (1, 'a', 1), (2, 'b', 1), (3, 'c', 2)"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"id\", \"friend\" FROM \"P\"") == [[.integer(3), .null]])
     }
@@ -47,35 +53,48 @@ import Testing
     /// name survived, where a read through another table gave "".
     @Test func valuesReadThroughLinksSeeTheDeletions() throws {
         let v2 = Schema(objects: [Self.person([Property("friendName", .scalar(.string), default: .string(""))])])
-        let store = try Self.migrate([Schema(objects: [Self.person()]), v2], [
-            .deleteObjects(type: "P", where: [.init(property: "name", condition: .equals(.string("x")))]),
-            .set(type: "P", property: "friendName", template: "{friend.name}"),
-        ], rows: ["INSERT INTO \"P\" VALUES (1, 'x', NULL), (2, 'y', 1), (3, 'z', 2)"])
+        let store = try Self.migrate(
+            [Schema(objects: [Self.person()]), v2],
+            [
+                .deleteObjects(type: "P", where: [.init(property: "name", condition: .equals(.string("x")))]),
+                .set(type: "P", property: "friendName", template: "{friend.name}"),
+            ], rows: ["INSERT INTO \"P\" VALUES (1, 'x', NULL), (2, 'y', 1), (3, 'z', 2)"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"id\", \"friendName\" FROM \"P\" ORDER BY 1") == [[.integer(2), .text("")], [.integer(3), .text("y")]])
     }
 
-    static let flagged = Schema(objects: [ObjectType(name: "F", primaryKey: "id", properties: [
-        Property("id", .scalar(.int)), Property("flag", .scalar(.bool, optional: true)), Property("label", .scalar(.string), default: .string("")),
-    ])])
+    static let flagged = Schema(objects: [
+        ObjectType(
+            name: "F", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)), Property("flag", .scalar(.bool, optional: true)), Property("label", .scalar(.string), default: .string("")),
+            ])
+    ])
 
     /// Any key but true/yes/1 matched false; `on` meant false here and true in `convert`.
     @Test func mapValuesKeysOfABoolAreBoolWords() throws {
-        let unknown = StepSemanticsTests.history([Self.flagged, Self.flagged], [.mapValues(type: "F", property: "label", values: [], otherwise: nil),
-                                                                               .mapValues(type: "F", property: "flag", values: [.init(from: "banana", to: .bool(true))], otherwise: nil)])
+        let unknown = StepSemanticsTests.history(
+            [Self.flagged, Self.flagged],
+            [
+                .mapValues(type: "F", property: "label", values: [], otherwise: nil),
+                .mapValues(type: "F", property: "flag", values: [.init(from: "banana", to: .bool(true))], otherwise: nil),
+            ])
         let diagnostic = try #require(PlanSafetyTests.planningError(unknown)?.diagnostics.first { $0.message.contains("banana") })
         #expect(diagnostic.message.hasSuffix("\"banana\" is not true or false, but the old values are bool?"))
-        let store = try Self.migrate([Self.flagged, Self.flagged], [
-            .mapValues(type: "F", property: "flag", values: [.init(from: "on", to: .bool(false)), .init(from: "off", to: .bool(true))], otherwise: nil),
-        ], rows: ["INSERT INTO \"F\" VALUES (1, 1, ''), (2, 0, ''), (3, NULL, '')"])
+        let store = try Self.migrate(
+            [Self.flagged, Self.flagged],
+            [
+                .mapValues(type: "F", property: "flag", values: [.init(from: "on", to: .bool(false)), .init(from: "off", to: .bool(true))], otherwise: nil)
+            ], rows: ["INSERT INTO \"F\" VALUES (1, 1, ''), (2, 0, ''), (3, NULL, '')"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"flag\" FROM \"F\" ORDER BY \"id\"") == [[.integer(0)], [.integer(1)], [.null]])
     }
 
     /// A null bool in a template read "false"; null is written as "" everywhere else.
     @Test func aNullBoolInATemplateIsEmpty() throws {
-        let store = try Self.migrate([Self.flagged, Self.flagged], [.set(type: "F", property: "label", template: "[{flag}]")],
-                                     rows: ["INSERT INTO \"F\" VALUES (1, 1, ''), (2, 0, ''), (3, NULL, '')"])
+        let store = try Self.migrate(
+            [Self.flagged, Self.flagged], [.set(type: "F", property: "label", template: "[{flag}]")],
+            rows: ["INSERT INTO \"F\" VALUES (1, 1, ''), (2, 0, ''), (3, NULL, '')"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"label\" FROM \"F\" ORDER BY \"id\"") == [[.text("[true]")], [.text("[false]")], [.text("[]")]])
     }
@@ -86,8 +105,9 @@ import Testing
         let holder = ObjectType(name: "H", primaryKey: "id", properties: [Property("id", .scalar(.int)), Property("address", PropertyType(.object("A"), optional: true))])
         let old = ObjectType(name: "A", isEmbedded: true, properties: [Property("note", .scalar(.string))])
         let new = ObjectType(name: "A", isEmbedded: true, properties: [Property("remark", .scalar(.string), renamedFrom: "note")])
-        let store = try Self.migrate([Schema(objects: [holder, old]), Schema(objects: [holder, new])], [],
-                                     rows: ["INSERT INTO \"H\" VALUES (1, '{\"note\":\"hi\"}')"])
+        let store = try Self.migrate(
+            [Schema(objects: [holder, old]), Schema(objects: [holder, new])], [],
+            rows: ["INSERT INTO \"H\" VALUES (1, '{\"note\":\"hi\"}')"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"address\" FROM \"H\"") == [[.text("{\"remark\":\"hi\"}")]])
     }

@@ -32,21 +32,27 @@ import Testing
     /// `history` with inert types added to every snapshot: a ring of twelve, and a watcher
     /// linking to each object type that every version has, unembedded, under one name.
     static func surrounded(_ history: MigrationHistory) -> MigrationHistory {
-        let stable = history.snapshots.first?.objects.map(\.name).filter { name in
-            history.snapshots.allSatisfy { $0.objectType(named: name).map { !$0.isEmbedded && $0.primaryKey != nil } ?? false }
-        } ?? []
+        let stable =
+            history.snapshots.first?.objects.map(\.name).filter { name in
+                history.snapshots.allSatisfy { $0.objectType(named: name).map { !$0.isEmbedded && $0.primaryKey != nil } ?? false }
+            } ?? []
         var ring: [ObjectType] = []
         for index in 0..<12 {
-            ring.append(ObjectType(name: "Inert\(index)", primaryKey: "id", properties: [
-                Property("id", .scalar(.int)),
-                Property("label", .scalar(.string), default: .string("")),
-                Property("next", PropertyType(.object("Inert\((index + 1) % 12)"), optional: true)),
-                Property("many", PropertyType(.object("Inert\((index + 5) % 12)"), collection: .list)),
-            ]))
+            ring.append(
+                ObjectType(
+                    name: "Inert\(index)", primaryKey: "id",
+                    properties: [
+                        Property("id", .scalar(.int)),
+                        Property("label", .scalar(.string), default: .string("")),
+                        Property("next", PropertyType(.object("Inert\((index + 1) % 12)"), optional: true)),
+                        Property("many", PropertyType(.object("Inert\((index + 5) % 12)"), collection: .list)),
+                    ]))
         }
-        let watcher = ObjectType(name: "Watcher", primaryKey: "id", properties: [Property("id", .scalar(.int))]
-            + stable.map { Property("watch\($0)", PropertyType(.object($0), optional: true)) }
-            + [Property("ring", PropertyType(.object("Inert0"), optional: true))])
+        let watcher = ObjectType(
+            name: "Watcher", primaryKey: "id",
+            properties: [Property("id", .scalar(.int))]
+                + stable.map { Property("watch\($0)", PropertyType(.object($0), optional: true)) }
+                + [Property("ring", PropertyType(.object("Inert0"), optional: true))])
         var result = history
         for index in result.snapshots.indices {
             result.snapshots[index].objects = ring + result.snapshots[index].objects + [watcher]

@@ -10,13 +10,17 @@ import Testing
 /// forms (a date alone is midnight UTC), and a number that does not fit says so, at its place
 /// in the file.
 @Suite struct StepLiteralsTests {
-    static let v1 = Schema(objects: [ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.int)),
-        Property("born", .scalar(.date)),
-        Property("score", .scalar(.double)),
-        Property("age", .scalar(.int)),
-        Property("ratio", .scalar(.float)),
-    ])])
+    static let v1 = Schema(objects: [
+        ObjectType(
+            name: "Person", primaryKey: "id",
+            properties: [
+                Property("id", .scalar(.int)),
+                Property("born", .scalar(.date)),
+                Property("score", .scalar(.double)),
+                Property("age", .scalar(.int)),
+                Property("ratio", .scalar(.float)),
+            ])
+    ])
 
     static var v2: Schema {
         var schema = v1
@@ -65,25 +69,30 @@ import Testing
     }
 
     @Test func dateOnlyValuesAndInfinityWorkInWhereAndSet() throws {
-        let folder = try HistoryFolder(steps: """
-              - deleteObjects: { type: Person, where: { born: { lt: 2024-05-01 } } }
-              - deleteObjects: { type: Person, where: { score: .inf } }
-              - deleteObjects: { type: Person, where: { score: { lte: -.inf } } }
-              - deleteObjects: { type: Person, where: { age: 0x1F } }
-              - set: { type: Person, property: since, value: 2024-05-01 }
-            """)
+        let folder = try HistoryFolder(
+            steps: """
+                  - deleteObjects: { type: Person, where: { born: { lt: 2024-05-01 } } }
+                  - deleteObjects: { type: Person, where: { score: .inf } }
+                  - deleteObjects: { type: Person, where: { score: { lte: -.inf } } }
+                  - deleteObjects: { type: Person, where: { age: 0x1F } }
+                  - set: { type: Person, property: since, value: 2024-05-01 }
+                """)
         defer { folder.remove() }
         let store = try StoreFixture(schema: Self.v1, version: 1)
         defer { store.remove() }
         let day: Int64 = 86_400_000_000
-        for (id, born, score, age) in [(1, Self.mayFirst - 1, 0.0, 40), (2, Self.mayFirst, 1.0, 40), (3, Self.mayFirst + day, .infinity, 40),
-                                       (4, Self.mayFirst, -.infinity, 40), (5, Self.mayFirst, 2.0, 31)] as [(Int64, Int64, Double, Int64)] {
-            try store.execute("INSERT INTO \"Person\" (\"id\", \"born\", \"score\", \"age\", \"ratio\") VALUES (?, ?, ?, ?, 0.5)",
-                              [.integer(id), .integer(born), .real(score), .integer(age)])
+        for (id, born, score, age) in [
+            (1, Self.mayFirst - 1, 0.0, 40), (2, Self.mayFirst, 1.0, 40), (3, Self.mayFirst + day, .infinity, 40),
+            (4, Self.mayFirst, -.infinity, 40), (5, Self.mayFirst, 2.0, 31),
+        ] as [(Int64, Int64, Double, Int64)] {
+            try store.execute(
+                "INSERT INTO \"Person\" (\"id\", \"born\", \"score\", \"age\", \"ratio\") VALUES (?, ?, ?, ?, 0.5)",
+                [.integer(id), .integer(born), .real(score), .integer(age)])
         }
         _ = try folder.migrator().migrate(storeAt: store.path)
-        #expect(try store.query("SELECT \"id\", \"since\" FROM \"Person\" ORDER BY 1") == [[.integer(2), .integer(Self.mayFirst)]],
-                "1 was born before 2024-05-01T00:00:00Z, 3 and 4 score ±.inf, 5 is 0x1F years old; since is midnight UTC")
+        #expect(
+            try store.query("SELECT \"id\", \"since\" FROM \"Person\" ORDER BY 1") == [[.integer(2), .integer(Self.mayFirst)]],
+            "1 was born before 2024-05-01T00:00:00Z, 3 and 4 score ±.inf, 5 is 0x1F years old; since is midnight UTC")
     }
 
     @Test func anIntegerTooLargeFor64BitsIsOutOfRangeAtItsPlace() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import RemodelCore
-import RemodelTestSupport
 import RemodelMigrate
 import RemodelStore
+import RemodelTestSupport
 import Testing
 
 /// Backups are complete single-file copies made with SQLite's backup API, named after the
@@ -42,7 +42,10 @@ import Testing
         let plan = try Migrator(history: ExampleHistory.history).plan(from: 1, now: Date(timeIntervalSince1970: 1_800_000_000))
         let text = MigrationPlanRenderer.text(of: plan, store: "app.db")
         #expect(text.hasPrefix("Plan: migrate 'app.db' from version 1 to 3 (2 migrations, destructive)\n\nversion 2 — split-person-name\n"))
-        #expect(text.contains("  [additive]       rename property Person.employeeId to personId  (step 1 (renameProperty))\n      1. ALTER TABLE \"Person\" RENAME COLUMN \"employeeId\" TO \"personId\"\n"))
+        #expect(
+            text.contains(
+                "  [additive]       rename property Person.employeeId to personId  (step 1 (renameProperty))\n      1. ALTER TABLE \"Person\" RENAME COLUMN \"employeeId\" TO \"personId\"\n"
+            ))
         #expect(text.contains("  [data-dependent] split Person.name at \" \" into firstName, lastName  (step 2 (split))\n      \"firstName\" = "))
         #expect(text.contains("  [destructive]    remove property Person.name and its values  (schema)\n"))
         #expect(text.contains("      3. UPDATE OR ROLLBACK \"Person\" SET "))

@@ -8,17 +8,23 @@ import Testing
 /// int enum size): values computed wrongly with no error, errors for correct data, and data
 /// errors that were raw SQLite text. Each test failed before its fix.
 @Suite struct TrialFaultTests {
-    static let size = EnumType(name: "Size", rawType: .int, cases: [
-        EnumType.Case(name: "small", rawValue: .int(1)), EnumType.Case(name: "large", rawValue: .int(2)),
-    ])
-    static let person = ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.string)), Property("name", .scalar(.string), default: .string("")),
-        Property("dogs", PropertyType(.object("Dog"), collection: .list)),
-    ])
-    static let dog = ObjectType(name: "Dog", primaryKey: "id", properties: [
-        Property("id", .scalar(.string)), Property("size", PropertyType(.enumeration("Size")), default: .enumCase("small")),
-        Property("owner", PropertyType(.object("Person"), optional: true)),
-    ])
+    static let size = EnumType(
+        name: "Size", rawType: .int,
+        cases: [
+            EnumType.Case(name: "small", rawValue: .int(1)), EnumType.Case(name: "large", rawValue: .int(2)),
+        ])
+    static let person = ObjectType(
+        name: "Person", primaryKey: "id",
+        properties: [
+            Property("id", .scalar(.string)), Property("name", .scalar(.string), default: .string("")),
+            Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+        ])
+    static let dog = ObjectType(
+        name: "Dog", primaryKey: "id",
+        properties: [
+            Property("id", .scalar(.string)), Property("size", PropertyType(.enumeration("Size")), default: .enumCase("small")),
+            Property("owner", PropertyType(.object("Person"), optional: true)),
+        ])
     static let schema = Schema(enums: [size], objects: [person, dog])
 
     static func history(_ steps: [MigrationStep]) -> MigrationHistory {
@@ -61,10 +67,12 @@ import Testing
     @Test func aRawValueKeyMatchesTheValueAnEarlierStepComputed() throws {
         let store = try Self.store()
         defer { store.remove() }
-        _ = try Migrator(history: Self.history([
-            .mapValues(type: "Dog", property: "size", values: [.init(from: "large", to: .enumCase("small"))], otherwise: nil),
-            .mapValues(type: "Dog", property: "size", values: [.init(from: "1", to: .enumCase("large"))], otherwise: .enumCase("small")),
-        ])).migrate(storeAt: store.path)
+        _ = try Migrator(
+            history: Self.history([
+                .mapValues(type: "Dog", property: "size", values: [.init(from: "large", to: .enumCase("small"))], otherwise: nil),
+                .mapValues(type: "Dog", property: "size", values: [.init(from: "1", to: .enumCase("large"))], otherwise: .enumCase("small")),
+            ])
+        ).migrate(storeAt: store.path)
         #expect(try Self.sizes(store) == [[.text("fido"), .integer(2)], [.text("rex"), .integer(2)]])
     }
 
@@ -93,7 +101,9 @@ import Testing
         let unknown = try Self.planningDiagnostic([.deleteObjects(type: "Dog", where: [.init(property: "size", condition: .equals(.int(5)))])])
         #expect(unknown.message.hasSuffix("is not a case of Size (its cases: small, large)"))
         #expect(!unknown.message.contains("Size?"))
-        let typo = try Self.planningDiagnostic([.createObjects(type: "Dog", objects: [[.init(property: "id", value: .string("d")), .init(property: "size", value: .string("larg"))]], addTo: nil)])
+        let typo = try Self.planningDiagnostic([
+            .createObjects(type: "Dog", objects: [[.init(property: "id", value: .string("d")), .init(property: "size", value: .string("larg"))]], addTo: nil)
+        ])
         #expect(typo.message.hasSuffix("\"larg\" is not a case of Size (did you mean 'large'? its cases: small, large)"))
     }
 
@@ -107,9 +117,11 @@ import Testing
     }
 
     @Test func addToAPropertyThatIsNoLinkSaysWhatItIs() throws {
-        let diagnostic = try Self.planningDiagnostic([.createObjects(
-            type: "Dog", objects: [[.init(property: "id", value: .string("d"))]], addTo: MigrationStep.LinkTarget(type: "Person", property: "name", where: [])
-        )])
+        let diagnostic = try Self.planningDiagnostic([
+            .createObjects(
+                type: "Dog", objects: [[.init(property: "id", value: .string("d"))]], addTo: MigrationStep.LinkTarget(type: "Person", property: "name", where: [])
+            )
+        ])
         #expect(diagnostic.message.hasSuffix("'Person.name' is string, not a link to Dog"))
         #expect(diagnostic.hint == "links to Dog: dogs")
     }
@@ -117,9 +129,13 @@ import Testing
     @Test func addToAMapSaysItNeedsKeys() throws {
         var schema = Self.schema
         schema.objects[0].properties.append(Property("named", PropertyType(.object("Dog"), collection: .map)))
-        let history = StepSemanticsTests.history([schema, schema], [.createObjects(
-            type: "Dog", objects: [[.init(property: "id", value: .string("d"))]], addTo: MigrationStep.LinkTarget(type: "Person", property: "named", where: [])
-        )])
+        let history = StepSemanticsTests.history(
+            [schema, schema],
+            [
+                .createObjects(
+                    type: "Dog", objects: [[.init(property: "id", value: .string("d"))]], addTo: MigrationStep.LinkTarget(type: "Person", property: "named", where: [])
+                )
+            ])
         let diagnostic = try #require(PlanSafetyTests.planningError(history)?.diagnostics.first)
         #expect(diagnostic.rule == "migration-unsupported-step")
         #expect(diagnostic.message.hasSuffix("'Person.named' is a map, which needs a key for each new object"))
@@ -131,10 +147,12 @@ import Testing
         var renamed = Self.schema
         renamed.objects[0].properties[1] = Property("title", .scalar(.string), default: .string(""))
         renamed.objects[0].properties.append(Property("label", .scalar(.string), default: .string("")))
-        let history = StepSemanticsTests.history([Self.schema, renamed], [
-            .renameProperty(type: "Person", from: "name", to: "title"),
-            .renameProperty(type: "Person", from: "name", to: "label"),
-        ])
+        let history = StepSemanticsTests.history(
+            [Self.schema, renamed],
+            [
+                .renameProperty(type: "Person", from: "name", to: "title"),
+                .renameProperty(type: "Person", from: "name", to: "label"),
+            ])
         let diagnostic = try #require(PlanSafetyTests.planningError(history)?.diagnostics.first)
         #expect(diagnostic.rule == "migration-rename-conflict")
         #expect(diagnostic.message.hasPrefix("migration 2 step 2 (renameProperty): renames 'Person.name' to 'label', but step 1 already renames it to 'title'"))
@@ -153,9 +171,13 @@ import Testing
     }
 
     @Test func twoNewObjectsWithOneKeyAreAPlanningError() throws {
-        let diagnostic = try Self.planningDiagnostic([.createObjects(type: "Person", objects: [
-            [.init(property: "id", value: .string("p7"))], [.init(property: "id", value: .string("p8"))], [.init(property: "id", value: .string("p7"))],
-        ], addTo: nil)])
+        let diagnostic = try Self.planningDiagnostic([
+            .createObjects(
+                type: "Person",
+                objects: [
+                    [.init(property: "id", value: .string("p7"))], [.init(property: "id", value: .string("p8"))], [.init(property: "id", value: .string("p7"))],
+                ], addTo: nil)
+        ])
         #expect(diagnostic.rule == "migration-duplicate-key")
         #expect(diagnostic.message.hasSuffix("new Person objects 1 and 3 have the same primary key \"p7\""))
     }
@@ -164,9 +186,12 @@ import Testing
     @Test func aLinkToAMissingObjectNamesBothEnds() throws {
         let store = try Self.store()
         defer { store.remove() }
-        let text = try Self.failure(Self.history([.createObjects(
-            type: "Dog", objects: [[.init(property: "id", value: .string("max")), .init(property: "owner", value: .string("p9"))]], addTo: nil
-        )]), on: store)
+        let text = try Self.failure(
+            Self.history([
+                .createObjects(
+                    type: "Dog", objects: [[.init(property: "id", value: .string("max")), .init(property: "owner", value: .string("p9"))]], addTo: nil
+                )
+            ]), on: store)
         #expect(text.contains("Dog \"max\" links through 'owner' to a missing Person \"p9\""))
         // A list entry: the owner and the list.
         let list = try StoreFixture(schema: Self.schema, version: 1, file: "list.db")
@@ -181,10 +206,12 @@ import Testing
 
     static let address = ObjectType(name: "Address", isEmbedded: true, properties: [Property("street", .scalar(.string))])
     static let keyedAddress = ObjectType(name: "Address", primaryKey: "street", properties: [Property("street", .scalar(.string))])
-    static let holder = ObjectType(name: "Person", primaryKey: "id", properties: [
-        Property("id", .scalar(.string)), Property("home", PropertyType(.object("Address"), optional: true)),
-        Property("offices", PropertyType(.object("Address"), collection: .list)),
-    ])
+    static let holder = ObjectType(
+        name: "Person", primaryKey: "id",
+        properties: [
+            Property("id", .scalar(.string)), Property("home", PropertyType(.object("Address"), optional: true)),
+            Property("offices", PropertyType(.object("Address"), collection: .list)),
+        ])
 
     /// Keyed by its own street, two equal streets became a raw `UNIQUE constraint failed`.
     @Test func embeddedValuesWithOneKeyCannotBecomeObjects() throws {
@@ -200,7 +227,8 @@ import Testing
         // Distinct keys migrate, one object per value.
         try store.execute("UPDATE \"Person\" SET \"home\" = '{\"street\":\"Dock\"}' WHERE \"id\" = 'p2'")
         _ = try Migrator(history: StepSemanticsTests.history([v1, v2], [])).migrate(storeAt: store.path)
-        #expect(try store.query("SELECT \"id\", \"home\" FROM \"Person\" ORDER BY 1") == [[.text("p1"), .text("Main")], [.text("p2"), .text("Dock")], [.text("p3"), .text("Elm")]])
+        #expect(
+            try store.query("SELECT \"id\", \"home\" FROM \"Person\" ORDER BY 1") == [[.text("p1"), .text("Main")], [.text("p2"), .text("Dock")], [.text("p3"), .text("Elm")]])
     }
 
     /// Owners were listed once per link (`Person p2, Person p2`), with no property, and quoted.

@@ -51,7 +51,8 @@ import Testing
         if let custom = example.custom { migrator.register(custom.name, custom.body) }
         var parser = JSONParser(example.input)
         let input = try parser.parse()
-        let store: any EngineStore = engine.isPostgres
+        let store: any EngineStore =
+            engine.isPostgres
             ? try PostgresEngineStore(orSkip: { Skip($0) })
             : try SQLiteEngineStore(folder: folder)
         try store.importDocument(input, schema: history.schema(at: 1)!)
@@ -107,8 +108,10 @@ import Testing
                       label: string
                 """,
             steps: "  - set: { type: Person, property: label, value: \"{home.street} {home.zip}\" }\n",
-            input: #"{"Person": [{"id": "p1", "home": {"street": "Rue de Rivoli", "zip": 75001}}, {"id": "p2", "home": null}, {"id": "p3", "home": {"street": "Broadway", "zip": null}}]}"#,
-            expected: #"{"Person": [{"id": "p1", "home": {"city": "Paris", "street": "Rue de Rivoli", "zip": 75001}, "label": "Rue de Rivoli 75001"}, {"id": "p2", "home": null, "label": " "}, {"id": "p3", "home": {"city": "Paris", "street": "Broadway"}, "label": "Broadway "}]}"#
+            input:
+                #"{"Person": [{"id": "p1", "home": {"street": "Rue de Rivoli", "zip": 75001}}, {"id": "p2", "home": null}, {"id": "p3", "home": {"street": "Broadway", "zip": null}}]}"#,
+            expected:
+                #"{"Person": [{"id": "p1", "home": {"city": "Paris", "street": "Rue de Rivoli", "zip": 75001}, "label": "Rue de Rivoli 75001"}, {"id": "p2", "home": null, "label": " "}, {"id": "p3", "home": {"city": "Paris", "street": "Broadway"}, "label": "Broadway "}]}"#
         ),
         Case(
             name: "convert to and from dates, decimals and URLs by Swift's own rules",
@@ -141,8 +144,10 @@ import Testing
                   - convert: { type: Row, property: seen, to: string }
 
                 """,
-            input: #"{"Row": [{"id": 1, "due": " 2024-05-01 ", "price": "1.50", "link": "https://example.com/a?b=c", "seen": "2026-12-03T12:00:00.250000Z"}, {"id": 2, "due": "2024-05-01T09:30+02:00", "price": "1e3", "link": "", "seen": "1969-12-31T23:59:59.999999Z"}, {"id": 3, "due": "May 1st", "price": "abc", "link": "not a url at all ::", "seen": "2026-01-01T00:00:00Z"}, {"id": 4, "due": "2024-05-01", "price": "1.50", "link": "https://example.com/a?b=c", "seen": "2026-01-01T00:00:00Z"}]}"#,
-            expected: #"{"Row": [{"id": 1, "due": "2024-05-01T00:00:00Z", "price": "1.5", "link": "https://example.com/a?b=c", "seen": "2026-12-03T12:00:00.250000Z"}, {"id": 2, "due": "2024-05-01T07:30:00Z", "price": "1000", "link": null, "seen": "1969-12-31T23:59:59.999999Z"}, {"id": 3, "due": null, "price": null, "link": null, "seen": "2026-01-01T00:00:00Z"}, {"id": 4, "due": "2024-05-01T00:00:00Z", "price": "1.5", "link": "https://example.com/a?b=c", "seen": "2026-01-01T00:00:00Z"}]}"#
+            input:
+                #"{"Row": [{"id": 1, "due": " 2024-05-01 ", "price": "1.50", "link": "https://example.com/a?b=c", "seen": "2026-12-03T12:00:00.250000Z"}, {"id": 2, "due": "2024-05-01T09:30+02:00", "price": "1e3", "link": "", "seen": "1969-12-31T23:59:59.999999Z"}, {"id": 3, "due": "May 1st", "price": "abc", "link": "not a url at all ::", "seen": "2026-01-01T00:00:00Z"}, {"id": 4, "due": "2024-05-01", "price": "1.50", "link": "https://example.com/a?b=c", "seen": "2026-01-01T00:00:00Z"}]}"#,
+            expected:
+                #"{"Row": [{"id": 1, "due": "2024-05-01T00:00:00Z", "price": "1.5", "link": "https://example.com/a?b=c", "seen": "2026-12-03T12:00:00.250000Z"}, {"id": 2, "due": "2024-05-01T07:30:00Z", "price": "1000", "link": null, "seen": "1969-12-31T23:59:59.999999Z"}, {"id": 3, "due": null, "price": null, "link": null, "seen": "2026-01-01T00:00:00Z"}, {"id": 4, "due": "2024-05-01T00:00:00Z", "price": "1.5", "link": "https://example.com/a?b=c", "seen": "2026-01-01T00:00:00Z"}]}"#
         ),
         Case(
             name: "custom reads the old objects and writes new values",
@@ -174,14 +179,19 @@ import Testing
                       owner: string
                 """,
             steps: "  - custom: { name: normalise, type: Person, reads: [Dog] }\n",
-            input: #"{"Person": [{"id": "p1", "phone": "(555) 123-4567"}, {"id": "p2", "phone": "555.987"}], "Dog": [{"id": "d1", "owner": "p1"}, {"id": "d2", "owner": "p1"}, {"id": "d3", "owner": "p2"}]}"#,
-            expected: #"{"Person": [{"id": "p1", "phone": "5551234567", "dogCount": 2}, {"id": "p2", "phone": "555987", "dogCount": 1}], "Dog": [{"id": "d1", "owner": "p1"}, {"id": "d2", "owner": "p1"}, {"id": "d3", "owner": "p2"}]}"#,
-            custom: ("normalise", { object in
-                guard case .text(let phone) = object.old["phone"], case .text(let key) = object.old["id"] else { return }
-                object.new["phone"] = .text(String(phone.filter(\.isNumber)))
-                let dogs = try object.oldObjects.all("Dog").filter { $0["owner"] == .text(key) }
-                object.new["dogCount"] = .integer(Int64(dogs.count))
-            })
+            input:
+                #"{"Person": [{"id": "p1", "phone": "(555) 123-4567"}, {"id": "p2", "phone": "555.987"}], "Dog": [{"id": "d1", "owner": "p1"}, {"id": "d2", "owner": "p1"}, {"id": "d3", "owner": "p2"}]}"#,
+            expected:
+                #"{"Person": [{"id": "p1", "phone": "5551234567", "dogCount": 2}, {"id": "p2", "phone": "555987", "dogCount": 1}], "Dog": [{"id": "d1", "owner": "p1"}, {"id": "d2", "owner": "p1"}, {"id": "d3", "owner": "p2"}]}"#,
+            custom: (
+                "normalise",
+                { object in
+                    guard case .text(let phone) = object.old["phone"], case .text(let key) = object.old["id"] else { return }
+                    object.new["phone"] = .text(String(phone.filter(\.isNumber)))
+                    let dogs = try object.oldObjects.all("Dog").filter { $0["owner"] == .text(key) }
+                    object.new["dogCount"] = .integer(Int64(dogs.count))
+                }
+            )
         ),
         Case(
             name: "renameProperty, an added property with its default, a removed one",
@@ -208,7 +218,8 @@ import Testing
                 """,
             steps: "  - renameProperty: { type: Person, from: employeeId, to: personId }\n",
             input: #"{"Person": [{"id": "p1", "name": "Ada", "employeeId": "E1", "age": 36}, {"id": "p2", "name": "Bob", "employeeId": "E2"}]}"#,
-            expected: #"{"Person": [{"id": "p1", "name": "Ada", "personId": "E1", "nickname": "none", "joined": "2027-01-15T08:00:00Z"}, {"id": "p2", "name": "Bob", "personId": "E2", "nickname": "none", "joined": "2027-01-15T08:00:00Z"}]}"#
+            expected:
+                #"{"Person": [{"id": "p1", "name": "Ada", "personId": "E1", "nickname": "none", "joined": "2027-01-15T08:00:00Z"}, {"id": "p2", "name": "Bob", "personId": "E2", "nickname": "none", "joined": "2027-01-15T08:00:00Z"}]}"#
         ),
         Case(
             name: "renameType keeps objects, links, lists and their order",
@@ -243,8 +254,10 @@ import Testing
                       dogs: "list<Dog>"
                 """,
             steps: "  - renameType: { from: Doggo, to: Dog }\n",
-            input: #"{"Doggo": [{"id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex", "toys": ["rope", "ball"]}, {"id": "00000000-0000-0000-0000-0000000000D2", "name": "Fido", "toys": []}], "Person": [{"id": 1, "pet": "00000000-0000-0000-0000-0000000000D2", "dogs": ["00000000-0000-0000-0000-0000000000D2", "00000000-0000-0000-0000-0000000000D1"]}, {"id": 2, "pet": null, "dogs": []}]}"#,
-            expected: #"{"Dog": [{"id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex", "toys": ["rope", "ball"]}, {"id": "00000000-0000-0000-0000-0000000000D2", "name": "Fido", "toys": []}], "Person": [{"id": 1, "pet": "00000000-0000-0000-0000-0000000000D2", "dogs": ["00000000-0000-0000-0000-0000000000D2", "00000000-0000-0000-0000-0000000000D1"]}, {"id": 2, "pet": null, "dogs": []}]}"#
+            input:
+                #"{"Doggo": [{"id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex", "toys": ["rope", "ball"]}, {"id": "00000000-0000-0000-0000-0000000000D2", "name": "Fido", "toys": []}], "Person": [{"id": 1, "pet": "00000000-0000-0000-0000-0000000000D2", "dogs": ["00000000-0000-0000-0000-0000000000D2", "00000000-0000-0000-0000-0000000000D1"]}, {"id": 2, "pet": null, "dogs": []}]}"#,
+            expected:
+                #"{"Dog": [{"id": "00000000-0000-0000-0000-0000000000D1", "name": "Rex", "toys": ["rope", "ball"]}, {"id": "00000000-0000-0000-0000-0000000000D2", "name": "Fido", "toys": []}], "Person": [{"id": 1, "pet": "00000000-0000-0000-0000-0000000000D2", "dogs": ["00000000-0000-0000-0000-0000000000D2", "00000000-0000-0000-0000-0000000000D1"]}, {"id": 2, "pet": null, "dogs": []}]}"#
         ),
         Case(
             name: "set with a template reads values at that point of the migration",
@@ -272,16 +285,20 @@ import Testing
                       label: string
                 """,
             steps: "  - set: { type: Person, property: label, value: \"{first} {last} ({age}, {active}) {{x}}\" }\n",
-            input: #"{"Person": [{"id": "p1", "first": "Ada", "last": "Lovelace", "age": 36, "active": true}, {"id": "p2", "first": "Cher", "last": null, "age": -1, "active": false}]}"#,
-            expected: #"{"Person": [{"id": "p1", "first": "Ada", "last": "Lovelace", "age": 36, "active": true, "label": "Ada Lovelace (36, true) {x}"}, {"id": "p2", "first": "Cher", "last": null, "age": -1, "active": false, "label": "Cher  (-1, false) {x}"}]}"#
+            input:
+                #"{"Person": [{"id": "p1", "first": "Ada", "last": "Lovelace", "age": 36, "active": true}, {"id": "p2", "first": "Cher", "last": null, "age": -1, "active": false}]}"#,
+            expected:
+                #"{"Person": [{"id": "p1", "first": "Ada", "last": "Lovelace", "age": 36, "active": true, "label": "Ada Lovelace (36, true) {x}"}, {"id": "p2", "first": "Cher", "last": null, "age": -1, "active": false, "label": "Cher  (-1, false) {x}"}]}"#
         ),
         Case(
             name: "split trims and cuts at the first separator",
             v1: "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: int\n      name: string?\n",
             v2: "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: int\n      first: string\n      middle: string\n      last: string\n",
             steps: "  - split: { type: Person, property: name, into: [first, middle, last], separator: \" \" }\n",
-            input: #"{"Person": [{"id": 1, "name": "  Grace   Brewster Murray Hopper "}, {"id": 2, "name": "Cher"}, {"id": 3, "name": ""}, {"id": 4, "name": null}, {"id": 5, "name": "\tAda\nLovelace"}]}"#,
-            expected: #"{"Person": [{"id": 1, "first": "Grace", "middle": "Brewster", "last": "Murray Hopper"}, {"id": 2, "first": "Cher", "middle": "", "last": ""}, {"id": 3, "first": "", "middle": "", "last": ""}, {"id": 4, "first": "", "middle": "", "last": ""}, {"id": 5, "first": "Ada\nLovelace", "middle": "", "last": ""}]}"#
+            input:
+                #"{"Person": [{"id": 1, "name": "  Grace   Brewster Murray Hopper "}, {"id": 2, "name": "Cher"}, {"id": 3, "name": ""}, {"id": 4, "name": null}, {"id": 5, "name": "\tAda\nLovelace"}]}"#,
+            expected:
+                #"{"Person": [{"id": 1, "first": "Grace", "middle": "Brewster", "last": "Murray Hopper"}, {"id": 2, "first": "Cher", "middle": "", "last": ""}, {"id": 3, "first": "", "middle": "", "last": ""}, {"id": 4, "first": "", "middle": "", "last": ""}, {"id": 5, "first": "Ada\nLovelace", "middle": "", "last": ""}]}"#
         ),
         Case(
             name: "convert between text, numbers, bools and uuids, with each onError",
@@ -326,8 +343,10 @@ import Testing
                   - convert: { type: Row, property: on, to: string }
 
                 """,
-            input: #"{"Row": [{"id": 1, "count": " +007 ", "maybe": "12.5", "ratio": "-2.5e3", "flag": " YES ", "code": -9007199254740993, "key": "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "back": "00000000-0000-0000-0000-0000000000AB", "on": true}, {"id": 2, "count": "n/a", "maybe": "42", "ratio": "1e400", "flag": "maybe", "code": 0, "key": "not a uuid", "back": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "on": false}, {"id": 3, "count": "9999999999999999999", "maybe": null, "ratio": ".5", "flag": "0", "code": 7, "key": "", "back": "00000000-0000-0000-0000-000000000001", "on": true}]}"#,
-            expected: #"{"Row": [{"id": 1, "count": 7, "maybe": null, "ratio": -2500.0, "flag": true, "code": "-9007199254740993", "key": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "back": "00000000-0000-0000-0000-0000000000AB", "on": "true"}, {"id": 2, "count": -1, "maybe": 42, "ratio": 0.0, "flag": false, "code": "0", "key": null, "back": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "on": "false"}, {"id": 3, "count": -1, "maybe": null, "ratio": 0.5, "flag": false, "code": "7", "key": null, "back": "00000000-0000-0000-0000-000000000001", "on": "true"}]}"#
+            input:
+                #"{"Row": [{"id": 1, "count": " +007 ", "maybe": "12.5", "ratio": "-2.5e3", "flag": " YES ", "code": -9007199254740993, "key": "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "back": "00000000-0000-0000-0000-0000000000AB", "on": true}, {"id": 2, "count": "n/a", "maybe": "42", "ratio": "1e400", "flag": "maybe", "code": 0, "key": "not a uuid", "back": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "on": false}, {"id": 3, "count": "9999999999999999999", "maybe": null, "ratio": ".5", "flag": "0", "code": 7, "key": "", "back": "00000000-0000-0000-0000-000000000001", "on": true}]}"#,
+            expected:
+                #"{"Row": [{"id": 1, "count": 7, "maybe": null, "ratio": -2500.0, "flag": true, "code": "-9007199254740993", "key": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "back": "00000000-0000-0000-0000-0000000000AB", "on": "true"}, {"id": 2, "count": -1, "maybe": 42, "ratio": 0.0, "flag": false, "code": "0", "key": null, "back": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "on": "false"}, {"id": 3, "count": -1, "maybe": null, "ratio": 0.5, "flag": false, "code": "7", "key": null, "back": "00000000-0000-0000-0000-000000000001", "on": "true"}]}"#
         ),
         Case(
             name: "convert with onError fail stops with a data error and changes nothing",
@@ -355,7 +374,8 @@ import Testing
                 """,
             steps: "  - mapValues: { type: Person, property: unit, values: { Eng: engineering, HR: hr }, otherwise: sales }\n",
             input: #"{"Person": [{"id": 1, "unit": "Eng"}, {"id": 2, "unit": "HR"}, {"id": 3, "unit": "Engineering"}, {"id": 4, "unit": "eng"}, {"id": 5, "unit": null}]}"#,
-            expected: #"{"Person": [{"id": 1, "unit": "Engineering"}, {"id": 2, "unit": "Human Resources"}, {"id": 3, "unit": "Engineering"}, {"id": 4, "unit": "Sales"}, {"id": 5, "unit": null}]}"#
+            expected:
+                #"{"Person": [{"id": 1, "unit": "Engineering"}, {"id": 2, "unit": "Human Resources"}, {"id": 3, "unit": "Engineering"}, {"id": 4, "unit": "Sales"}, {"id": 5, "unit": null}]}"#
         ),
         Case(
             name: "deleteObjects removes the objects and every link to them",
@@ -388,8 +408,10 @@ import Testing
                       dogs: "list<Dog>"
                 """,
             steps: "  - deleteObjects: { type: Dog, where: { weight: { lt: 0 } } }\n",
-            input: #"{"Dog": [{"id": "a", "weight": 3}, {"id": "b", "weight": -1}, {"id": "c", "weight": 5}], "Person": [{"id": "p", "best": "b", "dogs": ["a", "b", "c"]}, {"id": "q", "best": "c", "dogs": ["b"]}]}"#,
-            expected: #"{"Dog": [{"id": "a", "weight": 3}, {"id": "c", "weight": 5}], "Person": [{"id": "p", "best": null, "dogs": ["a", "c"]}, {"id": "q", "best": "c", "dogs": []}]}"#
+            input:
+                #"{"Dog": [{"id": "a", "weight": 3}, {"id": "b", "weight": -1}, {"id": "c", "weight": 5}], "Person": [{"id": "p", "best": "b", "dogs": ["a", "b", "c"]}, {"id": "q", "best": "c", "dogs": ["b"]}]}"#,
+            expected:
+                #"{"Dog": [{"id": "a", "weight": 3}, {"id": "c", "weight": 5}], "Person": [{"id": "p", "best": null, "dogs": ["a", "c"]}, {"id": "q", "best": "c", "dogs": []}]}"#
         ),
         Case(
             name: "createObjects with addTo appends to the matching objects' lists",
@@ -422,9 +444,11 @@ import Testing
                       name: string
                       dogs: "list<Dog>"
                 """,
-            steps: "  - createObjects: { type: Dog, objects: [{ id: max, name: Max }, { id: rex, name: Rex, age: 9 }], addTo: { type: Person, property: dogs, where: { name: Ada } } }\n",
+            steps:
+                "  - createObjects: { type: Dog, objects: [{ id: max, name: Max }, { id: rex, name: Rex, age: 9 }], addTo: { type: Person, property: dogs, where: { name: Ada } } }\n",
             input: #"{"Dog": [{"id": "old", "name": "Old"}], "Person": [{"id": "p1", "name": "Ada", "dogs": ["old"]}, {"id": "p2", "name": "Bob", "dogs": []}]}"#,
-            expected: #"{"Dog": [{"id": "old", "name": "Old", "age": 1}, {"id": "max", "name": "Max", "age": 1}, {"id": "rex", "name": "Rex", "age": 9}], "Person": [{"id": "p1", "name": "Ada", "dogs": ["old", "max", "rex"]}, {"id": "p2", "name": "Bob", "dogs": []}]}"#
+            expected:
+                #"{"Dog": [{"id": "old", "name": "Old", "age": 1}, {"id": "max", "name": "Max", "age": 1}, {"id": "rex", "name": "Rex", "age": 9}], "Person": [{"id": "p1", "name": "Ada", "dogs": ["old", "max", "rex"]}, {"id": "p2", "name": "Bob", "dogs": []}]}"#
         ),
         Case(
             name: "a removed property's slot, a retype, sets and maps across a rename",
@@ -456,9 +480,11 @@ import Testing
                   - set: { type: Thing, property: label, value: "n{legacy}" }
 
                 """,
-            input: #"{"Item": [{"id": 2, "size": "10", "legacy": 7, "tags": ["b", "a"], "notes": {"z": 1, "a": 2}}, {"id": 1, "size": "xl", "legacy": 8, "tags": [], "notes": {}}]}"#,
+            input:
+                #"{"Item": [{"id": 2, "size": "10", "legacy": 7, "tags": ["b", "a"], "notes": {"z": 1, "a": 2}}, {"id": 1, "size": "xl", "legacy": 8, "tags": [], "notes": {}}]}"#,
             // An integer key is SQLite's rowid: objects come in key order, not the order they were added in.
-            expected: #"{"Thing": [{"id": 1, "size": 0, "label": "n8", "tags": [], "notes": {}}, {"id": 2, "size": 10, "label": "n7", "tags": ["a", "b"], "notes": {"a": 2, "z": 1}}]}"#
+            expected:
+                #"{"Thing": [{"id": 1, "size": 0, "label": "n8", "tags": [], "notes": {}}, {"id": 2, "size": 10, "label": "n7", "tags": ["a", "b"], "notes": {"a": 2, "z": 1}}]}"#
         ),
     ]
 

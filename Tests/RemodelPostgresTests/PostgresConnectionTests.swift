@@ -22,7 +22,9 @@ final class PostgresConnectionTests: XCTestCase {
     func testValuesRoundTripAsText() throws {
         let connection = try connect()
         try connection.execute("CREATE TABLE note (id uuid PRIMARY KEY, title text, body text, size bigint, price numeric(40, 10), at timestamptz, raw bytea)")
-        let values: [String?] = ["0b8e5ad2-8ac5-4c2c-9f7a-6c6f3f3a0a01", "Grüße — 🐕", nil, "-9223372036854775808", "12345678901234567890.0123456789", "2026-12-02 10:11:12.123456+00", "\\x00ff10"]
+        let values: [String?] = [
+            "0b8e5ad2-8ac5-4c2c-9f7a-6c6f3f3a0a01", "Grüße — 🐕", nil, "-9223372036854775808", "12345678901234567890.0123456789", "2026-12-02 10:11:12.123456+00", "\\x00ff10",
+        ]
         let inserted = try connection.query("INSERT INTO note VALUES ($1, $2, $3, $4, $5, $6, $7)", values)
         XCTAssertEqual(inserted.affectedRows, 1)
         try connection.execute("SET TIME ZONE 'UTC'")
@@ -60,10 +62,12 @@ final class PostgresConnectionTests: XCTestCase {
     func testATransactionRollsBackWhenItsBodyThrows() throws {
         let connection = try connect()
         try connection.execute("CREATE TABLE person (id int PRIMARY KEY)")
-        XCTAssertThrowsError(try connection.transaction {
-            try connection.query("INSERT INTO person VALUES (1)")
-            try connection.query("INSERT INTO person VALUES (1)")
-        }) { error in
+        XCTAssertThrowsError(
+            try connection.transaction {
+                try connection.query("INSERT INTO person VALUES (1)")
+                try connection.query("INSERT INTO person VALUES (1)")
+            }
+        ) { error in
             XCTAssertEqual((error as? PostgresError)?.sqlState, "23505")
         }
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM person"), "0")
@@ -82,7 +86,8 @@ final class PostgresConnectionTests: XCTestCase {
         let connection = try connect(schema: "remodel")
         XCTAssertEqual(connection.target.schema, "remodel")
         XCTAssertFalse(connection.target.connectionString.contains("schema="))
-        XCTAssertEqual(try PostgresTarget("postgresql://u@h/db?sslmode=disable&schema=app%20data&connect_timeout=3").connectionString, "postgresql://u@h/db?sslmode=disable&connect_timeout=3")
+        XCTAssertEqual(
+            try PostgresTarget("postgresql://u@h/db?sslmode=disable&schema=app%20data&connect_timeout=3").connectionString, "postgresql://u@h/db?sslmode=disable&connect_timeout=3")
         XCTAssertEqual(try PostgresTarget("postgresql://u@h/db?schema=app%20data").schema, "app data")
         XCTAssertEqual(try PostgresTarget("postgresql://u@h/db").schema, "public")
         XCTAssertEqual(try PostgresTarget("host=/tmp dbname=x").connectionString, "host=/tmp dbname=x")
@@ -148,7 +153,8 @@ final class PostgresConnectionTests: XCTestCase {
             XCTAssertTrue(text.contains("percent-encode"), text)
         }
         // What reaches the same store again: the schema kept, the password not.
-        XCTAssertEqual(try PostgresTarget("postgresql://app:s3cret@h/db?schema=my%20notes&sslmode=require").storeArgument, "postgresql://app:***@h/db?sslmode=require&schema=my%20notes")
+        XCTAssertEqual(
+            try PostgresTarget("postgresql://app:s3cret@h/db?schema=my%20notes&sslmode=require").storeArgument, "postgresql://app:***@h/db?sslmode=require&schema=my%20notes")
         XCTAssertEqual(try PostgresTarget("postgresql://app@h/db?schema=public").storeArgument, "postgresql://app@h/db")
         XCTAssertEqual(try PostgresTarget("postgresql://app@h/db?schema=s_1").storeArgument, "postgresql://app@h/db?schema=s_1")
         // Secret keys in a query and in key/value strings; a user named like a key.

@@ -22,8 +22,17 @@ final class PostgresModelStoreTests: XCTestCase {
     func testAServerMigratesAtBootThenReadsAndWritesTheGeneratedModels() throws {
         // A store left at version 1 by an older release, with one v1 person.
         try PostgresStore.importDocument(
-            .object([("Person", .array([.object([("_id", .string("650000000000000000000001")), ("name", .string("Ada Lovelace")), ("employeeId", .string("E-1")),
-                                                 ("company", .string("MongoDB")), ("businessUnit", .string("Eng")), ("dogs", .array([]))])]))]),
+            .object([
+                (
+                    "Person",
+                    .array([
+                        .object([
+                            ("_id", .string("650000000000000000000001")), ("name", .string("Ada Lovelace")), ("employeeId", .string("E-1")),
+                            ("company", .string("MongoDB")), ("businessUnit", .string("Eng")), ("dogs", .array([])),
+                        ])
+                    ])
+                )
+            ]),
             into: target, source: "v1", expectedVersion: nil, recordedSchema: { _ in nil }, create: (RemodelSchemaManifest.history!.schema(at: 1)!, 1)
         )
         XCTAssertThrowsError(try PostgresModelStore(at: target, manifest: RemodelSchemaManifest.self)) { error in

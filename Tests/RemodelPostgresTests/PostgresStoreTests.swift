@@ -25,7 +25,10 @@ final class PostgresStoreTests: XCTestCase {
         let long = "T" + String(repeating: "x", count: 63)
         let schema = Schema(objects: [ObjectType(name: long, primaryKey: "id", properties: [Property(name: "id", kind: .stored(PropertyType(.scalar(.int))))])])
         XCTAssertThrowsError(try PostgresLayout(schema: schema, schemaName: "public")) { error in
-            XCTAssertEqual("\(error)", "unsupported schema: the table name of object type '\(long)' is 64 bytes long; PostgreSQL keeps names of at most 63 bytes (longer ones are cut short, so two could become one): shorten it")
+            XCTAssertEqual(
+                "\(error)",
+                "unsupported schema: the table name of object type '\(long)' is 64 bytes long; PostgreSQL keeps names of at most 63 bytes (longer ones are cut short, so two could become one): shorten it"
+            )
         }
         let index = "Type." + String(repeating: "p", count: 60) + ".index"
         let short = PostgresLayout.indexName(index)
@@ -58,13 +61,16 @@ final class PostgresStoreTests: XCTestCase {
             "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable FROM information_schema.columns WHERE table_schema = 'app' AND table_name IN ('Person', 'Dog', 'Person.dogs') ORDER BY table_name, ordinal_position",
             database: name
         ).split(separator: "\n").map(String.init)
-        XCTAssertEqual(columns, [
-            "Dog.__remodel_rowid bigint NO", "Dog._id uuid NO", "Dog.name text NO", "Dog.breed text NO", "Dog.weight bigint NO", "Dog.favoriteToy text NO",
-            "Dog.profileImageUrl text YES", "Dog.dateLastUpdated timestamp with time zone NO",
-            "Person.__remodel_rowid bigint NO", "Person._id bytea NO", "Person.firstName text NO", "Person.lastName text NO", "Person.personId text NO", "Person.company text NO",
-            "Person.businessUnit text NO", "Person.profileImageUrl text YES",
-            "Person.dogs.__remodel_rowid bigint NO", "Person.dogs.owner bytea NO", "Person.dogs.position bigint NO", "Person.dogs.value uuid NO",
-        ])
+        XCTAssertEqual(
+            columns,
+            [
+                "Dog.__remodel_rowid bigint NO", "Dog._id uuid NO", "Dog.name text NO", "Dog.breed text NO", "Dog.weight bigint NO", "Dog.favoriteToy text NO",
+                "Dog.profileImageUrl text YES", "Dog.dateLastUpdated timestamp with time zone NO",
+                "Person.__remodel_rowid bigint NO", "Person._id bytea NO", "Person.firstName text NO", "Person.lastName text NO", "Person.personId text NO",
+                "Person.company text NO",
+                "Person.businessUnit text NO", "Person.profileImageUrl text YES",
+                "Person.dogs.__remodel_rowid bigint NO", "Person.dogs.owner bytea NO", "Person.dogs.position bigint NO", "Person.dogs.value uuid NO",
+            ])
         let keys = try server.psql(
             "SELECT conrelid::regclass::text || ' ' || confdeltype::text || ' ' || condeferrable::text || ' ' || condeferred::text FROM pg_constraint WHERE contype = 'f' AND connamespace = 'app'::regnamespace ORDER BY 1",
             database: name
@@ -79,7 +85,8 @@ final class PostgresStoreTests: XCTestCase {
         let name = try database()
         let target = try PostgresTarget(server.url(database: name))
         try PostgresStore.create(at: target, schema: ExampleHistory.v3, version: 3)
-        try server.psql("""
+        try server.psql(
+            """
             INSERT INTO "Person" ("_id", "firstName", "lastName", "personId", "company", "businessUnit") VALUES ('\\x01', 'A', 'B', 'p', 'c', 'Engineering');
             INSERT INTO "Dog" ("_id", "name", "breed", "weight", "favoriteToy", "dateLastUpdated") VALUES ('00000000-0000-0000-0000-000000000001', 'Rex', '', 1, '', now()), ('00000000-0000-0000-0000-000000000002', 'Fido', '', 1, '', now());
             INSERT INTO "Person.dogs" ("owner", "position", "value") VALUES ('\\x01', 0, '00000000-0000-0000-0000-000000000001'), ('\\x01', 1, '00000000-0000-0000-0000-000000000002');
@@ -89,7 +96,8 @@ final class PostgresStoreTests: XCTestCase {
         try server.psql("DELETE FROM \"Person\"", database: name)
         XCTAssertEqual(try server.psql("SELECT count(*) FROM \"Person.dogs\"", database: name), "0\n")
         // Deferred: an element may be written before its target within one transaction.
-        try server.psql("""
+        try server.psql(
+            """
             BEGIN;
             INSERT INTO "Person" ("_id", "firstName", "lastName", "personId", "company", "businessUnit") VALUES ('\\x02', 'A', 'B', 'p', 'c', 'Engineering');
             INSERT INTO "Person.dogs" ("owner", "position", "value") VALUES ('\\x02', 0, '00000000-0000-0000-0000-000000000009');
@@ -102,10 +110,12 @@ final class PostgresStoreTests: XCTestCase {
     func testAToOneLinkBecomesNullWhenItsTargetIsDeleted() throws {
         let name = try database()
         let schema = Schema(objects: [
-            ObjectType(name: "Owner", primaryKey: "id", properties: [
-                Property(name: "id", kind: .stored(PropertyType(.scalar(.int)))),
-                Property(name: "pet", kind: .stored(PropertyType(.object("Pet"), optional: true))),
-            ]),
+            ObjectType(
+                name: "Owner", primaryKey: "id",
+                properties: [
+                    Property(name: "id", kind: .stored(PropertyType(.scalar(.int)))),
+                    Property(name: "pet", kind: .stored(PropertyType(.object("Pet"), optional: true))),
+                ]),
             ObjectType(name: "Pet", primaryKey: "id", properties: [Property(name: "id", kind: .stored(PropertyType(.scalar(.string))))]),
         ])
         try PostgresStore.create(at: try PostgresTarget(server.url(database: name)), schema: schema, version: 1)
@@ -133,7 +143,10 @@ final class PostgresStoreTests: XCTestCase {
         try PostgresStore.create(at: target, schema: ExampleHistory.v1, version: 1)
         let before = try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", database: name)
         XCTAssertThrowsError(try PostgresStore.create(at: target, schema: ExampleHistory.v3, version: 3)) { error in
-            XCTAssertEqual("\(error)", "the schema 'public' of postgresql://postgres@/\(name)?host=\(server.socketFolder)&port=5432 already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store")
+            XCTAssertEqual(
+                "\(error)",
+                "the schema 'public' of postgresql://postgres@/\(name)?host=\(server.socketFolder)&port=5432 already holds a Remodel store; nothing was changed: use 'remodel status' to see it, or another schema (?schema=NAME) for a new store"
+            )
         }
         XCTAssertEqual(try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", database: name), before)
         XCTAssertEqual(try server.psql("SELECT value FROM _remodel_metadata WHERE key = 'schemaVersion'", database: name), "1\n")
@@ -142,7 +155,8 @@ final class PostgresStoreTests: XCTestCase {
         let mine = try PostgresTarget(server.url(database: name) + "?schema=mine")
         XCTAssertThrowsError(try PostgresStore.create(at: mine, schema: ExampleHistory.v3, version: 3)) { error in
             XCTAssertTrue("\(error)".hasPrefix("the schema 'mine' of postgresql://"), "\(error)")
-            XCTAssertTrue("\(error)".hasSuffix("already has tables the store needs ('Dog'); nothing was changed: choose another schema (?schema=NAME) or drop those tables"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".hasSuffix("already has tables the store needs ('Dog'); nothing was changed: choose another schema (?schema=NAME) or drop those tables"), "\(error)")
         }
         XCTAssertEqual(try server.psql("SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'mine'", database: name), "Dog\n")
         XCTAssertEqual(try server.psql("SELECT x FROM mine.\"Dog\"", database: name), "7\n")
@@ -151,7 +165,9 @@ final class PostgresStoreTests: XCTestCase {
     func testInfoRefusesASchemaWithoutAStore() throws {
         let name = try database()
         XCTAssertThrowsError(try PostgresStore.info(at: try PostgresTarget(server.url(database: name)), recordedSchema: { _ in nil })) { error in
-            XCTAssertTrue("\(error)".hasSuffix("holds no Remodel store (no '_remodel_metadata' table): create one with 'remodel init', or name the schema it is in (?schema=NAME)"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".hasSuffix("holds no Remodel store (no '_remodel_metadata' table): create one with 'remodel init', or name the schema it is in (?schema=NAME)"),
+                "\(error)")
         }
     }
 }

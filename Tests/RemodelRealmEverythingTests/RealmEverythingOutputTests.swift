@@ -62,10 +62,12 @@ final class RealmEverythingOutputTests: XCTestCase {
     func testEveryStepKindRunsInTheMigrationBlock() throws {
         let bench = MigrationTestBench(oldSchemaVersion: 1)
         let rex = bench.addOld("PetObject", ["id": UUID(), "name": "Rex"])
-        let ada = bench.addOld("OwnerObject", [
-            "_id": ObjectId.generate(), "fullName": " Ada  Lovelace ", "nickname": "Ace", "weight": "61", "mood": ":)",
-            "level": 1, "tags": Set<AnyHashable>(["MATH", "Engines"]), "pets": [rex],
-        ])
+        let ada = bench.addOld(
+            "OwnerObject",
+            [
+                "_id": ObjectId.generate(), "fullName": " Ada  Lovelace ", "nickname": "Ace", "weight": "61", "mood": ":)",
+                "level": 1, "tags": Set<AnyHashable>(["MATH", "Engines"]), "pets": [rex],
+            ])
         bench.addOld("OwnerObject", ["_id": ObjectId.generate(), "fullName": "Grace", "nickname": nil, "weight": "12.5", "mood": "grumpy", "level": 1])
         bench.addOld("LogLineObject", ["message": "", "at": Date()])
         bench.addOld("LogLineObject", ["message": "kept", "at": Date()])

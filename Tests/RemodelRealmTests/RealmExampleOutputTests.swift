@@ -75,8 +75,12 @@ final class RealmExampleOutputTests: XCTestCase {
     func testOldSchemaVersionChoosesTheBlocks() throws {
         let bench = MigrationTestBench(oldSchemaVersion: 2)
         let dog = bench.addOld("RealmDog", ["_id": UUID(), "name": "Rex", "breed": "", "weight": "12"])
-        bench.addOld("RealmPerson", ["_id": ObjectId.generate(), "firstName": "Ada", "lastName": "L", "personId": "E-1", "company": "MongoDB",
-                                "businessUnit": "Sales", "dogs": [dog]])
+        bench.addOld(
+            "RealmPerson",
+            [
+                "_id": ObjectId.generate(), "firstName": "Ada", "lastName": "L", "personId": "E-1", "company": "MongoDB",
+                "businessUnit": "Sales", "dogs": [dog],
+            ])
         var base = Realm.Configuration()
         base.inMemoryIdentifier = "from-v2-\(UUID())"
         let realm = try bench.migrate(with: RealmExampleManifest.realmConfiguration(base))
@@ -151,8 +155,9 @@ final class RealmExampleOutputTests: XCTestCase {
             bench.addOld("RealmPerson", values)
         }
         for note in data["Note"] ?? [] {
-            let edited = try XCTUnwrap(ISO8601DateFormatter.withFraction.date(from: try XCTUnwrap(note["lastEdited"] as? String))
-                ?? ISO8601DateFormatter().date(from: note["lastEdited"] as? String ?? ""))
+            let edited = try XCTUnwrap(
+                ISO8601DateFormatter.withFraction.date(from: try XCTUnwrap(note["lastEdited"] as? String))
+                    ?? ISO8601DateFormatter().date(from: note["lastEdited"] as? String ?? ""))
             bench.addOld("RealmNote", ["identifier": note["identifier"], "content": note["content"], "lastEdited": edited])
         }
         var base = Realm.Configuration()

@@ -103,9 +103,10 @@ import Testing
         for _ in 0..<3 { counter.advance() }
         counter.begin("Person", total: 2)
         for _ in 0..<2 { counter.advance() }
-        #expect(seen.events.map { "\($0.type) \($0.copied)/\($0.total) \($0.copiedOverall)/\($0.totalOverall)" } == [
-            "Dog 0/3 0/5", "Dog 2/3 2/5", "Dog 3/3 3/5", "Person 0/2 3/5", "Person 2/2 5/5",
-        ])
+        #expect(
+            seen.events.map { "\($0.type) \($0.copied)/\($0.total) \($0.copiedOverall)/\($0.totalOverall)" } == [
+                "Dog 0/3 0/5", "Dog 2/3 2/5", "Dog 3/3 3/5", "Person 0/2 3/5", "Person 2/2 5/5",
+            ])
         #expect(seen.events.last?.fraction == 1)
     }
 }

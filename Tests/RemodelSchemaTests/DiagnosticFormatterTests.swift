@@ -12,7 +12,9 @@ final class DiagnosticFormatterTests: XCTestCase {
     )
 
     func testTextIsCompilerStyleWithTheRuleAndNotes() {
-        XCTAssertEqual(DiagnosticFormatter(format: .text).string(for: [diagnostic]), """
+        XCTAssertEqual(
+            DiagnosticFormatter(format: .text).string(for: [diagnostic]),
+            """
             Schemas/Person.yaml:12:7: error: unknown type 'Dgo' for property 'Person.dogs' [unknown-type]
             Schemas/Person.yaml:12:7: note: did you mean 'Dog'?
             Schemas/Dog.yaml:2:3: note: 'Dog' declared here
@@ -34,7 +36,9 @@ final class DiagnosticFormatterTests: XCTestCase {
     /// black (`1;30`), which a dark theme hides.
     func testColoredNotesAreReadableOnDarkAndLightThemes() {
         let text = DiagnosticFormatter(format: .text, colored: true).string(for: [diagnostic])
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
             \u{1B}[1mSchemas/Person.yaml:12:7: \u{1B}[0m\u{1B}[1;31merror:\u{1B}[0m \u{1B}[1munknown type 'Dgo' for property 'Person.dogs'\u{1B}[0m [unknown-type]
             \u{1B}[1mSchemas/Person.yaml:12:7: \u{1B}[0m\u{1B}[1;39mnote:\u{1B}[0m did you mean 'Dog'?
             \u{1B}[1mSchemas/Dog.yaml:2:3: \u{1B}[0m\u{1B}[1;39mnote:\u{1B}[0m 'Dog' declared here
@@ -62,8 +66,9 @@ final class DiagnosticFormatterTests: XCTestCase {
             DiagnosticFormatter(format: .github).string(for: [diagnostic]),
             "::warning file=a%2Cb%3Ac.yaml,line=1,col=2,title=r::50%25 done: a, b%0Ax%0Ay\n"
         )
-        XCTAssertTrue(DiagnosticFormatter(format: .github).string(for: [self.diagnostic]).hasPrefix(
-            "::error file=Schemas/Person.yaml,line=12,col=7,title=unknown-type::unknown type 'Dgo'"
-        ))
+        XCTAssertTrue(
+            DiagnosticFormatter(format: .github).string(for: [self.diagnostic]).hasPrefix(
+                "::error file=Schemas/Person.yaml,line=12,col=7,title=unknown-type::unknown type 'Dgo'"
+            ))
     }
 }

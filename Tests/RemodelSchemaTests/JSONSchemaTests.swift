@@ -1,7 +1,8 @@
 import Foundation
 import RemodelCore
-@testable import RemodelSchema
 import XCTest
+
+@testable import RemodelSchema
 
 /// The JSON Schemas of schema and migration files: shipped as generated, listing exactly the
 /// keys the loader accepts in every mapping, and (with a standard validator, PyPI's
@@ -71,21 +72,29 @@ final class JSONSchemaTests: XCTestCase {
         var item: String?
     }
 
-    private let contexts: [Context] = [
-        Context(definition: nil, document: .schema, header: "objects:\n  T:\n    properties: { a: string }\n"),
-        Context(definition: "enum", document: .schema, header: "enums:\n  E:\n    cases: [a]\n", indent: 4),
-        Context(definition: "object", document: .schema, header: "objects:\n  T:\n    properties: { a: string }\n", indent: 4),
-        Context(definition: "property", document: .schema, header: "objects:\n  T:\n    properties:\n      a:\n        type: string\n", indent: 8),
-        Context(definition: "projection", document: .schema, header: "objects:\n  T:\n    properties: { a: string }\nprojections:\n  P:\n    of: T\n    properties: { a: a }\n", indent: 4),
-        Context(definition: "projectionProperty", document: .schema, header: "objects:\n  T:\n    properties: { a: string }\nprojections:\n  P:\n    of: T\n    properties:\n      a:\n        keyPath: a\n", indent: 8),
-        Context(definition: nil, document: .migration, header: "description: probe\nsteps: []\n"),
-        Context(definition: "accept", document: .migration, header: "description: probe\nsteps: []\naccept:\n", indent: 2),
-        Context(definition: "step", document: .migration, header: "description: probe\nsteps:\n", item: "  - KEY: {}"),
-        Context(definition: "linkTarget", document: .migration, header: "description: probe\nsteps:\n  - createObjects:\n      type: Dog\n      objects: [{ name: Rex }]\n      addTo:\n", indent: 8),
-        Context(definition: "comparison", document: .migration, header: "description: probe\nsteps:\n", item: "  - deleteObjects: { type: Dog, where: { name: { KEY: x } } }"),
-    ] + FileVocabulary.stepKinds.map { kind in
-        Context(definition: "step.\(kind.name)", document: .migration, header: "description: probe\nsteps:\n  - \(kind.name):\n", indent: 6)
-    }
+    private let contexts: [Context] =
+        [
+            Context(definition: nil, document: .schema, header: "objects:\n  T:\n    properties: { a: string }\n"),
+            Context(definition: "enum", document: .schema, header: "enums:\n  E:\n    cases: [a]\n", indent: 4),
+            Context(definition: "object", document: .schema, header: "objects:\n  T:\n    properties: { a: string }\n", indent: 4),
+            Context(definition: "property", document: .schema, header: "objects:\n  T:\n    properties:\n      a:\n        type: string\n", indent: 8),
+            Context(
+                definition: "projection", document: .schema, header: "objects:\n  T:\n    properties: { a: string }\nprojections:\n  P:\n    of: T\n    properties: { a: a }\n",
+                indent: 4),
+            Context(
+                definition: "projectionProperty", document: .schema,
+                header: "objects:\n  T:\n    properties: { a: string }\nprojections:\n  P:\n    of: T\n    properties:\n      a:\n        keyPath: a\n", indent: 8),
+            Context(definition: nil, document: .migration, header: "description: probe\nsteps: []\n"),
+            Context(definition: "accept", document: .migration, header: "description: probe\nsteps: []\naccept:\n", indent: 2),
+            Context(definition: "step", document: .migration, header: "description: probe\nsteps:\n", item: "  - KEY: {}"),
+            Context(
+                definition: "linkTarget", document: .migration,
+                header: "description: probe\nsteps:\n  - createObjects:\n      type: Dog\n      objects: [{ name: Rex }]\n      addTo:\n", indent: 8),
+            Context(definition: "comparison", document: .migration, header: "description: probe\nsteps:\n", item: "  - deleteObjects: { type: Dog, where: { name: { KEY: x } } }"),
+        ]
+        + FileVocabulary.stepKinds.map { kind in
+            Context(definition: "step.\(kind.name)", document: .migration, header: "description: probe\nsteps:\n  - \(kind.name):\n", indent: 6)
+        }
 
     /// Every key any mapping of either file, the JSON Schemas or the readers know, and some
     /// no mapping has: the candidates each mapping is probed with.
@@ -327,7 +336,9 @@ final class JSONSchemaTests: XCTestCase {
     /// both, so each file must get the same verdict under either.
     static let dialects = [JSONSchemaWriter.dialect, "http://json-schema.org/draft-07/schema#"]
 
-    private func validate(_ paths: [String], against document: JSONSchemaDocument, dialect: String = JSONSchemaWriter.dialect, with validator: String) throws -> (rejected: Set<String>, output: String) {
+    private func validate(
+        _ paths: [String], against document: JSONSchemaDocument, dialect: String = JSONSchemaWriter.dialect, with validator: String
+    ) throws -> (rejected: Set<String>, output: String) {
         let schemaFile = folder.appendingPathComponent("\(Self.dialects.firstIndex(of: dialect) ?? 0)-\(document.fileName)")
         let schema = document.text.replacingOccurrences(of: "\"$schema\": \"\(JSONSchemaWriter.dialect)\"", with: "\"$schema\": \"\(dialect)\"")
         XCTAssertTrue(schema.contains(dialect))

@@ -11,11 +11,13 @@ final class MigrationHistoryLoaderTests: XCTestCase {
     private var path: String { folder.path }
 
     static let v1 = Schema(objects: [
-        ObjectType(name: "Dog", primaryKey: "_id", properties: [
-            Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-            Property("name", .scalar(.string), default: .string("")),
-            Property("weight", .scalar(.string), default: .string("")),
-        ]),
+        ObjectType(
+            name: "Dog", primaryKey: "_id",
+            properties: [
+                Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                Property("name", .scalar(.string), default: .string("")),
+                Property("weight", .scalar(.string), default: .string("")),
+            ])
     ])
 
     static var v2: Schema {
@@ -50,7 +52,9 @@ final class MigrationHistoryLoaderTests: XCTestCase {
     }
 
     private func messages(_ result: MigrationHistoryLoadResult) -> [String] {
-        result.diagnostics.map { d in "\(d.location.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line):\($0.column)" } ?? "-") \(d.rule): \(d.message) | \(d.hint ?? "")" }
+        result.diagnostics.map { d in
+            "\(d.location.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line):\($0.column)" } ?? "-") \(d.rule): \(d.message) | \(d.hint ?? "")"
+        }
     }
 
     func testNoFolderMeansNoHistory() {
@@ -62,24 +66,25 @@ final class MigrationHistoryLoaderTests: XCTestCase {
     }
 
     func testStepsValuesChecksumsAndLocations() throws {
-        try writeHistory(steps: """
-              - convert: { type: Dog, property: weight, to: int, onError: default }
-              - mapValues:
-                  type: Dog
-                  property: name
-                  values: { a: null, b: true, c: 12, d: 1.5, e: "12", f: small }
-                  otherwise: ''
-              - deleteObjects: { type: Dog, where: { name: "", weight: 0 } }
-              - set: { type: Dog, property: name, value: "{name} ({weight})" }
-              - split: { type: Dog, property: name, into: [name], separator: "," }
-              - renameProperty: { type: Dog, from: a, to: b }
-              - renameType: { from: Doggo, to: Dog }
-              - custom: { name: fixNames, type: Dog }
-              - convert: { type: Dog, property: size, to: Size? }
-              - convert: { type: Dog, property: size, to: Size?, onError: null }
-              - convert: { type: Dog, property: size, to: Size?, onError: "null" }
+        try writeHistory(
+            steps: """
+                  - convert: { type: Dog, property: weight, to: int, onError: default }
+                  - mapValues:
+                      type: Dog
+                      property: name
+                      values: { a: null, b: true, c: 12, d: 1.5, e: "12", f: small }
+                      otherwise: ''
+                  - deleteObjects: { type: Dog, where: { name: "", weight: 0 } }
+                  - set: { type: Dog, property: name, value: "{name} ({weight})" }
+                  - split: { type: Dog, property: name, into: [name], separator: "," }
+                  - renameProperty: { type: Dog, from: a, to: b }
+                  - renameType: { from: Doggo, to: Dog }
+                  - custom: { name: fixNames, type: Dog }
+                  - convert: { type: Dog, property: size, to: Size? }
+                  - convert: { type: Dog, property: size, to: Size?, onError: null }
+                  - convert: { type: Dog, property: size, to: Size?, onError: "null" }
 
-            """)
+                """)
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertEqual(messages(result), [])
         let history = try XCTUnwrap(result.history)
@@ -87,22 +92,26 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertEqual(history.migrations.map(\.name), ["initial", "weights"])
         XCTAssertEqual(history.migrations[1].description, "weights")
         XCTAssertEqual(history.snapshots, [Self.v1, Self.v2])
-        XCTAssertEqual(history.migrations[1].steps, [
-            .convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .default),
-            .mapValues(type: "Dog", property: "name", values: [
-                .init(from: "a", to: .null), .init(from: "b", to: .bool(true)), .init(from: "c", to: .int(12)),
-                .init(from: "d", to: .double(1.5)), .init(from: "e", to: .string("12")), .init(from: "f", to: .string("small")),
-            ], otherwise: .string("")),
-            .deleteObjects(type: "Dog", where: [.init(property: "name", value: .string("")), .init(property: "weight", value: .int(0))]),
-            .set(type: "Dog", property: "name", template: "{name} ({weight})"),
-            .split(type: "Dog", property: "name", into: ["name"], separator: ","),
-            .renameProperty(type: "Dog", from: "a", to: "b"),
-            .renameType(from: "Doggo", to: "Dog"),
-            .custom(name: "fixNames", type: "Dog"),
-            .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .fail),
-            .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .null),
-            .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .null),
-        ])
+        XCTAssertEqual(
+            history.migrations[1].steps,
+            [
+                .convert(type: "Dog", property: "weight", to: .scalar(.int), onError: .default),
+                .mapValues(
+                    type: "Dog", property: "name",
+                    values: [
+                        .init(from: "a", to: .null), .init(from: "b", to: .bool(true)), .init(from: "c", to: .int(12)),
+                        .init(from: "d", to: .double(1.5)), .init(from: "e", to: .string("12")), .init(from: "f", to: .string("small")),
+                    ], otherwise: .string("")),
+                .deleteObjects(type: "Dog", where: [.init(property: "name", value: .string("")), .init(property: "weight", value: .int(0))]),
+                .set(type: "Dog", property: "name", template: "{name} ({weight})"),
+                .split(type: "Dog", property: "name", into: ["name"], separator: ","),
+                .renameProperty(type: "Dog", from: "a", to: "b"),
+                .renameType(from: "Doggo", to: "Dog"),
+                .custom(name: "fixNames", type: "Dog"),
+                .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .fail),
+                .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .null),
+                .convert(type: "Dog", property: "size", to: PropertyType(.enumeration("Size"), optional: true), onError: .null),
+            ])
         let bytes = try Data(contentsOf: folder.appendingPathComponent("0002-weights.yaml"))
         XCTAssertEqual(history.migrations[1].checksum, SHA256.hexDigest(of: Array(bytes)))
         XCTAssertEqual(result.files[2], path + "/0002-weights.yaml")
@@ -112,48 +121,57 @@ final class MigrationHistoryLoaderTests: XCTestCase {
 
     /// Step values are YAML core-schema scalars, read as schema defaults read numbers.
     func testStepValuesFollowTheYAMLCoreSchemaLikeDefaults() throws {
-        try writeHistory(steps: """
-              - mapValues:
-                  type: Dog
-                  property: name
-                  values: { a: 0x1F, b: -0o17, c: .inf, d: -.Inf, e: 1e3, f: 100000000000000000000000, g: "0x1F", h: 2024-05-01, i: 1_000, j: .nan }
+        try writeHistory(
+            steps: """
+                  - mapValues:
+                      type: Dog
+                      property: name
+                      values: { a: 0x1F, b: -0o17, c: .inf, d: -.Inf, e: 1e3, f: 100000000000000000000000, g: "0x1F", h: 2024-05-01, i: 1_000, j: .nan }
 
-            """)
+                """)
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertEqual(messages(result), [])
         guard case .mapValues(_, _, let values, _)? = result.history?.migrations[1].steps.first else { return XCTFail("no mapValues step") }
-        XCTAssertEqual(values.dropLast().map(\.to), [
-            .int(31), .int(-15), .double(.infinity), .double(-.infinity), .double(1000), .double(1e23), .string("0x1F"), .string("2024-05-01"), .string("1_000"),
-        ])
+        XCTAssertEqual(
+            values.dropLast().map(\.to),
+            [
+                .int(31), .int(-15), .double(.infinity), .double(-.infinity), .double(1000), .double(1e23), .string("0x1F"), .string("2024-05-01"), .string("1_000"),
+            ])
         guard case .double(let nan)? = values.last?.to, nan.isNaN else { return XCTFail("\(String(describing: values.last))") }
     }
 
     /// The steps Realm users need: comparisons and `all: true` in deleteObjects, createObjects
     /// with addTo, custom steps that read other types; each value's location is kept.
     func testNewStepKindsAndTheLocationsOfTheirValues() throws {
-        try writeHistory(steps: """
-              - deleteObjects: { type: Dog, where: { weight: { lt: 0 }, name: { in: ["", "?"] }, owner.name: Ada } }
-              - deleteObjects: { type: Dog, all: true }
-              - createObjects:
-                  type: Dog
-                  objects: [{ name: Rex, weight: 3 }, ~]
-                  addTo: { type: Person, property: dogs, where: { name: { startsWith: A } } }
-              - custom: { name: fixNames, type: Dog, reads: [Person, Size] }
+        try writeHistory(
+            steps: """
+                  - deleteObjects: { type: Dog, where: { weight: { lt: 0 }, name: { in: ["", "?"] }, owner.name: Ada } }
+                  - deleteObjects: { type: Dog, all: true }
+                  - createObjects:
+                      type: Dog
+                      objects: [{ name: Rex, weight: 3 }, ~]
+                      addTo: { type: Person, property: dogs, where: { name: { startsWith: A } } }
+                  - custom: { name: fixNames, type: Dog, reads: [Person, Size] }
 
-            """)
+                """)
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertEqual(messages(result), [])
         let steps = try XCTUnwrap(result.history?.migrations[1].steps)
-        XCTAssertEqual(steps, [
-            .deleteObjects(type: "Dog", where: [
-                .init(property: "weight", condition: .lessThan(.int(0))), .init(property: "name", condition: .isIn([.string(""), .string("?")])),
-                .init(property: "owner.name", value: .string("Ada")),
-            ]),
-            .deleteObjects(type: "Dog", where: []),
-            .createObjects(type: "Dog", objects: [[.init(property: "name", value: .string("Rex")), .init(property: "weight", value: .int(3))], []],
-                           addTo: .init(type: "Person", property: "dogs", where: [.init(property: "name", condition: .startsWith("A"))])),
-            .custom(name: "fixNames", type: "Dog", reads: ["Person", "Size"]),
-        ])
+        XCTAssertEqual(
+            steps,
+            [
+                .deleteObjects(
+                    type: "Dog",
+                    where: [
+                        .init(property: "weight", condition: .lessThan(.int(0))), .init(property: "name", condition: .isIn([.string(""), .string("?")])),
+                        .init(property: "owner.name", value: .string("Ada")),
+                    ]),
+                .deleteObjects(type: "Dog", where: []),
+                .createObjects(
+                    type: "Dog", objects: [[.init(property: "name", value: .string("Rex")), .init(property: "weight", value: .int(3))], []],
+                    addTo: .init(type: "Person", property: "dogs", where: [.init(property: "name", condition: .startsWith("A"))])),
+                .custom(name: "fixNames", type: "Dog", reads: ["Person", "Size"]),
+            ])
         let file = path + "/0002-weights.yaml"
         let sources = try XCTUnwrap(result.sources.migrations[2])
         XCTAssertEqual(sources.file, file)
@@ -166,17 +184,18 @@ final class MigrationHistoryLoaderTests: XCTestCase {
     }
 
     func testNewStepKindsOfTheWrongShape() throws {
-        try writeHistory(steps: """
-              - deleteObjects: { type: Dog }
-              - deleteObjects: { type: Dog, all: false }
-              - deleteObjects: { type: Dog, all: true, where: { name: x } }
-              - deleteObjects: { type: Dog, where: { weight: { ls: 0 } } }
-              - deleteObjects: { type: Dog, where: { weight: { lt: 0, gt: 9 } } }
-              - createObjects: { type: Dog, objects: { name: Rex } }
-              - createObjects: { type: Dog, objects: [{ name: Rex }], addTo: { type: Person } }
-              - custom: { name: x, reads: Dog }
+        try writeHistory(
+            steps: """
+                  - deleteObjects: { type: Dog }
+                  - deleteObjects: { type: Dog, all: false }
+                  - deleteObjects: { type: Dog, all: true, where: { name: x } }
+                  - deleteObjects: { type: Dog, where: { weight: { ls: 0 } } }
+                  - deleteObjects: { type: Dog, where: { weight: { lt: 0, gt: 9 } } }
+                  - createObjects: { type: Dog, objects: { name: Rex } }
+                  - createObjects: { type: Dog, objects: [{ name: Rex }], addTo: { type: Person } }
+                  - custom: { name: x, reads: Dog }
 
-            """)
+                """)
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertNil(result.history)
         let text = messages(result)
@@ -194,34 +213,38 @@ final class MigrationHistoryLoaderTests: XCTestCase {
     }
 
     func testUnknownStepKindsAndKeysSuggestTheRightOnes() throws {
-        try writeHistory(steps: """
-              - renameProprety: { type: Dog, from: a, to: b }
-              - convert: { type: Dog, property: weight, to: int, onErorr: default }
-              - split: { type: Dog, property: name, separator: " " }
+        try writeHistory(
+            steps: """
+                  - renameProprety: { type: Dog, from: a, to: b }
+                  - convert: { type: Dog, property: weight, to: int, onErorr: default }
+                  - split: { type: Dog, property: name, separator: " " }
 
-            """)
+                """)
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertNil(result.history)
-        XCTAssertEqual(messages(result), [
-            "0002-weights.yaml:3:5 unknown-step: unknown step kind 'renameProprety' | did you mean 'renameProperty'?",
-            "0002-weights.yaml:4:54 unknown-key: unknown key 'onErorr' in step 'convert' | did you mean 'onError'?",
-            "0002-weights.yaml:5:5 missing-key: step 'split' has no 'into' | add 'into:'; step 'split' needs type, property, into, separator",
-        ])
+        XCTAssertEqual(
+            messages(result),
+            [
+                "0002-weights.yaml:3:5 unknown-step: unknown step kind 'renameProprety' | did you mean 'renameProperty'?",
+                "0002-weights.yaml:4:54 unknown-key: unknown key 'onErorr' in step 'convert' | did you mean 'onError'?",
+                "0002-weights.yaml:5:5 missing-key: step 'split' has no 'into' | add 'into:'; step 'split' needs type, property, into, separator",
+            ])
     }
 
     func testWrongValueShapes() throws {
-        try writeHistory(steps: """
-              - split: { type: Dog, property: name, into: firstName, separator: "" }
-              - mapValues: { type: Dog, property: name, values: [a, b] }
-              - convert: { type: Dog, property: weight, to: int, onError: skip }
-              - convert: { type: Dog, property: weight, to: list<int> }
-              - convert: { type: Dog, property: weight, to: Sise }
-              - deleteObjects: { type: Dog, where: {} }
-              - set: { type: Dog, property: [name], value: x }
-              - renameType: Dog
-              - { renameType: { from: A, to: B }, set: { type: Dog, property: name, value: x } }
+        try writeHistory(
+            steps: """
+                  - split: { type: Dog, property: name, into: firstName, separator: "" }
+                  - mapValues: { type: Dog, property: name, values: [a, b] }
+                  - convert: { type: Dog, property: weight, to: int, onError: skip }
+                  - convert: { type: Dog, property: weight, to: list<int> }
+                  - convert: { type: Dog, property: weight, to: Sise }
+                  - deleteObjects: { type: Dog, where: {} }
+                  - set: { type: Dog, property: [name], value: x }
+                  - renameType: Dog
+                  - { renameType: { from: A, to: B }, set: { type: Dog, property: name, value: x } }
 
-            """)
+                """)
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertNil(result.history)
         let text = messages(result)
@@ -235,7 +258,9 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertTrue(text[5].contains("to delete every object, write 'all: true'"), text[5])
         XCTAssertTrue(text[6].contains("'property' in step 'set' must be a single value, found a list"), text[6])
         XCTAssertTrue(text[7].contains("step 'renameType' must be a mapping of keys to values"), text[7])
-        XCTAssertTrue(text[8].hasPrefix("0002-weights.yaml:11:5 invalid-step: each step must be a mapping with one key naming its kind, found a mapping with 2 keys (renameType, set)"), text[8])
+        XCTAssertTrue(
+            text[8].hasPrefix("0002-weights.yaml:11:5 invalid-step: each step must be a mapping with one key naming its kind, found a mapping with 2 keys (renameType, set)"),
+            text[8])
     }
 
     func testBadFileNamesGapsAndDuplicatesNameTheFiles() throws {
@@ -251,8 +276,15 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertNil(result.history)
         let text = messages(result)
         XCTAssertEqual(text.count, 4, text.joined(separator: "\n"))
-        XCTAssertTrue(text.contains { $0.hasPrefix("0002-b.yaml:1:1 migration-duplicate-version: two migration files have version 2: '\(path)/0002-a.yaml' and '\(path)/0002-b.yaml'") }, text.joined(separator: "\n"))
-        XCTAssertTrue(text.contains { $0.hasPrefix("0005-late.yaml:1:1 migration-gap: versions 3 to 4 are missing: the history jumps from '\(path)/0002-a.yaml' (version 2) to '\(path)/0005-late.yaml' (version 5)") }, text.joined(separator: "\n"))
+        XCTAssertTrue(
+            text.contains { $0.hasPrefix("0002-b.yaml:1:1 migration-duplicate-version: two migration files have version 2: '\(path)/0002-a.yaml' and '\(path)/0002-b.yaml'") },
+            text.joined(separator: "\n"))
+        XCTAssertTrue(
+            text.contains {
+                $0.hasPrefix(
+                    "0005-late.yaml:1:1 migration-gap: versions 3 to 4 are missing: the history jumps from '\(path)/0002-a.yaml' (version 2) to '\(path)/0005-late.yaml' (version 5)"
+                )
+            }, text.joined(separator: "\n"))
         XCTAssertTrue(text.contains { $0.hasPrefix("add-dogs.yaml:1:1 migration-file-name: '\(path)/add-dogs.yaml' is not named NNNN-name.yaml") }, text.joined(separator: "\n"))
         XCTAssertTrue(text.contains { $0.hasPrefix("latest.yaml:1:1 snapshot-file-name:") }, text.joined(separator: "\n"))
     }
@@ -264,10 +296,12 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         try write(CanonicalYAML.text(of: Self.v1), to: "snapshots/v3.yaml")
         let result = MigrationHistoryLoader.load(migrations: path)
         XCTAssertNil(result.history)
-        XCTAssertEqual(messages(result), [
-            "0002-next.yaml:1:1 migration-without-snapshot: version 2 ('\(path)/0002-next.yaml') has no snapshot: '\(path)/snapshots/v2.yaml' is missing | snapshots are written by 'remodel migration new'; restore the file from version control",
-            "v3.yaml:1:1 snapshot-without-migration: '\(path)/snapshots/v3.yaml' is the snapshot of version 3, but there is no migration file for version 3 | restore the migration file 0003-NAME.yaml, or delete this snapshot",
-        ])
+        XCTAssertEqual(
+            messages(result),
+            [
+                "0002-next.yaml:1:1 migration-without-snapshot: version 2 ('\(path)/0002-next.yaml') has no snapshot: '\(path)/snapshots/v2.yaml' is missing | snapshots are written by 'remodel migration new'; restore the file from version control",
+                "v3.yaml:1:1 snapshot-without-migration: '\(path)/snapshots/v3.yaml' is the snapshot of version 3, but there is no migration file for version 3 | restore the migration file 0003-NAME.yaml, or delete this snapshot",
+            ])
     }
 
     func testHistoryMustStartAtTheBaselineWithoutSteps() throws {
@@ -309,7 +343,10 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         edited.objects[0].properties.append(Property("breed", .scalar(.string), default: .string("")))
         let diagnostic = try XCTUnwrap(MigrationHistoryLoader.checkSnapshotted(schema: edited, schemasPath: "Schemas", history: history, migrationsPath: "Migrations"))
         XCTAssertEqual(diagnostic.rule, "schema-not-snapshotted")
-        XCTAssertEqual(diagnostic.message, "the schema in 'Schemas' differs from the newest snapshot 'Migrations/snapshots/v2.yaml' (version 2) (property Dog.breed added): the schema changed without a new migration")
+        XCTAssertEqual(
+            diagnostic.message,
+            "the schema in 'Schemas' differs from the newest snapshot 'Migrations/snapshots/v2.yaml' (version 2) (property Dog.breed added): the schema changed without a new migration"
+        )
         XCTAssertEqual(diagnostic.hint, "run 'remodel migration new NAME' to freeze it as version 3")
     }
 

@@ -30,10 +30,22 @@ final class NameRuleTests: XCTestCase {
 
     func testNamesSQLiteOrRemodelReserve() {
         let cases: [(yaml: String, message: String)] = [
-            ("objects:\n  SQLite_Stat:\n    primaryKey: id\n    properties:\n      id: string\n", "object name 'SQLite_Stat' starts with 'sqlite_', which is reserved for SQLite's own tables"),
-            ("objects:\n  Person__remodel_new:\n    primaryKey: id\n    properties:\n      id: string\n", "object name 'Person__remodel_new' contains '__remodel', which is reserved for the tables and columns a migration rebuilds"),
-            ("objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: string\n      ROWID: string\n", "property name 'ROWID' is 'rowid' (in any letter case), which is reserved for SQLite's row id of every table"),
-            ("objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: string\n      _remodel_x: string\n", "property name '_remodel_x' starts with '_remodel', which is reserved for the store's own tables"),
+            (
+                "objects:\n  SQLite_Stat:\n    primaryKey: id\n    properties:\n      id: string\n",
+                "object name 'SQLite_Stat' starts with 'sqlite_', which is reserved for SQLite's own tables"
+            ),
+            (
+                "objects:\n  Person__remodel_new:\n    primaryKey: id\n    properties:\n      id: string\n",
+                "object name 'Person__remodel_new' contains '__remodel', which is reserved for the tables and columns a migration rebuilds"
+            ),
+            (
+                "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: string\n      ROWID: string\n",
+                "property name 'ROWID' is 'rowid' (in any letter case), which is reserved for SQLite's row id of every table"
+            ),
+            (
+                "objects:\n  Person:\n    primaryKey: id\n    properties:\n      id: string\n      _remodel_x: string\n",
+                "property name '_remodel_x' starts with '_remodel', which is reserved for the store's own tables"
+            ),
         ]
         for (yaml, message) in cases {
             let found = diagnostics(yaml).filter { $0.rule == "reserved-name" }

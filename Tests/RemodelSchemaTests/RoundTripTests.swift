@@ -71,65 +71,77 @@ final class RoundTripTests: XCTestCase {
     /// A schema that uses every type, key and kind of default.
     static let everyFeature = Schema(
         enums: [
-            EnumType(name: "Mood", cases: [
-                .init(name: "happy", rawValue: .string("Happy :)")),
-                .init(name: "on", rawValue: .string("yes")),
-                .init(name: "quoted", rawValue: .string("say \"hi\"\n")),
-            ], renamedFrom: "Feeling", doc: "How it feels."),
+            EnumType(
+                name: "Mood",
+                cases: [
+                    .init(name: "happy", rawValue: .string("Happy :)")),
+                    .init(name: "on", rawValue: .string("yes")),
+                    .init(name: "quoted", rawValue: .string("say \"hi\"\n")),
+                ], renamedFrom: "Feeling", doc: "How it feels."),
             EnumType(name: "Level", rawType: .int, cases: [.init(name: "low", rawValue: .int(-1)), .init(name: "high", rawValue: .int(10))]),
         ],
         objects: [
-            ObjectType(name: "Owner", primaryKey: "key", properties: [
-                Property("key", .scalar(.string), default: .generated(.uuid)),
-                Property("flag", .scalar(.bool), default: .bool(true)),
-                Property("count", .scalar(.int), default: .int(-42), indexed: true),
-                Property("tiny", .scalar(.int8), default: .int(-128)),
-                Property("small", .scalar(.int16), default: .int(32767)),
-                Property("medium", .scalar(.int32), default: .int(7)),
-                Property("large", .scalar(.int64), default: .int(Int64.max)),
-                Property("ratio", .scalar(.float), default: .double(2.5)),
-                Property("precise", .scalar(.double), default: .double(1e20)),
-                Property("infinite", .scalar(.double), default: .double(-.infinity)),
-                Property("text", .scalar(.string), default: .string("null")),
-                Property("literalDollar", .scalar(.string), default: .string("$uuid")),
-                Property("blob", .scalar(.data, optional: true), default: .string("AAEC")),
-                Property("born", .scalar(.date), default: .string("2024-05-01T12:00:00Z")),
-                Property("price", .scalar(.decimal128), default: .string("12.50")),
-                Property("oid", .scalar(.objectId), default: .string("5f1b2c3d4e5f6a7b8c9d0e1f")),
-                Property("ident", .scalar(.uuid), default: .string("123E4567-E89B-12D3-A456-426614174000")),
-                Property("home", .scalar(.url), default: .string("https://example.com/a?b=c")),
-                Property("nothing", .scalar(.string, optional: true), default: .null),
-                Property("mood", PropertyType(.enumeration("Mood")), default: .enumCase("on")),
-                Property("level", PropertyType(.enumeration("Level"), optional: true), default: .enumCase("high")),
-                Property("pets", PropertyType(.object("Pet"), collection: .list), doc: "All pets."),
-                Property("favorites", PropertyType(.object("Pet"), collection: .set)),
-                Property("bestPet", PropertyType(.object("Pet"), optional: true)),
-                Property("petsByName", PropertyType(.object("Pet"), optional: true, collection: .map)),
-                Property("scores", PropertyType(.scalar(.int), optional: true, collection: .list)),
-                Property("address", PropertyType(.object("Address"), optional: true)),
-                Property("addresses", PropertyType(.object("Address"), collection: .list)),
-                Property("moods", PropertyType(.enumeration("Mood"), collection: .set)),
-                Property("renamed", .scalar(.string), default: .string("x"), renamedFrom: "oldName", doc: "Renamed: keep \"quotes\"."),
-            ], doc: "Owns pets."),
-            ObjectType(name: "Pet", primaryKey: "id", properties: [
-                Property("id", .scalar(.int64)),
-                Property("owners", PropertyType(.object("Owner"), optional: true)),
-                Property(name: "ownedBy", kind: .inverse(type: "Owner", property: "pets"), doc: "Owners listing it."),
-                Property(name: "favoriteOf", kind: .inverse(type: "Owner", property: "favorites")),
-            ], renamedFrom: "Animal"),
-            ObjectType(name: "Address", isEmbedded: true, properties: [
-                Property("street", .scalar(.string), default: .string("")),
-                Property("geo", PropertyType(.object("Geo"), optional: true)),
-            ]),
-            ObjectType(name: "Geo", isEmbedded: true, properties: [
-                Property("lat", .scalar(.double), default: .double(0)),
-            ]),
+            ObjectType(
+                name: "Owner", primaryKey: "key",
+                properties: [
+                    Property("key", .scalar(.string), default: .generated(.uuid)),
+                    Property("flag", .scalar(.bool), default: .bool(true)),
+                    Property("count", .scalar(.int), default: .int(-42), indexed: true),
+                    Property("tiny", .scalar(.int8), default: .int(-128)),
+                    Property("small", .scalar(.int16), default: .int(32767)),
+                    Property("medium", .scalar(.int32), default: .int(7)),
+                    Property("large", .scalar(.int64), default: .int(Int64.max)),
+                    Property("ratio", .scalar(.float), default: .double(2.5)),
+                    Property("precise", .scalar(.double), default: .double(1e20)),
+                    Property("infinite", .scalar(.double), default: .double(-.infinity)),
+                    Property("text", .scalar(.string), default: .string("null")),
+                    Property("literalDollar", .scalar(.string), default: .string("$uuid")),
+                    Property("blob", .scalar(.data, optional: true), default: .string("AAEC")),
+                    Property("born", .scalar(.date), default: .string("2024-05-01T12:00:00Z")),
+                    Property("price", .scalar(.decimal128), default: .string("12.50")),
+                    Property("oid", .scalar(.objectId), default: .string("5f1b2c3d4e5f6a7b8c9d0e1f")),
+                    Property("ident", .scalar(.uuid), default: .string("123E4567-E89B-12D3-A456-426614174000")),
+                    Property("home", .scalar(.url), default: .string("https://example.com/a?b=c")),
+                    Property("nothing", .scalar(.string, optional: true), default: .null),
+                    Property("mood", PropertyType(.enumeration("Mood")), default: .enumCase("on")),
+                    Property("level", PropertyType(.enumeration("Level"), optional: true), default: .enumCase("high")),
+                    Property("pets", PropertyType(.object("Pet"), collection: .list), doc: "All pets."),
+                    Property("favorites", PropertyType(.object("Pet"), collection: .set)),
+                    Property("bestPet", PropertyType(.object("Pet"), optional: true)),
+                    Property("petsByName", PropertyType(.object("Pet"), optional: true, collection: .map)),
+                    Property("scores", PropertyType(.scalar(.int), optional: true, collection: .list)),
+                    Property("address", PropertyType(.object("Address"), optional: true)),
+                    Property("addresses", PropertyType(.object("Address"), collection: .list)),
+                    Property("moods", PropertyType(.enumeration("Mood"), collection: .set)),
+                    Property("renamed", .scalar(.string), default: .string("x"), renamedFrom: "oldName", doc: "Renamed: keep \"quotes\"."),
+                ], doc: "Owns pets."),
+            ObjectType(
+                name: "Pet", primaryKey: "id",
+                properties: [
+                    Property("id", .scalar(.int64)),
+                    Property("owners", PropertyType(.object("Owner"), optional: true)),
+                    Property(name: "ownedBy", kind: .inverse(type: "Owner", property: "pets"), doc: "Owners listing it."),
+                    Property(name: "favoriteOf", kind: .inverse(type: "Owner", property: "favorites")),
+                ], renamedFrom: "Animal"),
+            ObjectType(
+                name: "Address", isEmbedded: true,
+                properties: [
+                    Property("street", .scalar(.string), default: .string("")),
+                    Property("geo", PropertyType(.object("Geo"), optional: true)),
+                ]),
+            ObjectType(
+                name: "Geo", isEmbedded: true,
+                properties: [
+                    Property("lat", .scalar(.double), default: .double(0))
+                ]),
         ],
         projections: [
-            Projection(name: "OwnerCard", of: "Owner", properties: [
-                .init(name: "key", keyPath: "key"),
-                .init(name: "initial", keyPath: "text.first", type: "Character?", doc: "First letter."),
-            ], doc: "A card."),
+            Projection(
+                name: "OwnerCard", of: "Owner",
+                properties: [
+                    .init(name: "key", keyPath: "key"),
+                    .init(name: "initial", keyPath: "text.first", type: "Character?", doc: "First letter."),
+                ], doc: "A card.")
         ]
     )
 

@@ -181,10 +181,12 @@ final class SchemaLoaderTests: XCTestCase {
         let result = loadSchema(yaml: yaml, file: "d.yaml")
         XCTAssertEqual(result.diagnostics, [])
         let defaults = try XCTUnwrap(result.schema?.objects.first?.properties.map(\.defaultValue))
-        XCTAssertEqual(defaults, [
-            .string("123"), .string("$uuid"), .generated(.uuid), .null, .double(3), .string("1.25"), .enumCase("large"),
-            .bool(false), .int(-128), .int(31), .string("2024-05-01"), .string("true"),
-        ])
+        XCTAssertEqual(
+            defaults,
+            [
+                .string("123"), .string("$uuid"), .generated(.uuid), .null, .double(3), .string("1.25"), .enumCase("large"),
+                .bool(false), .int(-128), .int(31), .string("2024-05-01"), .string("true"),
+            ])
     }
 
     func testDateDefaultsAreTheFormsTheStoreReads() {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RemodelSchema
 import RemodelCore
 import XCTest
+
+@testable import RemodelSchema
 
 /// The snapshot reader (for snapshots remodel.sum records) gives exactly what the full loader
 /// gives, schema and declaration places, and refuses what is not canonical.
@@ -42,24 +43,28 @@ final class SnapshotReaderTests: XCTestCase {
 
     func testEveryFeatureAndAwkwardText() throws {
         try assertSameAsTheLoader(CanonicalYAML.text(of: RoundTripTests.everyFeature), file: "every.yaml")
-        let awkward = Schema(enums: [
-            EnumType(name: "Level", rawType: .int, cases: [.init(name: "low", rawValue: .int(-3)), .init(name: "high", rawValue: .int(9))]),
-            EnumType(name: "Mood", cases: [.init(name: "yes", rawValue: .string("yes: \"quoted\"\n\\ \u{7}\u{2028}é")), .init(name: "off", rawValue: .string(""))]),
-        ], objects: [
-            ObjectType(name: "Thing", primaryKey: "id", properties: [
-                Property("id", PropertyType(.scalar(.uuid)), default: .generated(.uuid)),
-                Property("null", PropertyType(.scalar(.string), optional: true), default: .null, doc: "a: b # c"),
-                Property("ratio", PropertyType(.scalar(.double)), default: .double(-0.0)),
-                Property("huge", PropertyType(.scalar(.double)), default: .double(1e300)),
-                Property("inf", PropertyType(.scalar(.double)), default: .double(-.infinity)),
-                Property("level", PropertyType(.enumeration("Level")), default: .enumCase("high")),
-                Property("moods", PropertyType(.enumeration("Mood"), collection: .set)),
-                Property("when", PropertyType(.scalar(.date)), default: .string("2024-02-29T12:00:00Z"), indexed: true, renamedFrom: "at"),
-                Property("others", PropertyType(.object("Thing"), collection: .list)),
-                Property("byName", PropertyType(.scalar(.int), optional: true, collection: .map)),
-                Property(name: "owners", kind: .inverse(type: "Thing", property: "others")),
-            ], doc: "Line one\nline two"),
-        ])
+        let awkward = Schema(
+            enums: [
+                EnumType(name: "Level", rawType: .int, cases: [.init(name: "low", rawValue: .int(-3)), .init(name: "high", rawValue: .int(9))]),
+                EnumType(name: "Mood", cases: [.init(name: "yes", rawValue: .string("yes: \"quoted\"\n\\ \u{7}\u{2028}é")), .init(name: "off", rawValue: .string(""))]),
+            ],
+            objects: [
+                ObjectType(
+                    name: "Thing", primaryKey: "id",
+                    properties: [
+                        Property("id", PropertyType(.scalar(.uuid)), default: .generated(.uuid)),
+                        Property("null", PropertyType(.scalar(.string), optional: true), default: .null, doc: "a: b # c"),
+                        Property("ratio", PropertyType(.scalar(.double)), default: .double(-0.0)),
+                        Property("huge", PropertyType(.scalar(.double)), default: .double(1e300)),
+                        Property("inf", PropertyType(.scalar(.double)), default: .double(-.infinity)),
+                        Property("level", PropertyType(.enumeration("Level")), default: .enumCase("high")),
+                        Property("moods", PropertyType(.enumeration("Mood"), collection: .set)),
+                        Property("when", PropertyType(.scalar(.date)), default: .string("2024-02-29T12:00:00Z"), indexed: true, renamedFrom: "at"),
+                        Property("others", PropertyType(.object("Thing"), collection: .list)),
+                        Property("byName", PropertyType(.scalar(.int), optional: true, collection: .map)),
+                        Property(name: "owners", kind: .inverse(type: "Thing", property: "others")),
+                    ], doc: "Line one\nline two")
+            ])
         try assertSameAsTheLoader(CanonicalYAML.text(of: awkward), file: "awkward.yaml")
     }
 

@@ -10,10 +10,12 @@ final class StoreShapeRuleTests: XCTestCase {
         let result = loadSchema(yaml: yaml, file: "Schemas/Log.yaml")
         XCTAssertNil(result.schema)
         let found = result.diagnostics.filter { $0.rule == "collection-without-key" }
-        XCTAssertEqual(found.map(\.message), [
-            "object type 'Log' has no primary key, so its collection property 'tags' has nothing to attach to",
-            "object type 'Log' has no primary key, so its collection property 'counts' has nothing to attach to",
-        ])
+        XCTAssertEqual(
+            found.map(\.message),
+            [
+                "object type 'Log' has no primary key, so its collection property 'tags' has nothing to attach to",
+                "object type 'Log' has no primary key, so its collection property 'counts' has nothing to attach to",
+            ])
         XCTAssertEqual(found.first?.location?.file, "Schemas/Log.yaml")
         XCTAssertEqual(found.first?.location?.line, 5)
         XCTAssertEqual(found.first?.location?.column, 13)

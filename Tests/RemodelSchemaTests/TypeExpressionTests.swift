@@ -1,6 +1,7 @@
-@testable import RemodelSchema
 import RemodelCore
 import XCTest
+
+@testable import RemodelSchema
 
 /// The type grammar: `Name`, `Name?`, `list<T>`, `set<T?>`, `map<T>`, `map<string, T>`, and
 /// the offsets errors point at.

@@ -1,7 +1,8 @@
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 final class ConcurrencyTests: XCTestCase {
     func testChangeNotificationsArriveAfterCommitPerType() async throws {
@@ -19,10 +20,11 @@ final class ConcurrencyTests: XCTestCase {
 
         // A rolled-back write notifies nobody; the next commit does.
         struct Abort: Error {}
-        XCTAssertThrowsError(try store.write { tx in
-            try tx.insert(TestPerson(firstName: "Nobody"))
-            throw Abort()
-        })
+        XCTAssertThrowsError(
+            try store.write { tx in
+                try tx.insert(TestPerson(firstName: "Nobody"))
+                throw Abort()
+            })
         try store.write { tx in try tx.insert(TestPerson(firstName: "Ada", dogs: [rex.id])) }
         let personChange = await peopleIterator.next()
         XCTAssertEqual(personChange?.typeName, "Person")
@@ -91,8 +93,10 @@ final class ConcurrencyTests: XCTestCase {
             buffer += output.fileHandleForReading.availableData
         }
 
-        assertStoreError(try store.write { tx in try tx.insert(TestNote(identifier: "during", content: "x")) },
-                         contains: ["is locked by another connection or process", "waited 0.5 s", "OpenOptions.busyTimeout"]) {
+        assertStoreError(
+            try store.write { tx in try tx.insert(TestNote(identifier: "during", content: "x")) },
+            contains: ["is locked by another connection or process", "waited 0.5 s", "OpenOptions.busyTimeout"]
+        ) {
             if case .locked = $0 { return true }
             return false
         }

@@ -17,8 +17,9 @@ final class DeclaredTypeTests: XCTestCase {
             , "added" TEXT NOT NULL DEFAULT '')
             """#
         XCTAssertEqual(DeclaredTypeEditor.replacingType(of: "weight", in: sql, with: "INTEGER"), sql.replacingOccurrences(of: "weight VARCHAR(10)", with: "weight INTEGER"))
-        XCTAssertEqual(DeclaredTypeEditor.replacingType(of: "name, or \"nick\"", in: sql, with: "BLOB"),
-                       sql.replacingOccurrences(of: "\"name, or \"\"nick\"\"\" TEXT", with: "\"name, or \"\"nick\"\"\" BLOB"))
+        XCTAssertEqual(
+            DeclaredTypeEditor.replacingType(of: "name, or \"nick\"", in: sql, with: "BLOB"),
+            sql.replacingOccurrences(of: "\"name, or \"\"nick\"\"\" TEXT", with: "\"name, or \"\"nick\"\"\" BLOB"))
         XCTAssertEqual(DeclaredTypeEditor.replacingType(of: "owner", in: sql, with: "TEXT"), sql.replacingOccurrences(of: "[owner] BLOB", with: "[owner] TEXT"))
         XCTAssertEqual(DeclaredTypeEditor.replacingType(of: "bare", in: sql, with: "REAL"), sql.replacingOccurrences(of: "\"bare\",", with: "\"bare\" REAL,"))
         XCTAssertEqual(DeclaredTypeEditor.replacingType(of: "NOTE", in: sql, with: "INTEGER"), sql.replacingOccurrences(of: "\"note\" TEXT", with: "\"note\" INTEGER"))
@@ -33,7 +34,8 @@ final class DeclaredTypeTests: XCTestCase {
     func testRetypeColumnChangesTheDeclaredTypeAndKeepsTheValuesAndEverythingElse() throws {
         let folder = TemporaryFolder()
         let connection = try Connection(path: folder.file("retype.db"), create: true)
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE "Person" ("_id" BLOB PRIMARY KEY NOT NULL);
             CREATE TABLE "Dog" ("_id" BLOB PRIMARY KEY NOT NULL, "weight" TEXT NOT NULL DEFAULT '', "owner" BLOB REFERENCES "Person" ("_id") ON DELETE SET NULL, UNIQUE ("weight", "owner"));
             CREATE INDEX "Dog.owner.index" ON "Dog" ("owner");
@@ -50,7 +52,8 @@ final class DeclaredTypeTests: XCTestCase {
         expected[1][1] = .text("INTEGER")
         XCTAssertEqual(try connection.query("SELECT \"name\", \"type\", \"notnull\", \"dflt_value\", \"pk\" FROM pragma_table_info('Dog') ORDER BY \"cid\""), expected)
         XCTAssertEqual(try connection.query("SELECT \"name\", \"origin\" FROM pragma_index_list('Dog') ORDER BY \"name\""), indexesBefore)
-        XCTAssertEqual(try connection.query("SELECT \"weight\", typeof(\"weight\") FROM \"Dog\" ORDER BY \"_id\""), [[.integer(12), .text("integer")], [.integer(0), .text("integer")]])
+        XCTAssertEqual(
+            try connection.query("SELECT \"weight\", typeof(\"weight\") FROM \"Dog\" ORDER BY \"_id\""), [[.integer(12), .text("integer")], [.integer(0), .text("integer")]])
         XCTAssertEqual(try connection.scalar("PRAGMA integrity_check"), .text("ok"))
         // Values written from now on take the new type's affinity.
         try connection.execute("INSERT INTO \"Dog\" VALUES (x'03', '7', NULL)")

@@ -1,22 +1,26 @@
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 final class DynamicAndJSONTests: XCTestCase {
     private func populate(_ store: RemodelStore) throws {
         let rex = TestDog(_id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, weight: 12)
-        let ada = TestPerson(_id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada 👩‍💻", company: "", businessUnit: .customerEngineering,
-                         profileImageUrl: URL(string: "https://example.com/ada.png"), dogs: [rex.id, rex.id])
+        let ada = TestPerson(
+            _id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada 👩‍💻", company: "", businessUnit: .customerEngineering,
+            profileImageUrl: URL(string: "https://example.com/ada.png"), dogs: [rex.id, rex.id])
         try store.write { tx in
             try tx.insert(rex)
             try tx.insert(ada)
             try tx.insert(TestNote(identifier: "n1", content: "line\nbreak \"quoted\" \u{1}", lastEdited: Date(timeIntervalSince1970: 1_700_000_000.000001)))
-            try tx.insert(Sample(id: Int(Int64.max), flag: true, tiny: -1, large: Int64.min, single: 0.1, double: 1e-300, text: "",
-                                 bytes: Data(), date: Date(timeIntervalSince1970: -62_135_596_800), amount: Decimal(string: "-0.000001")!,
-                                 priority: .low, maybeText: nil, address: Address(street: "Rue", since: Date(timeIntervalSince1970: 0.5), photo: Data([0xff])),
-                                 owner: ada.id, tags: ["x", "", "x"], scores: [-1], attributes: ["k": "v", "": ""], sparse: [nil, 2],
-                                 addresses: [Address(street: "A")], priorities: [.high], friends: [ada.id]))
+            try tx.insert(
+                Sample(
+                    id: Int(Int64.max), flag: true, tiny: -1, large: Int64.min, single: 0.1, double: 1e-300, text: "",
+                    bytes: Data(), date: Date(timeIntervalSince1970: -62_135_596_800), amount: Decimal(string: "-0.000001")!,
+                    priority: .low, maybeText: nil, address: Address(street: "Rue", since: Date(timeIntervalSince1970: 0.5), photo: Data([0xff])),
+                    owner: ada.id, tags: ["x", "", "x"], scores: [-1], attributes: ["k": "v", "": ""], sparse: [nil, 2],
+                    addresses: [Address(street: "A")], priorities: [.high], friends: [ada.id]))
             try tx.insert(LogEntry(message: "hello", level: 3))
         }
     }
@@ -78,14 +82,16 @@ final class DynamicAndJSONTests: XCTestCase {
             """
         var parser = JSONParser(document)
         let before = fileBytes(path)
-        assertStoreError(try StoreJSON.importDocument(try parser.parse(), into: store, source: "data.json"), contains: [
-            "cannot import data.json; nothing was imported",
-            "data.json: Note[1].content: expected a string, found an integer",
-            "data.json: Note[2].lastEdited: \"yesterday\" is not an ISO 8601 date-time",
-            "data.json: Person[0].businessUnit: \"Sales\" is not a raw value of BusinessUnitEnum (one of: Customer Engineering, Engineering)",
-            "data.json: Person[0].nickname: Person has no stored property 'nickname'",
-            "data.json: 'Dgo' is not an object type of the store's schema; did you mean 'Dog'?",
-        ])
+        assertStoreError(
+            try StoreJSON.importDocument(try parser.parse(), into: store, source: "data.json"),
+            contains: [
+                "cannot import data.json; nothing was imported",
+                "data.json: Note[1].content: expected a string, found an integer",
+                "data.json: Note[2].lastEdited: \"yesterday\" is not an ISO 8601 date-time",
+                "data.json: Person[0].businessUnit: \"Sales\" is not a raw value of BusinessUnitEnum (one of: Customer Engineering, Engineering)",
+                "data.json: Person[0].nickname: Person has no stored property 'nickname'",
+                "data.json: 'Dgo' is not an object type of the store's schema; did you mean 'Dog'?",
+            ])
         XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 0)
         XCTAssertEqual(fileBytes(path)[0], before[0])
     }
@@ -93,13 +99,16 @@ final class DynamicAndJSONTests: XCTestCase {
     func testImportRefusesDanglingLinksAndDuplicateKeys() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        var parser = JSONParser("""
+        var parser = JSONParser(
+            """
             { "Person": [ { "_id": "65a1b2c3d4e5f60718293a4b", "dogs": ["00000000-0000-0000-0000-000000000009"] } ] }
             """)
-        assertStoreError(try StoreJSON.importDocument(try parser.parse(), into: store),
-                         contains: ["Person \"65a1b2c3d4e5f60718293a4b\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000009\", which does not exist"])
+        assertStoreError(
+            try StoreJSON.importDocument(try parser.parse(), into: store),
+            contains: ["Person \"65a1b2c3d4e5f60718293a4b\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000009\", which does not exist"])
         XCTAssertEqual(try store.read { try $0.count(TestPerson.self) }, 0)
-        var duplicate = JSONParser("""
+        var duplicate = JSONParser(
+            """
             { "Note": [ { "identifier": "a", "content": "" }, { "identifier": "a", "content": "" } ] }
             """)
         assertStoreError(try StoreJSON.importDocument(try duplicate.parse(), into: store), contains: ["Note[1].identifier: the primary key \"a\" appears twice in Note"])
@@ -122,11 +131,15 @@ final class DynamicAndJSONTests: XCTestCase {
 
     func testADateOnlyDefaultIsStoredAsMidnightUTC() throws {
         let folder = TemporaryFolder()
-        let schema = Schema(objects: [ObjectType(name: "Event", primaryKey: "id", properties: [
-            Property("id", .scalar(.int)),
-            Property("day", .scalar(.date), default: .string("2024-05-01")),
-            Property("noon", .scalar(.date), default: .string("2024-05-01T14:00+02")),
-        ])])
+        let schema = Schema(objects: [
+            ObjectType(
+                name: "Event", primaryKey: "id",
+                properties: [
+                    Property("id", .scalar(.int)),
+                    Property("day", .scalar(.date), default: .string("2024-05-01")),
+                    Property("noon", .scalar(.date), default: .string("2024-05-01T14:00+02")),
+                ])
+        ])
         let store = try RemodelStore(path: folder.file("store.db"), schema: schema, version: 1)
         try store.write { tx in try tx.insert(["id": .integer(1)], ofType: "Event") }
         let event = try XCTUnwrap(try store.read { try $0.dynamicObjects(ofType: "Event").first })

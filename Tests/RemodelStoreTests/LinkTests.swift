@@ -1,7 +1,8 @@
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 final class LinkTests: XCTestCase {
     func testListOfLinksKeepsOrderAndResolves() throws {
@@ -10,7 +11,7 @@ final class LinkTests: XCTestCase {
         let dogs = (1...3).map { TestDog(weight: $0 * 10) }
         let person = TestPerson(firstName: "Ada", dogs: [dogs[2].id, dogs[0].id, dogs[1].id])
         try store.write { tx in
-            try tx.insert(person) // before its dogs: links are checked at commit
+            try tx.insert(person)  // before its dogs: links are checked at commit
             for dog in dogs { try tx.insert(dog) }
         }
         let resolved = try store.read { db in try db.objects(TestDog.self, forKeys: try db.object(TestPerson.self, forKey: person.id)!.dogs) }
@@ -61,7 +62,9 @@ final class LinkTests: XCTestCase {
     func testDeletingAnOwnerDeletesItsCollectionsAndEmbeddedObjects() throws {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
-        try store.write { tx in try tx.insert(Sample(id: 1, address: Address(street: "x"), tags: ["a", "b"], scores: [1], attributes: ["k": "v"], addresses: [Address(street: "y")])) }
+        try store.write { tx in
+            try tx.insert(Sample(id: 1, address: Address(street: "x"), tags: ["a", "b"], scores: [1], attributes: ["k": "v"], addresses: [Address(street: "y")]))
+        }
         try store.write { tx in try tx.delete(Sample.self, key: 1) }
         for table in ["Sample.tags", "Sample.scores", "Sample.attributes", "Sample.addresses"] {
             XCTAssertEqual(try rawSQL(folder.file("store.db"), "SELECT count(*) FROM \"\(table)\""), [[.integer(0)]], table)
@@ -72,8 +75,9 @@ final class LinkTests: XCTestCase {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
         let missing = ObjectID("aaaaaaaaaaaaaaaaaaaaaaaa")!
-        assertStoreError(try store.write { tx in try tx.insert(Sample(id: 9, owner: missing)) },
-                         contains: ["Sample 9 links through 'owner' to Person \"aaaaaaaaaaaaaaaaaaaaaaaa\", which does not exist"])
+        assertStoreError(
+            try store.write { tx in try tx.insert(Sample(id: 9, owner: missing)) },
+            contains: ["Sample 9 links through 'owner' to Person \"aaaaaaaaaaaaaaaaaaaaaaaa\", which does not exist"])
         XCTAssertEqual(try store.read { try $0.count(Sample.self) }, 0)
     }
 
@@ -82,8 +86,9 @@ final class LinkTests: XCTestCase {
         let store = try makeStore(folder)
         let ghost = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
         let person = TestPerson(_id: ObjectID("0123456789abcdef01234567")!, firstName: "Ada", dogs: [ghost])
-        assertStoreError(try store.write { tx in try tx.insert(person) },
-                         contains: ["Person \"0123456789abcdef01234567\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000001\", which does not exist", "add that Dog"])
+        assertStoreError(
+            try store.write { tx in try tx.insert(person) },
+            contains: ["Person \"0123456789abcdef01234567\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000001\", which does not exist", "add that Dog"])
         XCTAssertEqual(try store.read { try $0.count(TestPerson.self) }, 0)
     }
 

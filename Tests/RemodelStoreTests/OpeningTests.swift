@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 final class OpeningTests: XCTestCase {
     private func schema(version: Int = 1, extraProperty: Bool = false) -> (Schema, Int) {
@@ -19,36 +20,56 @@ final class OpeningTests: XCTestCase {
         XCTAssertEqual(try rawSQL(path, "PRAGMA user_version"), [[.integer(1)]])
         XCTAssertEqual(try rawSQL(path, "PRAGMA journal_mode"), [[.text("wal")]])
         let metadata = try rawSQL(path, "SELECT \"key\", \"value\" FROM \"_remodel_metadata\" ORDER BY \"key\"")
-        XCTAssertEqual(metadata, [
-            [.text("formatVersion"), .integer(1)],
-            [.text("schema"), .text(CanonicalYAML.text(of: TestSchemaManifest.schema))],
-            [.text("schemaHash"), .text(TestSchemaManifest.schema.storageHash)],
-        ])
+        XCTAssertEqual(
+            metadata,
+            [
+                [.text("formatVersion"), .integer(1)],
+                [.text("schema"), .text(CanonicalYAML.text(of: TestSchemaManifest.schema))],
+                [.text("schemaHash"), .text(TestSchemaManifest.schema.storageHash)],
+            ])
         let tables = try rawSQL(path, "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] }
-        XCTAssertEqual(tables, ["Dog", "LogEntry", "Note", "Person", "Person.dogs", "Sample", "Sample.addresses", "Sample.attributes",
-                                "Sample.friends", "Sample.priorities", "Sample.scores", "Sample.sparse", "Sample.tags",
-                                "_remodel_metadata", "_remodel_migrations"].map(StoreValue.text))
+        XCTAssertEqual(
+            tables,
+            [
+                "Dog", "LogEntry", "Note", "Person", "Person.dogs", "Sample", "Sample.addresses", "Sample.attributes",
+                "Sample.friends", "Sample.priorities", "Sample.scores", "Sample.sparse", "Sample.tags",
+                "_remodel_metadata", "_remodel_migrations",
+            ].map(StoreValue.text))
         let person = try rawSQL(path, "SELECT sql FROM sqlite_schema WHERE name = 'Person'")
-        XCTAssertEqual(person, [[.text("""
-            CREATE TABLE "Person" (
-              "_id" BLOB PRIMARY KEY NOT NULL,
-              "firstName" TEXT NOT NULL,
-              "company" TEXT NOT NULL,
-              "businessUnit" TEXT NOT NULL,
-              "profileImageUrl" TEXT
-            )
-            """)]])
+        XCTAssertEqual(
+            person,
+            [
+                [
+                    .text(
+                        """
+                        CREATE TABLE "Person" (
+                          "_id" BLOB PRIMARY KEY NOT NULL,
+                          "firstName" TEXT NOT NULL,
+                          "company" TEXT NOT NULL,
+                          "businessUnit" TEXT NOT NULL,
+                          "profileImageUrl" TEXT
+                        )
+                        """)
+                ]
+            ])
         let dogs = try rawSQL(path, "SELECT sql FROM sqlite_schema WHERE name = 'Person.dogs'")
-        XCTAssertEqual(dogs, [[.text("""
-            CREATE TABLE "Person.dogs" (
-              "owner" BLOB NOT NULL,
-              "position" INTEGER NOT NULL,
-              "value" BLOB NOT NULL,
-              PRIMARY KEY ("owner", "position"),
-              FOREIGN KEY ("owner") REFERENCES "Person" ("_id") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
-              FOREIGN KEY ("value") REFERENCES "Dog" ("_id") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
-            )
-            """)]])
+        XCTAssertEqual(
+            dogs,
+            [
+                [
+                    .text(
+                        """
+                        CREATE TABLE "Person.dogs" (
+                          "owner" BLOB NOT NULL,
+                          "position" INTEGER NOT NULL,
+                          "value" BLOB NOT NULL,
+                          PRIMARY KEY ("owner", "position"),
+                          FOREIGN KEY ("owner") REFERENCES "Person" ("_id") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+                          FOREIGN KEY ("value") REFERENCES "Dog" ("_id") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+                        )
+                        """)
+                ]
+            ])
         let indexes = try rawSQL(path, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").map { $0[0] }
         XCTAssertEqual(indexes, ["Dog.weight.index", "Person.dogs.value", "Sample.friends.value", "Sample.owner.index", "Sample.text.index"].map(StoreValue.text))
         let sample = try rawSQL(path, "SELECT sql FROM sqlite_schema WHERE name = 'Sample'")
@@ -76,8 +97,9 @@ final class OpeningTests: XCTestCase {
         let path = folder.file("notes.txt")
         try Data("these are my notes, not a database\n".utf8).write(to: URL(fileURLWithPath: path))
         let before = fileBytes(path)
-        assertStoreError(try RemodelStore(path: path, manifest: TestSchemaManifest.self),
-                         contains: ["'\(path)' is not an SQLite database", "open the right file"])
+        assertStoreError(
+            try RemodelStore(path: path, manifest: TestSchemaManifest.self),
+            contains: ["'\(path)' is not an SQLite database", "open the right file"])
         XCTAssertEqual(fileBytes(path), before)
     }
 
@@ -86,8 +108,9 @@ final class OpeningTests: XCTestCase {
         let path = folder.file("other.db")
         _ = try rawSQL(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)")
         let before = fileBytes(path)
-        assertStoreError(try RemodelStore(path: path, manifest: TestSchemaManifest.self),
-                         contains: ["is an SQLite database but not a Remodel store", "application_id is 0", "1380273476"])
+        assertStoreError(
+            try RemodelStore(path: path, manifest: TestSchemaManifest.self),
+            contains: ["is an SQLite database but not a Remodel store", "application_id is 0", "1380273476"])
         XCTAssertEqual(fileBytes(path), before)
     }
 
@@ -109,8 +132,9 @@ final class OpeningTests: XCTestCase {
         _ = try makeStore(folder)
         let before = fileBytes(path)
         let (schema, _) = schema(extraProperty: true)
-        assertStoreError(try RemodelStore(path: path, schema: schema, version: 2),
-                         contains: ["is at schema version 1 and this code needs version 2", "remodel migrate --store", "OpenOptions.migrator"])
+        assertStoreError(
+            try RemodelStore(path: path, schema: schema, version: 2),
+            contains: ["is at schema version 1 and this code needs version 2", "remodel migrate --store", "OpenOptions.migrator"])
         XCTAssertEqual(fileBytes(path), before)
     }
 
@@ -120,8 +144,9 @@ final class OpeningTests: XCTestCase {
         _ = try makeStore(folder)
         let before = fileBytes(path)
         let (schema, _) = schema(extraProperty: true)
-        assertStoreError(try RemodelStore(path: path, schema: schema, version: 1),
-                         contains: ["is at schema version 1 but was written with a different schema", TestSchemaManifest.schemaHash, schema.storageHash, "remodel migration new"])
+        assertStoreError(
+            try RemodelStore(path: path, schema: schema, version: 1),
+            contains: ["is at schema version 1 but was written with a different schema", TestSchemaManifest.schemaHash, schema.storageHash, "remodel migration new"])
         XCTAssertEqual(fileBytes(path), before)
     }
 
@@ -173,15 +198,17 @@ final class OpeningTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
         let undo = try makeUnwritable(locked)
         defer { undo() }
-        assertStoreError(try RemodelStore(path: locked + "/new.db", manifest: TestSchemaManifest.self),
-                         contains: ["its folder", "is read-only, so the store cannot be created there"])
+        assertStoreError(
+            try RemodelStore(path: locked + "/new.db", manifest: TestSchemaManifest.self),
+            contains: ["its folder", "is read-only, so the store cannot be created there"])
         _ = path
     }
 
     func testMissingFolder() throws {
         let folder = TemporaryFolder()
-        assertStoreError(try RemodelStore(path: folder.file("nope/store.db"), manifest: TestSchemaManifest.self),
-                         contains: ["cannot open the store", "the folder", "does not exist; create it first"])
+        assertStoreError(
+            try RemodelStore(path: folder.file("nope/store.db"), manifest: TestSchemaManifest.self),
+            contains: ["cannot open the store", "the folder", "does not exist; create it first"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("nope")))
     }
 
@@ -252,8 +279,9 @@ final class OpeningTests: XCTestCase {
     func testSchemasTheStoreCannotLayOutAreRefusedBeforeCreatingAnything() throws {
         let folder = TemporaryFolder()
         let keyless = Schema(objects: [ObjectType(name: "Log", properties: [Property("lines", PropertyType(.scalar(.string), collection: .list))])])
-        assertStoreError(try RemodelStore(path: folder.file("a.db"), schema: keyless, version: 1),
-                         contains: ["'Log' has no primary key, so its collection property 'lines' has nothing to attach to; give 'Log' a primaryKey"])
+        assertStoreError(
+            try RemodelStore(path: folder.file("a.db"), schema: keyless, version: 1),
+            contains: ["'Log' has no primary key, so its collection property 'lines' has nothing to attach to; give 'Log' a primaryKey"])
         let reserved = Schema(objects: [ObjectType(name: "_remodel_things", primaryKey: "id", properties: [Property("id", .scalar(.int))])])
         assertStoreError(try RemodelStore(path: folder.file("b.db"), schema: reserved, version: 1), contains: ["starts with '_remodel', which is reserved"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])

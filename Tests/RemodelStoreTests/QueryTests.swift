@@ -1,7 +1,8 @@
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 final class QueryTests: XCTestCase {
     private var folder: TemporaryFolder!
@@ -11,9 +12,18 @@ final class QueryTests: XCTestCase {
         folder = TemporaryFolder()
         store = try makeStore(folder)
         try store.write { tx in
-            try tx.insert(Sample(id: 1, flag: true, large: 10, double: 1.5, text: "apple pie", date: Date(timeIntervalSince1970: 100), unit: .engineering, priority: .low, maybeInt: 1, maybeText: "x", tags: ["a"], scores: [1, 2]))
-            try tx.insert(Sample(id: 2, flag: false, large: 20, double: 2.5, text: "banana", date: Date(timeIntervalSince1970: 200), unit: .customerEngineering, priority: nil, maybeInt: nil, tags: [], scores: [2]))
-            try tx.insert(Sample(id: 3, flag: true, large: 30, double: -1, text: "apricot", date: Date(timeIntervalSince1970: 300), unit: .engineering, priority: .high, maybeInt: 3, maybeText: "pie", tags: ["b", "c"]))
+            try tx.insert(
+                Sample(
+                    id: 1, flag: true, large: 10, double: 1.5, text: "apple pie", date: Date(timeIntervalSince1970: 100), unit: .engineering, priority: .low, maybeInt: 1,
+                    maybeText: "x", tags: ["a"], scores: [1, 2]))
+            try tx.insert(
+                Sample(
+                    id: 2, flag: false, large: 20, double: 2.5, text: "banana", date: Date(timeIntervalSince1970: 200), unit: .customerEngineering, priority: nil, maybeInt: nil,
+                    tags: [], scores: [2]))
+            try tx.insert(
+                Sample(
+                    id: 3, flag: true, large: 30, double: -1, text: "apricot", date: Date(timeIntervalSince1970: 300), unit: .engineering, priority: .high, maybeInt: 3,
+                    maybeText: "pie", tags: ["b", "c"]))
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 final class WriteReadTests: XCTestCase {
     func testInsertAndReadByKey() throws {
@@ -24,10 +25,12 @@ final class WriteReadTests: XCTestCase {
         }
         XCTAssertEqual(count, 1)
         struct Boom: Error {}
-        XCTAssertThrowsError(try store.write { tx in
-            try tx.insert(TestNote(identifier: "b", content: "b"))
-            throw Boom()
-        }) { XCTAssertTrue($0 is Boom) }
+        XCTAssertThrowsError(
+            try store.write { tx in
+                try tx.insert(TestNote(identifier: "b", content: "b"))
+                throw Boom()
+            }
+        ) { XCTAssertTrue($0 is Boom) }
         XCTAssertEqual(try store.read { try $0.objects(TestNote.self).fetchAll().map(\.identifier) }, ["a"])
     }
 
@@ -35,8 +38,9 @@ final class WriteReadTests: XCTestCase {
         let folder = TemporaryFolder()
         let store = try makeStore(folder)
         try store.write { tx in try tx.insert(TestNote(identifier: "k", content: "one")) }
-        assertStoreError(try store.write { tx in try tx.insert(TestNote(identifier: "k", content: "two")) },
-                         contains: ["a Note with primary key \"k\" already exists", "use upsert"])
+        assertStoreError(
+            try store.write { tx in try tx.insert(TestNote(identifier: "k", content: "two")) },
+            contains: ["a Note with primary key \"k\" already exists", "use upsert"])
         try store.write { tx in try tx.upsert(TestNote(identifier: "k", content: "two")) }
         XCTAssertEqual(try store.read { try $0.object(TestNote.self, forKey: "k")?.content }, "two")
         XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 1)
@@ -129,8 +133,9 @@ final class WriteReadTests: XCTestCase {
         let person = TestPerson(firstName: "Grace")
         try store.write { tx in try tx.insert(person) }
         _ = try rawSQL(folder.file("store.db"), "UPDATE \"Person\" SET \"businessUnit\" = 'Marketing'")
-        assertStoreError(try store.read { try $0.object(TestPerson.self, forKey: person.id) },
-                         contains: ["Person.businessUnit", "\"Marketing\"", "not a raw value of any case of BusinessUnitEnum"])
+        assertStoreError(
+            try store.read { try $0.object(TestPerson.self, forKey: person.id) },
+            contains: ["Person.businessUnit", "\"Marketing\"", "not a raw value of any case of BusinessUnitEnum"])
     }
 
     func testWriteInReadIsRefused() throws {

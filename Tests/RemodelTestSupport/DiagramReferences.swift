@@ -36,17 +36,21 @@ public enum DiagramReferences {
             Case(name: "example-v\(version)", diagram: Diagram(schema: history.schema(at: version)!))
         }
         let plan = try Migrator(history: history).plan(from: 1, now: PlanReferences.now)
-        cases.append(Case(
-            name: "example-diff-1-\(history.currentVersion)",
-            diagram: Diagram(comparing: history.schema(at: 1)!, to: history.snapshots.last!, renames: plan.renamesAcrossVersions, title: "Changes from version 1 to version \(history.currentVersion)")
-        ))
+        cases.append(
+            Case(
+                name: "example-diff-1-\(history.currentVersion)",
+                diagram: Diagram(
+                    comparing: history.schema(at: 1)!, to: history.snapshots.last!, renames: plan.renamesAcrossVersions,
+                    title: "Changes from version 1 to version \(history.currentVersion)")
+            ))
         for (name, file) in [("embedded", "Embedded.yaml"), ("collections", "Collections.yaml"), ("awkward-text", "AwkwardText.yaml")] {
             cases.append(Case(name: name, diagram: Diagram(schema: try schema(file))))
         }
-        cases.append(Case(
-            name: "changes",
-            diagram: Diagram(comparing: try schema("Changes/old.yaml"), to: try schema("Changes/new.yaml"), title: "Changes from Changes/old.yaml to Changes/new.yaml")
-        ))
+        cases.append(
+            Case(
+                name: "changes",
+                diagram: Diagram(comparing: try schema("Changes/old.yaml"), to: try schema("Changes/new.yaml"), title: "Changes from Changes/old.yaml to Changes/new.yaml")
+            ))
         return cases
     }
 

@@ -50,10 +50,12 @@ public enum PlanReferences {
     }
 
     static func history(_ snapshots: [Schema], _ steps: [MigrationStep]) -> MigrationHistory {
-        MigrationHistory(snapshots: snapshots, migrations: [
-            Migration(version: 1, name: "initial", steps: [], checksum: "c1"),
-            Migration(version: 2, name: "change", steps: steps, checksum: "c2"),
-        ])
+        MigrationHistory(
+            snapshots: snapshots,
+            migrations: [
+                Migration(version: 1, name: "initial", steps: [], checksum: "c1"),
+                Migration(version: 2, name: "change", steps: steps, checksum: "c2"),
+            ])
     }
 
     static func object(_ name: String, key: String? = "id", embedded: Bool = false, _ properties: [Property]) -> ObjectType {
@@ -64,59 +66,104 @@ public enum PlanReferences {
         let doggo = object("Doggo", [Property("name", .scalar(.string), indexed: true), Property("toys", PropertyType(.scalar(.string), collection: .list))])
         var dog = doggo
         dog.name = "Dog"
-        let person = { (target: String) in object("Person", [Property("pet", PropertyType(.object(target), optional: true)), Property("dogs", PropertyType(.object(target), collection: .list))]) }
-        return Case(name: "step-renameType", history: history([Schema(objects: [doggo, person("Doggo")]), Schema(objects: [dog, person("Dog")])], [.renameType(from: "Doggo", to: "Dog")]), from: 1)
+        let person = { (target: String) in
+            object("Person", [Property("pet", PropertyType(.object(target), optional: true)), Property("dogs", PropertyType(.object(target), collection: .list))])
+        }
+        return Case(
+            name: "step-renameType",
+            history: history([Schema(objects: [doggo, person("Doggo")]), Schema(objects: [dog, person("Dog")])], [.renameType(from: "Doggo", to: "Dog")]), from: 1)
     }()
 
     static let renameProperty: Case = {
         let v1 = object("Pair", [Property("a", .scalar(.string), indexed: true), Property("b", .scalar(.int)), Property("employeeId", .scalar(.string))])
         let v2 = object("Pair", [Property("a", .scalar(.int)), Property("b", .scalar(.string), indexed: true), Property("personId", .scalar(.string))])
-        return Case(name: "step-renameProperty", history: history([Schema(objects: [v1]), Schema(objects: [v2])], [
-            .renameProperty(type: "Pair", from: "a", to: "b"), .renameProperty(type: "Pair", from: "b", to: "a"),
-            .renameProperty(type: "Pair", from: "employeeId", to: "personId"),
-        ]), from: 1)
+        return Case(
+            name: "step-renameProperty",
+            history: history(
+                [Schema(objects: [v1]), Schema(objects: [v2])],
+                [
+                    .renameProperty(type: "Pair", from: "a", to: "b"), .renameProperty(type: "Pair", from: "b", to: "a"),
+                    .renameProperty(type: "Pair", from: "employeeId", to: "personId"),
+                ]), from: 1)
     }()
 
     static let set: Case = {
         let owner = object("Owner", [Property("name", .scalar(.string))])
-        let v1 = Schema(objects: [object("Person", [Property("firstName", .scalar(.string)), Property("lastName", .scalar(.string, optional: true)), Property("owner", PropertyType(.object("Owner"), optional: true))]), owner])
-        let v2 = Schema(objects: [object("Person", [
-            Property("firstName", .scalar(.string)), Property("lastName", .scalar(.string, optional: true)), Property("owner", PropertyType(.object("Owner"), optional: true)),
-            Property("displayName", .scalar(.string), default: .string("")), Property("ownerName", .scalar(.string), default: .string("")), Property("level", .scalar(.int), default: .int(0)),
-        ]), owner])
-        return Case(name: "step-set", history: history([v1, v2], [
-            .set(type: "Person", property: "displayName", template: "{firstName} {lastName}"),
-            .set(type: "Person", property: "ownerName", template: "{owner.name}"),
-            .set(type: "Person", property: "level", template: "3"),
-        ]), from: 1)
+        let v1 = Schema(objects: [
+            object(
+                "Person",
+                [
+                    Property("firstName", .scalar(.string)), Property("lastName", .scalar(.string, optional: true)),
+                    Property("owner", PropertyType(.object("Owner"), optional: true)),
+                ]), owner,
+        ])
+        let v2 = Schema(objects: [
+            object(
+                "Person",
+                [
+                    Property("firstName", .scalar(.string)), Property("lastName", .scalar(.string, optional: true)),
+                    Property("owner", PropertyType(.object("Owner"), optional: true)),
+                    Property("displayName", .scalar(.string), default: .string("")), Property("ownerName", .scalar(.string), default: .string("")),
+                    Property("level", .scalar(.int), default: .int(0)),
+                ]), owner,
+        ])
+        return Case(
+            name: "step-set",
+            history: history(
+                [v1, v2],
+                [
+                    .set(type: "Person", property: "displayName", template: "{firstName} {lastName}"),
+                    .set(type: "Person", property: "ownerName", template: "{owner.name}"),
+                    .set(type: "Person", property: "level", template: "3"),
+                ]), from: 1)
     }()
 
     static let convert: Case = {
         let v1 = object("Reading", [Property("count", .scalar(.string)), Property("price", .scalar(.string)), Property("when", .scalar(.string, optional: true))])
         let v2 = object("Reading", [Property("count", .scalar(.int)), Property("price", .scalar(.double), default: .double(-1)), Property("when", .scalar(.date, optional: true))])
-        return Case(name: "step-convert", history: history([Schema(objects: [v1]), Schema(objects: [v2])], [
-            .convert(type: "Reading", property: "count", to: .scalar(.int), onError: .fail),
-            .convert(type: "Reading", property: "price", to: .scalar(.double), onError: .default),
-            .convert(type: "Reading", property: "when", to: .scalar(.date, optional: true), onError: .null),
-        ]), from: 1)
+        return Case(
+            name: "step-convert",
+            history: history(
+                [Schema(objects: [v1]), Schema(objects: [v2])],
+                [
+                    .convert(type: "Reading", property: "count", to: .scalar(.int), onError: .fail),
+                    .convert(type: "Reading", property: "price", to: .scalar(.double), onError: .default),
+                    .convert(type: "Reading", property: "when", to: .scalar(.date, optional: true), onError: .null),
+                ]), from: 1)
     }()
 
     static let split: Case = {
         let v1 = object("Person", [Property("name", .scalar(.string))])
-        let v2 = object("Person", [Property("first", .scalar(.string), default: .string("")), Property("middle", .scalar(.string), default: .string("")), Property("last", .scalar(.string), default: .string(""))])
-        return Case(name: "step-split", history: history([Schema(objects: [v1]), Schema(objects: [v2])], [
-            .split(type: "Person", property: "name", into: ["first", "middle", "last"], separator: " "),
-        ]), from: 1)
+        let v2 = object(
+            "Person",
+            [
+                Property("first", .scalar(.string), default: .string("")), Property("middle", .scalar(.string), default: .string("")),
+                Property("last", .scalar(.string), default: .string("")),
+            ])
+        return Case(
+            name: "step-split",
+            history: history(
+                [Schema(objects: [v1]), Schema(objects: [v2])],
+                [
+                    .split(type: "Person", property: "name", into: ["first", "middle", "last"], separator: " ")
+                ]), from: 1)
     }()
 
     static let mapValues: Case = {
         let unit = EnumType(name: "Unit", cases: [EnumType.Case(name: "engineering", rawValue: .string("Engineering")), EnumType.Case(name: "sales", rawValue: .string("Sales"))])
         let v1 = Schema(objects: [object("Person", [Property("unit", .scalar(.string)), Property("team", .scalar(.string, optional: true))])])
-        let v2 = Schema(enums: [unit], objects: [object("Person", [Property("unit", PropertyType(.enumeration("Unit"))), Property("team", PropertyType(.enumeration("Unit"), optional: true))])])
-        return Case(name: "step-mapValues", history: history([v1, v2], [
-            .mapValues(type: "Person", property: "unit", values: [.init(from: "Eng", to: .enumCase("engineering"))], otherwise: .enumCase("sales")),
-            .mapValues(type: "Person", property: "team", values: [.init(from: "Eng", to: .enumCase("engineering")), .init(from: "S", to: .enumCase("sales"))], otherwise: nil),
-        ]), from: 1)
+        let v2 = Schema(
+            enums: [unit],
+            objects: [object("Person", [Property("unit", PropertyType(.enumeration("Unit"))), Property("team", PropertyType(.enumeration("Unit"), optional: true))])])
+        return Case(
+            name: "step-mapValues",
+            history: history(
+                [v1, v2],
+                [
+                    .mapValues(type: "Person", property: "unit", values: [.init(from: "Eng", to: .enumCase("engineering"))], otherwise: .enumCase("sales")),
+                    .mapValues(
+                        type: "Person", property: "team", values: [.init(from: "Eng", to: .enumCase("engineering")), .init(from: "S", to: .enumCase("sales"))], otherwise: nil),
+                ]), from: 1)
     }()
 
     static let deleteObjects: Case = {
@@ -124,21 +171,39 @@ public enum PlanReferences {
         let folder = object("Folder", [Property("pinned", PropertyType(.object("Note"), optional: true)), Property("notes", PropertyType(.object("Note"), collection: .list))])
         let log = object("Log", key: nil, [Property("line", .scalar(.string))])
         let schema = Schema(objects: [note, folder, log])
-        return Case(name: "step-deleteObjects", history: history([schema, schema], [
-            .deleteObjects(type: "Note", where: [.init(property: "content", value: .string("")), .init(property: "size", condition: .lessThan(.int(10)))]),
-            .deleteObjects(type: "Log", where: [.init(property: "line", condition: .startsWith("debug:"))]),
-        ]), from: 1)
+        return Case(
+            name: "step-deleteObjects",
+            history: history(
+                [schema, schema],
+                [
+                    .deleteObjects(type: "Note", where: [.init(property: "content", value: .string("")), .init(property: "size", condition: .lessThan(.int(10)))]),
+                    .deleteObjects(type: "Log", where: [.init(property: "line", condition: .startsWith("debug:"))]),
+                ]), from: 1)
     }()
 
     static let createObjects: Case = {
         let dog = ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.uuid), default: .generated(.uuid)), Property("name", .scalar(.string))])
         let v1 = Schema(objects: [object("Person", [Property("name", .scalar(.string))])])
-        let v2 = Schema(objects: [object("Person", [Property("name", .scalar(.string)), Property("dogs", PropertyType(.object("Dog"), collection: .list)), Property("best", PropertyType(.object("Dog"), optional: true))]), dog])
-        return Case(name: "step-createObjects", history: history([v1, v2], [
-            .createObjects(type: "Dog", objects: [[.init(property: "name", value: .string("Marley"))], [.init(property: "name", value: .string("Lassie"))]],
-                           addTo: .init(type: "Person", property: "dogs", where: [.init(property: "name", value: .string("John"))])),
-            .createObjects(type: "Dog", objects: [[.init(property: "name", value: .string("Toto"))]], addTo: .init(type: "Person", property: "best", where: [.init(property: "name", value: .string("Jane"))])),
-        ]), from: 1)
+        let v2 = Schema(objects: [
+            object(
+                "Person",
+                [
+                    Property("name", .scalar(.string)), Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+                    Property("best", PropertyType(.object("Dog"), optional: true)),
+                ]), dog,
+        ])
+        return Case(
+            name: "step-createObjects",
+            history: history(
+                [v1, v2],
+                [
+                    .createObjects(
+                        type: "Dog", objects: [[.init(property: "name", value: .string("Marley"))], [.init(property: "name", value: .string("Lassie"))]],
+                        addTo: .init(type: "Person", property: "dogs", where: [.init(property: "name", value: .string("John"))])),
+                    .createObjects(
+                        type: "Dog", objects: [[.init(property: "name", value: .string("Toto"))]],
+                        addTo: .init(type: "Person", property: "best", where: [.init(property: "name", value: .string("Jane"))])),
+                ]), from: 1)
     }()
 
     static let custom: Case = {
@@ -150,7 +215,8 @@ public enum PlanReferences {
     static let embed: Case = {
         let address = object("Address", [Property("street", .scalar(.string)), Property("city", .scalar(.string))])
         let embedded = object("Address", embedded: true, [Property("street", .scalar(.string)), Property("city", .scalar(.string))])
-        let person = object("Person", [Property("home", PropertyType(.object("Address"), optional: true)), Property("others", PropertyType(.object("Address"), collection: .list))])
+        let person = object(
+            "Person", [Property("home", PropertyType(.object("Address"), optional: true)), Property("others", PropertyType(.object("Address"), collection: .list))])
         return Case(name: "auto-embed", history: history([Schema(objects: [person, address]), Schema(objects: [person, embedded])], []), from: 1)
     }()
 
@@ -163,18 +229,25 @@ public enum PlanReferences {
 
     static let reshapeEmbedded: Case = {
         let old = object("Address", embedded: true, [Property("street", .scalar(.string)), Property("zip", .scalar(.int32)), Property("note", .scalar(.string, optional: true))])
-        let new = object("Address", embedded: true, [
-            Property("road", .scalar(.string), renamedFrom: "street"), Property("zip", .scalar(.int)), Property("country", .scalar(.string), default: .string("NL")),
-        ])
-        let person = object("Person", [Property("home", PropertyType(.object("Address"), optional: true)), Property("others", PropertyType(.object("Address"), collection: .list))])
+        let new = object(
+            "Address", embedded: true,
+            [
+                Property("road", .scalar(.string), renamedFrom: "street"), Property("zip", .scalar(.int)), Property("country", .scalar(.string), default: .string("NL")),
+            ])
+        let person = object(
+            "Person", [Property("home", PropertyType(.object("Address"), optional: true)), Property("others", PropertyType(.object("Address"), collection: .list))])
         return Case(name: "auto-reshape-embedded", history: history([Schema(objects: [person, old]), Schema(objects: [person, new])], []), from: 1)
     }()
 
     static let retarget: Case = {
         let dog = object("Dog", [Property("name", .scalar(.string))])
         let cat = object("Cat", [Property("name", .scalar(.string))])
-        let v1 = Schema(objects: [object("Person", [Property("pets", PropertyType(.object("Dog"), collection: .list)), Property("best", PropertyType(.object("Dog"), optional: true))]), dog, cat])
-        let v2 = Schema(objects: [object("Person", [Property("pets", PropertyType(.object("Cat"), collection: .list)), Property("best", PropertyType(.object("Cat"), optional: true))]), dog, cat])
+        let v1 = Schema(objects: [
+            object("Person", [Property("pets", PropertyType(.object("Dog"), collection: .list)), Property("best", PropertyType(.object("Dog"), optional: true))]), dog, cat,
+        ])
+        let v2 = Schema(objects: [
+            object("Person", [Property("pets", PropertyType(.object("Cat"), collection: .list)), Property("best", PropertyType(.object("Cat"), optional: true))]), dog, cat,
+        ])
         return Case(name: "auto-retarget-links", history: history([v1, v2], []), from: 1)
     }()
 
@@ -183,7 +256,9 @@ public enum PlanReferences {
         let v1 = object("Item", [Property("code", .scalar(.string))])
         // Each step maps the codes the previous one made: a0 → a1 → … → a20.
         let steps = (1...20).map { index in
-            MigrationStep.mapValues(type: "Item", property: "code", values: [.init(from: "a\(index - 1)", to: .string("a\(index)")), .init(from: "b\(index - 1)", to: .string("b\(index)"))], otherwise: nil)
+            MigrationStep.mapValues(
+                type: "Item", property: "code", values: [.init(from: "a\(index - 1)", to: .string("a\(index)")), .init(from: "b\(index - 1)", to: .string("b\(index)"))],
+                otherwise: nil)
         }
         return Case(name: "deep-composition", history: history([Schema(objects: [v1]), Schema(objects: [v1])], steps), from: 1)
     }()

@@ -68,7 +68,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     private init(durable: Bool) throws {
         settings = durable ? "-c shared_buffers=1GB -c max_wal_size=8GB" : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         guard let binaries = Self.findBinaries() else {
-            throw Unavailable(description: "PostgreSQL's server programs (initdb, pg_ctl, psql) are not installed; install Debian's 'postgresql' package to run the PostgreSQL tests")
+            throw Unavailable(
+                description: "PostgreSQL's server programs (initdb, pg_ctl, psql) are not installed; install Debian's 'postgresql' package to run the PostgreSQL tests")
         }
         self.binaries = binaries
         runAs = geteuid() == 0 ? "postgres" : nil
@@ -84,11 +85,13 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
         do {
             try run("initdb", ["-D", root + "/data", "-U", superuser, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
-            try run("pg_ctl", [
-                "-D", root + "/data", "-l", root + "/server.log", "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -k \(socketFolder) -p \(port) \(settings)",
-                "start",
-            ])
+            try run(
+                "pg_ctl",
+                [
+                    "-D", root + "/data", "-l", root + "/server.log", "-w", "-t", "60",
+                    "-o", "-c listen_addresses='' -k \(socketFolder) -p \(port) \(settings)",
+                    "start",
+                ])
         } catch {
             // A server that did start (pg_ctl timing out) is stopped; the folder goes.
             let log = (try? String(contentsOfFile: root + "/server.log", encoding: .utf8)) ?? ""
@@ -109,7 +112,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         var removed: [String] = []
         for name in names where name.hasPrefix(folderPrefix) {
             guard let pid = Int32(name.dropFirst(folderPrefix.count).prefix { $0 != "-" }),
-                  kill(pid, 0) == -1, errno == ESRCH else { continue }
+                kill(pid, 0) == -1, errno == ESRCH
+            else { continue }
             let path = (folder as NSString).appendingPathComponent(name)
             if let binaries, FileManager.default.fileExists(atPath: path + "/data/postmaster.pid") {
                 let command = [binaries + "/pg_ctl", "-D", path + "/data", "-m", "immediate", "-w", "stop"]
@@ -149,7 +153,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// equal tables, constraints and rows.
     public func dump(database: String, schema: String) throws -> String {
         let text = try run("pg_dump", ["-h", socketFolder, "-p", String(port), "-U", superuser, "-d", database, "-n", schema, "--no-owner", "--no-privileges"])
-        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("-- Dumped") && !$0.hasPrefix("\\restrict") && !$0.hasPrefix("\\unrestrict") }.joined(separator: "\n")
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("-- Dumped") && !$0.hasPrefix("\\restrict") && !$0.hasPrefix("\\unrestrict") }
+            .joined(separator: "\n")
     }
 
     /// The server's programs (`psql`, `pg_dump` …).

@@ -27,7 +27,9 @@ enum GenerationChecks {
         }
         func checkName(_ name: String, _ what: @autoclosure () -> String) {
             if !SwiftNames.isIdentifier(name) {
-                error("codegen-invalid-name", "\(what()) '\(SwiftLiteral.commentLine(name))' is not a Swift identifier", hint: "use letters, digits and underscores, starting with a letter")
+                error(
+                    "codegen-invalid-name", "\(what()) '\(SwiftLiteral.commentLine(name))' is not a Swift identifier",
+                    hint: "use letters, digits and underscores, starting with a letter")
             }
         }
 
@@ -40,7 +42,9 @@ enum GenerationChecks {
                 error("codegen-reserved-name", "type name '\(name)' shadows a type that generated code uses", hint: "rename the type, e.g. '\(name)Model'")
             }
             if let other = typeNames[name.lowercased()] {
-                error("codegen-name-collision", "type name '\(name)' collides with '\(other)' (file names must differ on case-insensitive file systems)", hint: "rename one of the two")
+                error(
+                    "codegen-name-collision", "type name '\(name)' collides with '\(other)' (file names must differ on case-insensitive file systems)",
+                    hint: "rename one of the two")
             } else {
                 typeNames[name.lowercased()] = name
             }
@@ -54,7 +58,10 @@ enum GenerationChecks {
                 }
                 switch (enumType.rawType, enumCase.rawValue) {
                 case (.string, .string), (.int, .int): break
-                default: error("codegen-invalid-raw-value", "case '\(enumCase.name)' of \(enumType.name) has a raw value of the wrong type", hint: "use \(enumType.rawType.rawValue) raw values")
+                default:
+                    error(
+                        "codegen-invalid-raw-value", "case '\(enumCase.name)' of \(enumType.name) has a raw value of the wrong type",
+                        hint: "use \(enumType.rawType.rawValue) raw values")
                 }
             }
         }
@@ -68,11 +75,15 @@ enum GenerationChecks {
                     error("codegen-reserved-name", "property '\(object.name).self' cannot be initialised in Swift, even in backticks", hint: "rename the property")
                 }
                 if property.name == "id", object.primaryKey != nil, object.primaryKey != "id" {
-                    error("codegen-name-collision", "property '\(object.name).id' clashes with the generated 'id' (the primary key '\(object.primaryKey!)' for Identifiable)", hint: "rename the property or make it the primary key")
+                    error(
+                        "codegen-name-collision", "property '\(object.name).id' clashes with the generated 'id' (the primary key '\(object.primaryKey!)' for Identifiable)",
+                        hint: "rename the property or make it the primary key")
                 }
                 if let origin = property.inverseOrigin {
                     if objectsByName[origin.type]?.property(named: origin.property)?.storedType?.objectName != object.name {
-                        error("codegen-invalid-inverse", "inverse '\(object.name).\(property.name)' names '\(origin.type).\(origin.property)', which is not a link to \(object.name)", hint: "name a link property of another type that points to \(object.name)")
+                        error(
+                            "codegen-invalid-inverse", "inverse '\(object.name).\(property.name)' names '\(origin.type).\(origin.property)', which is not a link to \(object.name)",
+                            hint: "name a link property of another type that points to \(object.name)")
                     }
                     continue
                 }
@@ -86,18 +97,25 @@ enum GenerationChecks {
                 case .object(let name):
                     if let target = objectsByName[name] {
                         if !target.isEmbedded && target.primaryKey == nil {
-                            error("codegen-link-without-key", "property '\(object.name).\(property.name)' links to \(name), which has no primary key", hint: "give \(name) a primaryKey, or mark it 'embedded: true'")
+                            error(
+                                "codegen-link-without-key", "property '\(object.name).\(property.name)' links to \(name), which has no primary key",
+                                hint: "give \(name) a primaryKey, or mark it 'embedded: true'")
                         }
                     } else {
                         error("codegen-unknown-type", "property '\(object.name).\(property.name)' has unknown type '\(name)'", hint: "declare \(name) under 'objects:'")
                     }
                 }
                 if let value = property.defaultValue, !(value == .null && type.collection != nil),
-                    SwiftTypeMapper.literal(value, for: type.element, schema: schema) == nil {
-                    error("codegen-invalid-default", "default \(SwiftLiteral.commentLine(CanonicalYAML.literal(value))) of '\(object.name).\(property.name)' is not a valid \(type.element.description)", hint: "write a literal of the property's type")
+                    SwiftTypeMapper.literal(value, for: type.element, schema: schema) == nil
+                {
+                    error(
+                        "codegen-invalid-default",
+                        "default \(SwiftLiteral.commentLine(CanonicalYAML.literal(value))) of '\(object.name).\(property.name)' is not a valid \(type.element.description)",
+                        hint: "write a literal of the property's type")
                 }
                 if type.collection != nil, !object.isEmbedded, object.primaryKey == nil {
-                    error("codegen-collection-without-key", "\(object.name) has collection property '\(property.name)' but no primary key", hint: "give \(object.name) a primaryKey")
+                    error(
+                        "codegen-collection-without-key", "\(object.name) has collection property '\(property.name)' but no primary key", hint: "give \(object.name) a primaryKey")
                 }
             }
             if let primaryKey = object.primaryKey, object.property(named: primaryKey)?.storedType == nil {
@@ -115,13 +133,20 @@ enum GenerationChecks {
                 let components = property.keyPathComponents
                 for component in components { checkName(component, "key path component of \(projection.name).\(property.name)") }
                 if model.property(named: components[0])?.storedType == nil {
-                    error("codegen-invalid-projection", "'\(projection.name).\(property.name)' reads '\(SwiftLiteral.commentLine(components[0]))', which is not a stored property of \(model.name)", hint: "name a stored property of \(model.name) (inverses are store queries)")
+                    error(
+                        "codegen-invalid-projection",
+                        "'\(projection.name).\(property.name)' reads '\(SwiftLiteral.commentLine(components[0]))', which is not a stored property of \(model.name)",
+                        hint: "name a stored property of \(model.name) (inverses are store queries)")
                 }
                 if let type = property.type, SwiftType(parsing: type) == nil {
-                    error("codegen-invalid-projection", "type '\(SwiftLiteral.commentLine(type))' of '\(projection.name).\(property.name)' is not a Swift type name", hint: "write a type such as 'String', 'Character?', '[Int]' or '[String: Int]'")
+                    error(
+                        "codegen-invalid-projection", "type '\(SwiftLiteral.commentLine(type))' of '\(projection.name).\(property.name)' is not a Swift type name",
+                        hint: "write a type such as 'String', 'Character?', '[Int]' or '[String: Int]'")
                 }
                 if components.count > 1, property.type == nil {
-                    error("codegen-invalid-projection", "'\(projection.name).\(property.name)' transforms a value but does not state its type", hint: "add 'type:' with the Swift type of '\(SwiftLiteral.commentLine(property.keyPath))'")
+                    error(
+                        "codegen-invalid-projection", "'\(projection.name).\(property.name)' transforms a value but does not state its type",
+                        hint: "add 'type:' with the Swift type of '\(SwiftLiteral.commentLine(property.keyPath))'")
                 }
             }
         }

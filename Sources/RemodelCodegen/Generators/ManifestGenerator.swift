@@ -7,42 +7,48 @@ struct ManifestGenerator: Sendable {
 
     func declaration(schema: Schema, version: Int, history: MigrationHistory?) -> SwiftDeclaration {
         let models = schema.objects.filter { !$0.isEmbedded }.map { SwiftExpression.metatype(.name($0.name)) }
-        return .enumeration(SwiftEnum(
-            doc: """
-                The schema these models were generated from, embedded so that the app needs no YAML at
-                run time: pass it to `RemodelStore(path:manifest:)`.
-                """,
-            name: name,
-            inherits: [.name("SchemaManifest")],
-            members: [
-                .property(SwiftProperty(
-                    doc: "The schema version: the number of the newest migration, 1 without migrations.",
-                    isStatic: true, binding: .let, name: "version", type: nil, value: .int(version)
-                )),
-                .property(SwiftProperty(
-                    doc: "`schema.storageHash`, computed when the code was generated.",
-                    isStatic: true, binding: .let, name: "schemaHash", type: nil, value: .string(schema.storageHash)
-                )),
-                .property(SwiftProperty(
-                    doc: "Every version's schema and the migrations between them; `nil` without migrations.",
-                    isStatic: true, binding: .let, name: "history",
-                    type: .optional(.member(.name("RemodelCore"), "MigrationHistory")),
-                    // The newest snapshot is usually the schema itself: it refers to `schema`.
-                    value: history.map { SchemaExpressions.history($0, current: (schema, .identifier("schema"))) } ?? .nil
-                )),
-                .property(SwiftProperty(
-                    doc: "The stored model types, in schema order.",
-                    isStatic: true, binding: .let, name: "models",
-                    type: .array(.existentialMetatype(.name("PersistentModel"))),
-                    value: .array(models)
-                )),
-                .property(SwiftProperty(
-                    doc: "The schema, as the schema files declare it.",
-                    isStatic: true, binding: .let, name: "schema",
-                    type: .member(.name("RemodelCore"), "Schema"),
-                    value: SchemaExpressions.schema(schema)
-                )),
-            ]
-        ))
+        return .enumeration(
+            SwiftEnum(
+                doc: """
+                    The schema these models were generated from, embedded so that the app needs no YAML at
+                    run time: pass it to `RemodelStore(path:manifest:)`.
+                    """,
+                name: name,
+                inherits: [.name("SchemaManifest")],
+                members: [
+                    .property(
+                        SwiftProperty(
+                            doc: "The schema version: the number of the newest migration, 1 without migrations.",
+                            isStatic: true, binding: .let, name: "version", type: nil, value: .int(version)
+                        )),
+                    .property(
+                        SwiftProperty(
+                            doc: "`schema.storageHash`, computed when the code was generated.",
+                            isStatic: true, binding: .let, name: "schemaHash", type: nil, value: .string(schema.storageHash)
+                        )),
+                    .property(
+                        SwiftProperty(
+                            doc: "Every version's schema and the migrations between them; `nil` without migrations.",
+                            isStatic: true, binding: .let, name: "history",
+                            type: .optional(.member(.name("RemodelCore"), "MigrationHistory")),
+                            // The newest snapshot is usually the schema itself: it refers to `schema`.
+                            value: history.map { SchemaExpressions.history($0, current: (schema, .identifier("schema"))) } ?? .nil
+                        )),
+                    .property(
+                        SwiftProperty(
+                            doc: "The stored model types, in schema order.",
+                            isStatic: true, binding: .let, name: "models",
+                            type: .array(.existentialMetatype(.name("PersistentModel"))),
+                            value: .array(models)
+                        )),
+                    .property(
+                        SwiftProperty(
+                            doc: "The schema, as the schema files declare it.",
+                            isStatic: true, binding: .let, name: "schema",
+                            type: .member(.name("RemodelCore"), "Schema"),
+                            value: SchemaExpressions.schema(schema)
+                        )),
+                ]
+            ))
     }
 }

@@ -14,12 +14,14 @@ struct ModelGenerator: Sendable {
         if let key = object.primaryKeyProperty, let keyType = types.primaryKeyType(of: object) {
             conformances.append(.name("Identifiable"))
             if key.name != "id" {
-                members.append(.property(SwiftProperty(
-                    doc: "The identity `Identifiable` asks for: the primary key, `\(key.name)`.",
-                    name: "id",
-                    type: keyType,
-                    getter: [.returnValue(.identifier(key.name))]
-                )))
+                members.append(
+                    .property(
+                        SwiftProperty(
+                            doc: "The identity `Identifiable` asks for: the primary key, `\(key.name)`.",
+                            name: "id",
+                            type: keyType,
+                            getter: [.returnValue(.identifier(key.name))]
+                        )))
             }
         }
         members.append(.initializer(initializer(for: object, stored: stored)))

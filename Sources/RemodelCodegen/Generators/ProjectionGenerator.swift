@@ -18,18 +18,20 @@ struct ProjectionGenerator: Sendable {
             } else if let storedType = model?.property(named: components[0])?.storedType {
                 type = types.swiftType(storedType)
             } else {
-                type = .name("Never") // unreachable after the checks
+                type = .name("Never")  // unreachable after the checks
             }
             let doc = property.doc ?? "`\(projection.of).\(property.keyPath)`."
             members.append(.property(SwiftProperty(doc: doc, binding: .let, name: property.name, type: type)))
             let value = components.reduce(SwiftExpression.identifier(parameter)) { .member($0, $1) }
             body.append(.assignment(.selfMember(property.name), value))
         }
-        members.append(.initializer(SwiftInitializer(
-            doc: "Creates the `\(projection.name)` of `\(parameter)`.",
-            parameters: [SwiftParameter(label: "_", name: parameter, type: .name(projection.of))],
-            body: body
-        )))
+        members.append(
+            .initializer(
+                SwiftInitializer(
+                    doc: "Creates the `\(projection.name)` of `\(parameter)`.",
+                    parameters: [SwiftParameter(label: "_", name: parameter, type: .name(projection.of))],
+                    body: body
+                )))
         let doc = projection.doc ?? "A read-only view of `\(projection.of)`."
         return .structure(SwiftStruct(doc: doc, name: projection.name, conformances: [.name("Hashable"), .name("Sendable")], members: members))
     }

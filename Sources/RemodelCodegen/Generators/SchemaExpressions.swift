@@ -27,13 +27,18 @@ enum SchemaExpressions {
     static func enumType(_ enumType: EnumType) -> SwiftExpression {
         var arguments = [SwiftArgument("name", .string(enumType.name))]
         if enumType.rawType != .string { arguments.append(SwiftArgument("rawType", .implicitMember(enumType.rawType.rawValue))) }
-        arguments.append(SwiftArgument("cases", .array(enumType.cases.map { enumCase in
-            let raw: SwiftExpression = switch enumCase.rawValue {
-            case .string(let text): .call(.implicitMember("string"), [.unlabelled(.string(text))])
-            case .int(let number): .call(.implicitMember("int"), [.unlabelled(.int(number))])
-            }
-            return .call(core("EnumType", "Case"), [SwiftArgument("name", .string(enumCase.name)), SwiftArgument("rawValue", raw)])
-        })))
+        arguments.append(
+            SwiftArgument(
+                "cases",
+                .array(
+                    enumType.cases.map { enumCase in
+                        let raw: SwiftExpression =
+                            switch enumCase.rawValue {
+                            case .string(let text): .call(.implicitMember("string"), [.unlabelled(.string(text))])
+                            case .int(let number): .call(.implicitMember("int"), [.unlabelled(.int(number))])
+                            }
+                        return .call(core("EnumType", "Case"), [SwiftArgument("name", .string(enumCase.name)), SwiftArgument("rawValue", raw)])
+                    })))
         if let renamedFrom = enumType.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
         if let doc = enumType.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
         return .call(core("EnumType"), arguments)
@@ -76,11 +81,12 @@ enum SchemaExpressions {
             if type.isOptional { arguments.append(SwiftArgument("optional", .bool(true))) }
             return .call(.implicitMember("scalar"), arguments)
         }
-        let base: SwiftExpression = switch type.base {
-        case .scalar(let scalar): .call(.implicitMember("scalar"), [.unlabelled(.implicitMember(scalar.rawValue))])
-        case .enumeration(let name): .call(.implicitMember("enumeration"), [.unlabelled(.string(name))])
-        case .object(let name): .call(.implicitMember("object"), [.unlabelled(.string(name))])
-        }
+        let base: SwiftExpression =
+            switch type.base {
+            case .scalar(let scalar): .call(.implicitMember("scalar"), [.unlabelled(.implicitMember(scalar.rawValue))])
+            case .enumeration(let name): .call(.implicitMember("enumeration"), [.unlabelled(.string(name))])
+            case .object(let name): .call(.implicitMember("object"), [.unlabelled(.string(name))])
+            }
         var arguments = [SwiftArgument.unlabelled(base)]
         if type.isOptional { arguments.append(SwiftArgument("optional", .bool(true))) }
         if let collection = type.collection { arguments.append(SwiftArgument("collection", .implicitMember(collection.rawValue))) }
@@ -110,12 +116,16 @@ enum SchemaExpressions {
 
     static func projection(_ projection: Projection) -> SwiftExpression {
         var arguments = [SwiftArgument("name", .string(projection.name)), SwiftArgument("of", .string(projection.of))]
-        arguments.append(SwiftArgument("properties", .array(projection.properties.map { property in
-            var fields = [SwiftArgument("name", .string(property.name)), SwiftArgument("keyPath", .string(property.keyPath))]
-            if let type = property.type { fields.append(SwiftArgument("type", .string(type))) }
-            if let doc = property.doc { fields.append(SwiftArgument("doc", .string(doc))) }
-            return .call(core("Projection", "Property"), fields)
-        })))
+        arguments.append(
+            SwiftArgument(
+                "properties",
+                .array(
+                    projection.properties.map { property in
+                        var fields = [SwiftArgument("name", .string(property.name)), SwiftArgument("keyPath", .string(property.keyPath))]
+                        if let type = property.type { fields.append(SwiftArgument("type", .string(type))) }
+                        if let doc = property.doc { fields.append(SwiftArgument("doc", .string(doc))) }
+                        return .call(core("Projection", "Property"), fields)
+                    })))
         if let doc = projection.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
         return .call(core("Projection"), arguments)
     }
@@ -123,10 +133,12 @@ enum SchemaExpressions {
     /// The history; a snapshot equal to `current` is spelled as that expression instead of
     /// a second copy of the schema.
     static func history(_ history: MigrationHistory, current: (schema: Schema, expression: SwiftExpression)? = nil) -> SwiftExpression {
-        .call(core("MigrationHistory"), [
-            SwiftArgument("snapshots", .array(history.snapshots.map { $0 == current?.schema ? current!.expression : schema($0) })),
-            SwiftArgument("migrations", .array(history.migrations.map(migration))),
-        ])
+        .call(
+            core("MigrationHistory"),
+            [
+                SwiftArgument("snapshots", .array(history.snapshots.map { $0 == current?.schema ? current!.expression : schema($0) })),
+                SwiftArgument("migrations", .array(history.migrations.map(migration))),
+            ])
     }
 
     static func migration(_ migration: Migration) -> SwiftExpression {
@@ -147,40 +159,61 @@ enum SchemaExpressions {
         case .set(let type, let property, let template):
             return call("set", [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)), SwiftArgument("template", .string(template))])
         case .convert(let type, let property, let to, let onError):
-            return call("convert", [
-                SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
-                SwiftArgument("to", propertyType(to)), SwiftArgument("onError", .implicitMember(onError.rawValue)),
-            ])
+            return call(
+                "convert",
+                [
+                    SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
+                    SwiftArgument("to", propertyType(to)), SwiftArgument("onError", .implicitMember(onError.rawValue)),
+                ])
         case .split(let type, let property, let into, let separator):
-            return call("split", [
-                SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
-                SwiftArgument("into", .array(into.map(SwiftExpression.string))), SwiftArgument("separator", .string(separator)),
-            ])
+            return call(
+                "split",
+                [
+                    SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
+                    SwiftArgument("into", .array(into.map(SwiftExpression.string))), SwiftArgument("separator", .string(separator)),
+                ])
         case .mapValues(let type, let property, let values, let otherwise):
-            return call("mapValues", [
-                SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
-                SwiftArgument("values", .array(values.map { mapping in
-                    .call(core("MigrationStep", "ValueMapping"), [SwiftArgument("from", .string(mapping.from)), SwiftArgument("to", defaultValue(mapping.to))])
-                })),
-                SwiftArgument("otherwise", otherwise.map(defaultValue) ?? .nil),
-            ])
+            return call(
+                "mapValues",
+                [
+                    SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)),
+                    SwiftArgument(
+                        "values",
+                        .array(
+                            values.map { mapping in
+                                .call(core("MigrationStep", "ValueMapping"), [SwiftArgument("from", .string(mapping.from)), SwiftArgument("to", defaultValue(mapping.to))])
+                            })),
+                    SwiftArgument("otherwise", otherwise.map(defaultValue) ?? .nil),
+                ])
         case .deleteObjects(let type, let matches):
             return call("deleteObjects", [SwiftArgument("type", .string(type)), SwiftArgument("where", .array(matches.map(match)))])
         case .createObjects(let type, let objects, let addTo):
-            return call("createObjects", [
-                SwiftArgument("type", .string(type)),
-                SwiftArgument("objects", .array(objects.map { object in
-                    .array(object.map { value in
-                        .call(core("MigrationStep", "PropertyValue"), [SwiftArgument("property", .string(value.property)), SwiftArgument("value", defaultValue(value.value))])
-                    })
-                })),
-                SwiftArgument("addTo", addTo.map { target in
-                    .call(core("MigrationStep", "LinkTarget"), [
-                        SwiftArgument("type", .string(target.type)), SwiftArgument("property", .string(target.property)),
-                        SwiftArgument("where", .array(target.where.map(match))),
-                    ])
-                } ?? .nil),
-            ])
+            return call(
+                "createObjects",
+                [
+                    SwiftArgument("type", .string(type)),
+                    SwiftArgument(
+                        "objects",
+                        .array(
+                            objects.map { object in
+                                .array(
+                                    object.map { value in
+                                        .call(
+                                            core("MigrationStep", "PropertyValue"),
+                                            [SwiftArgument("property", .string(value.property)), SwiftArgument("value", defaultValue(value.value))])
+                                    })
+                            })),
+                    SwiftArgument(
+                        "addTo",
+                        addTo.map { target in
+                            .call(
+                                core("MigrationStep", "LinkTarget"),
+                                [
+                                    SwiftArgument("type", .string(target.type)), SwiftArgument("property", .string(target.property)),
+                                    SwiftArgument("where", .array(target.where.map(match))),
+                                ])
+                        } ?? .nil),
+                ])
         case .custom(let name, let type, let reads):
             var arguments = [SwiftArgument("name", .string(name)), SwiftArgument("type", optionalString(type))]
             if !reads.isEmpty { arguments.append(SwiftArgument("reads", .array(reads.map(SwiftExpression.string)))) }
@@ -190,19 +223,20 @@ enum SchemaExpressions {
 
     /// `.init(property: "weight", condition: .lessThan(.int(0)))`.
     private static func match(_ match: MigrationStep.PropertyMatch) -> SwiftExpression {
-        let condition: SwiftExpression = switch match.condition {
-        case .equals(let value): .call(.implicitMember("equals"), [.unlabelled(defaultValue(value))])
-        case .notEquals(let value): .call(.implicitMember("notEquals"), [.unlabelled(defaultValue(value))])
-        case .lessThan(let value): .call(.implicitMember("lessThan"), [.unlabelled(defaultValue(value))])
-        case .lessThanOrEqual(let value): .call(.implicitMember("lessThanOrEqual"), [.unlabelled(defaultValue(value))])
-        case .greaterThan(let value): .call(.implicitMember("greaterThan"), [.unlabelled(defaultValue(value))])
-        case .greaterThanOrEqual(let value): .call(.implicitMember("greaterThanOrEqual"), [.unlabelled(defaultValue(value))])
-        case .isIn(let values): .call(.implicitMember("isIn"), [.unlabelled(.array(values.map(defaultValue)))])
-        case .isNotIn(let values): .call(.implicitMember("isNotIn"), [.unlabelled(.array(values.map(defaultValue)))])
-        case .contains(let text): .call(.implicitMember("contains"), [.unlabelled(.string(text))])
-        case .startsWith(let text): .call(.implicitMember("startsWith"), [.unlabelled(.string(text))])
-        case .endsWith(let text): .call(.implicitMember("endsWith"), [.unlabelled(.string(text))])
-        }
+        let condition: SwiftExpression =
+            switch match.condition {
+            case .equals(let value): .call(.implicitMember("equals"), [.unlabelled(defaultValue(value))])
+            case .notEquals(let value): .call(.implicitMember("notEquals"), [.unlabelled(defaultValue(value))])
+            case .lessThan(let value): .call(.implicitMember("lessThan"), [.unlabelled(defaultValue(value))])
+            case .lessThanOrEqual(let value): .call(.implicitMember("lessThanOrEqual"), [.unlabelled(defaultValue(value))])
+            case .greaterThan(let value): .call(.implicitMember("greaterThan"), [.unlabelled(defaultValue(value))])
+            case .greaterThanOrEqual(let value): .call(.implicitMember("greaterThanOrEqual"), [.unlabelled(defaultValue(value))])
+            case .isIn(let values): .call(.implicitMember("isIn"), [.unlabelled(.array(values.map(defaultValue)))])
+            case .isNotIn(let values): .call(.implicitMember("isNotIn"), [.unlabelled(.array(values.map(defaultValue)))])
+            case .contains(let text): .call(.implicitMember("contains"), [.unlabelled(.string(text))])
+            case .startsWith(let text): .call(.implicitMember("startsWith"), [.unlabelled(.string(text))])
+            case .endsWith(let text): .call(.implicitMember("endsWith"), [.unlabelled(.string(text))])
+            }
         return .call(core("MigrationStep", "PropertyMatch"), [SwiftArgument("property", .string(match.property)), SwiftArgument("condition", condition)])
     }
 }

@@ -15,12 +15,13 @@ struct StoreBridgeGenerator: Sendable {
             "different RemodelStore: regenerate it with the remodel tool matching the RemodelStore you",
             "build against.",
         ]),
-        .structure(SwiftStruct(
-            access: .fileprivate,
-            name: "_GeneratedWithRemodelStoreAPIVersion1",
-            conformances: [.name("RemodelStoreAPIVersion1")],
-            members: []
-        )),
+        .structure(
+            SwiftStruct(
+                access: .fileprivate,
+                name: "_GeneratedWithRemodelStoreAPIVersion1",
+                conformances: [.name("RemodelStoreAPIVersion1")],
+                members: []
+            )),
     ]
 
     func declaration(for enumType: EnumType) -> SwiftDeclaration {
@@ -32,49 +33,58 @@ struct StoreBridgeGenerator: Sendable {
             return .extensionOf(SwiftExtension(extended: .name(object.name), conformances: [.name("EmbeddedModel")], members: []))
         }
         let stored = object.storedProperties
-        let decode: SwiftStatement = .expression(.call(.token("self.init"), stored.map { property in
-            SwiftArgument(property.name, .tryExpression(.call(.member(.identifier("row"), Self.codingSuffix("decode", property)), [])))
-        }))
+        let decode: SwiftStatement = .expression(
+            .call(
+                .token("self.init"),
+                stored.map { property in
+                    SwiftArgument(property.name, .tryExpression(.call(.member(.identifier("row"), Self.codingSuffix("decode", property)), [])))
+                }))
         let encode: [SwiftStatement] = stored.map { property in
             .expression(.tryExpression(.call(.member(.identifier("row"), Self.codingSuffix("encode", property)), [.unlabelled(.identifier(property.name))])))
         }
         var members: [SwiftDeclaration] = [
             .property(SwiftProperty(isStatic: true, binding: .let, name: "schemaName", type: nil, value: .string(object.name))),
-            .initializer(SwiftInitializer(
-                parameters: [SwiftParameter(name: "row", type: .name("RowDecoder"), isInOut: true)],
-                isThrowing: true,
-                body: [decode]
-            )),
-            .function(SwiftFunction(
-                name: "encode",
-                parameters: [SwiftParameter(label: "to", name: "row", type: .name("RowEncoder"), isInOut: true)],
-                isThrowing: true,
-                body: encode
-            )),
-            .enumeration(SwiftEnum(
-                doc: "Typed references to the stored properties of `\(object.name)`, for filters and sort orders.",
-                name: "Columns",
-                members: stored.map { column(for: $0, of: object) }
-            )),
+            .initializer(
+                SwiftInitializer(
+                    parameters: [SwiftParameter(name: "row", type: .name("RowDecoder"), isInOut: true)],
+                    isThrowing: true,
+                    body: [decode]
+                )),
+            .function(
+                SwiftFunction(
+                    name: "encode",
+                    parameters: [SwiftParameter(label: "to", name: "row", type: .name("RowEncoder"), isInOut: true)],
+                    isThrowing: true,
+                    body: encode
+                )),
+            .enumeration(
+                SwiftEnum(
+                    doc: "Typed references to the stored properties of `\(object.name)`, for filters and sort orders.",
+                    name: "Columns",
+                    members: stored.map { column(for: $0, of: object) }
+                )),
         ]
         let inverses = object.properties.compactMap { property -> SwiftDeclaration? in
             guard let origin = property.inverseOrigin else { return nil }
             let type = SwiftType.named("Inverse", generics: [.name(object.name), .name(origin.type)])
-            return .property(SwiftProperty(
-                doc: "The `\(origin.type)` objects whose `\(origin.property)` links to this `\(object.name)`.",
-                isStatic: true,
-                binding: .let,
-                name: property.name,
-                type: nil,
-                value: .call(.type(type), [SwiftArgument("origin", .string(origin.property))])
-            ))
+            return .property(
+                SwiftProperty(
+                    doc: "The `\(origin.type)` objects whose `\(origin.property)` links to this `\(object.name)`.",
+                    isStatic: true,
+                    binding: .let,
+                    name: property.name,
+                    type: nil,
+                    value: .call(.type(type), [SwiftArgument("origin", .string(origin.property))])
+                ))
         }
         if !inverses.isEmpty {
-            members.append(.enumeration(SwiftEnum(
-                doc: "The inverse relationships of `\(object.name)`: queries on the store, not stored fields.",
-                name: "Inverses",
-                members: inverses
-            )))
+            members.append(
+                .enumeration(
+                    SwiftEnum(
+                        doc: "The inverse relationships of `\(object.name)`: queries on the store, not stored fields.",
+                        name: "Inverses",
+                        members: inverses
+                    )))
         }
         let conformance = object.primaryKeyProperty == nil ? "PersistentModel" : "KeyedModel"
         return .extensionOf(SwiftExtension(extended: .name(object.name), conformances: [.name(conformance)], members: members))
@@ -82,16 +92,18 @@ struct StoreBridgeGenerator: Sendable {
 
     private func column(for property: Property, of object: ObjectType) -> SwiftDeclaration {
         let type = property.storedType!
-        let columnType: SwiftType = type.collection == nil
+        let columnType: SwiftType =
+            type.collection == nil
             ? .named("Column", generics: [.name(object.name), types.swiftType(type)])
             : .named("CollectionColumn", generics: [.name(object.name), types.elementType(type)])
-        return .property(SwiftProperty(
-            isStatic: true,
-            binding: .let,
-            name: property.name,
-            type: nil,
-            value: .call(.type(columnType), [.unlabelled(.string(property.name))])
-        ))
+        return .property(
+            SwiftProperty(
+                isStatic: true,
+                binding: .let,
+                name: property.name,
+                type: nil,
+                value: .call(.type(columnType), [.unlabelled(.string(property.name))])
+            ))
     }
 
     /// `decode`/`decodeList`/`decodeSet`/`decodeMap` (and the same for `encode`).

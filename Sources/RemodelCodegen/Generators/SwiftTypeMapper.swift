@@ -41,11 +41,12 @@ struct SwiftTypeMapper: Sendable {
     /// The Swift type of one value of `type`, before collections: links become the
     /// target's `ID`, embedded objects stay values.
     func elementType(_ type: PropertyType) -> SwiftType {
-        let base: SwiftType = switch type.base {
-        case .scalar(let scalar): Self.swiftType(of: scalar)
-        case .enumeration(let name): .name(name)
-        case .object(let name): isEmbedded(name) ? .name(name) : .member(.name(name), "ID")
-        }
+        let base: SwiftType =
+            switch type.base {
+            case .scalar(let scalar): Self.swiftType(of: scalar)
+            case .enumeration(let name): .name(name)
+            case .object(let name): isEmbedded(name) ? .name(name) : .member(.name(name), "ID")
+            }
         return type.isOptional ? .optional(base) : base
     }
 

@@ -5,7 +5,8 @@ public enum UnifiedDiff {
     /// equal.
     public static func make(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
         guard old != new else { return "" }
-        let a = lines(old), b = lines(new)
+        let a = lines(old)
+        let b = lines(new)
         let edits = script(a, b)
         var out = "--- \(oldName)\n+++ \(newName)\n"
         // Group edits into hunks: runs of changes with at most 2 × context equal lines between.
@@ -70,17 +71,19 @@ public enum UnifiedDiff {
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
         var edits = (0..<prefix).map { Edit(kind: .equal, oldIndex: $0, newIndex: $0) }
-        let midA = Array(a[prefix..<(a.count - suffix)]), midB = Array(b[prefix..<(b.count - suffix)])
-        let middle = myers(midA, midB, maxDistance: maxDistance) ?? (
-            midA.indices.map { Edit(kind: .delete, oldIndex: $0, newIndex: 0) } + midB.indices.map { Edit(kind: .insert, oldIndex: midA.count, newIndex: $0) }
-        )
+        let midA = Array(a[prefix..<(a.count - suffix)])
+        let midB = Array(b[prefix..<(b.count - suffix)])
+        let middle =
+            myers(midA, midB, maxDistance: maxDistance)
+            ?? (midA.indices.map { Edit(kind: .delete, oldIndex: $0, newIndex: 0) } + midB.indices.map { Edit(kind: .insert, oldIndex: midA.count, newIndex: $0) })
         edits += middle.map { Edit(kind: $0.kind, oldIndex: $0.oldIndex + prefix, newIndex: $0.newIndex + prefix) }
         edits += (0..<suffix).map { Edit(kind: .equal, oldIndex: a.count - suffix + $0, newIndex: b.count - suffix + $0) }
         return edits
     }
 
     private static func myers(_ a: [String], _ b: [String], maxDistance: Int) -> [Edit]? {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         let max = n + m
         if max == 0 { return [] }
         let offset = max + 1
@@ -114,7 +117,8 @@ public enum UnifiedDiff {
         }
         // Walk back through the trace.
         var edits: [Edit] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
             let k = x - y

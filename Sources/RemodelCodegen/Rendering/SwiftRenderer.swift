@@ -55,7 +55,9 @@ public struct SwiftRenderer: Sendable {
             typeBody(keyword: "enum", access: type.access, name: escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
         case .classType(let type):
             doc(type.doc, depth, &out)
-            typeBody(keyword: type.isFinal ? "final class" : "class", access: type.access, name: escaped(type.name), inherits: type.inherits, members: type.members, depth: depth, into: &out)
+            typeBody(
+                keyword: type.isFinal ? "final class" : "class", access: type.access, name: escaped(type.name), inherits: type.inherits, members: type.members, depth: depth,
+                into: &out)
         case .extensionOf(let ext):
             typeBody(keyword: "extension", access: .internal, name: render(ext.extended), inherits: ext.conformances, members: ext.members, depth: depth, into: &out)
         case .property(let property):

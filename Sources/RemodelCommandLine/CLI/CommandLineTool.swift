@@ -38,7 +38,8 @@ enum CommandLineTool {
             return try path.last!.run(parsed)
         } catch let error as UsageError {
             let renderer = HelpRenderer(path: path)
-            Console.writeError("""
+            Console.writeError(
+                """
                 Error: \(error.message)
                 Usage: \(renderer.usage)
                   See '\(renderer.commandName) --help' for more information.

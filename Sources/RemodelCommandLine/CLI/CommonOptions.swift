@@ -14,7 +14,8 @@ enum CommonOptions {
     /// beside the schemas folder (`MigrationFolder.path(besideSchemas:)`).
     static let migrations = OptionSpec.option(
         "migrations", value: "DIR",
-        help: "The migrations folder (NNNN-name.yaml steps and snapshots/). Default: the Migrations folder beside the schemas folder (Migrations for Schemas, other/Migrations for other/Schemas)."
+        help:
+            "The migrations folder (NNNN-name.yaml steps and snapshots/). Default: the Migrations folder beside the schemas folder (Migrations for Schemas, other/Migrations for other/Schemas)."
     )
 
     /// `--format text|json|github`: how diagnostics are printed.

@@ -31,9 +31,12 @@ struct CheckCommand: Command {
         --strict), 1 errors found, 64 usage error (including a --base REF git cannot read).
         """
     }
-    static let generated = OptionSpec.option("generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
+    static let generated = OptionSpec.option(
+        "generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
     static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
-    static let base = OptionSpec.option("base", value: "GIT-REF", help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
+    static let base = OptionSpec.option(
+        "base", value: "GIT-REF",
+        help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
     let options: [OptionSpec] = [
         CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, ValidateCommand.realm,
         GenerateCommand.realmClassNames, GenerateCommand.manifestName, CommonOptions.format,
@@ -64,9 +67,12 @@ struct CheckCommand: Command {
         }
         DiagnosticsOutput.print(report.findings, format: format)
         if format == .text {
-            let judged = report.judged.isEmpty ? "no new version to judge"
-                : report.judged.count == 1 ? "version \(report.judged[0]) judged as new"
-                : "versions \(report.judged.first!)–\(report.judged.last!) judged as new"
+            let judged =
+                report.judged.isEmpty
+                ? "no new version to judge"
+                : report.judged.count == 1
+                    ? "version \(report.judged[0]) judged as new"
+                    : "versions \(report.judged.first!)–\(report.judged.last!) judged as new"
             let outcome = report.passed ? "passed" : "failed"
             let problems = report.findings.isEmpty ? "" : " (\(DiagnosticsOutput.summary(of: report.findings)))"
             Console.write("remodel check: \(outcome)\(problems): \(ValidateCommand.plural(report.currentVersion, "version")), \(judged)\n")

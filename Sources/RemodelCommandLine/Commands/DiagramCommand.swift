@@ -53,7 +53,11 @@ struct DiagramCommand: Command {
         let file = arguments.value(Self.output).map { path in
             OutputFile(
                 path: path,
-                existing: arguments.flag(Self.force) ? .replace : .replaceOwn(described: "a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote)", isOwn: { DiagramFormat.isDiagram(String(decoding: $0, as: UTF8.self)) }),
+                existing: arguments.flag(Self.force)
+                    ? .replace
+                    : .replaceOwn(
+                        described: "a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote)",
+                        isOwn: { DiagramFormat.isDiagram(String(decoding: $0, as: UTF8.self)) }),
                 advice: "choose another path, or pass --force to replace it"
             )
         }
@@ -63,7 +67,8 @@ struct DiagramCommand: Command {
         let diagram: Diagram
         if arguments.flag(Self.diff) {
             guard let from = try operands.side(arguments.positional(0), default: .newest),
-                  let to = try operands.side(arguments.positional(1), default: .schemas) else {
+                let to = try operands.side(arguments.positional(1), default: .schemas)
+            else {
                 return ExitStatus.failure
             }
             let between = try operands.between(from, to)
@@ -89,14 +94,18 @@ struct DiagramCommand: Command {
     private func checkedVersion(_ arguments: ParsedArguments) throws -> Int? {
         let diff = arguments.flag(Self.diff)
         if !diff, let extra = arguments.positional(0) {
-            throw UsageError("unexpected argument '\(extra)': FROM and TO go with --diff ('remodel diagram --diff \(arguments.positionals.joined(separator: " "))'), or pass --version N to draw one version")
+            throw UsageError(
+                "unexpected argument '\(extra)': FROM and TO go with --diff ('remodel diagram --diff \(arguments.positionals.joined(separator: " "))'), or pass --version N to draw one version"
+            )
         }
         guard let text = arguments.value(Self.version) else { return nil }
         if diff {
             throw UsageError("--version and --diff cannot be used together: draw one version with --version N, or the changes between two with --diff FROM TO")
         }
         if arguments.values[CommonOptions.schemas.name] != nil {
-            throw UsageError("--schemas and --version cannot be used together: --version N draws version N of the history in the migrations folder (pass --migrations DIR to read another one), --schemas a schema folder")
+            throw UsageError(
+                "--schemas and --version cannot be used together: --version N draws version N of the history in the migrations folder (pass --migrations DIR to read another one), --schemas a schema folder"
+            )
         }
         guard let number = Int(text), number > 0 else { throw UsageError("--version needs a version number (1, 2, …), found '\(text)'") }
         return number

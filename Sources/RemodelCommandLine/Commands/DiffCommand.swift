@@ -29,7 +29,8 @@ struct DiffCommand: Command {
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let operands = SchemaOperands(arguments)
         guard let from = try operands.side(arguments.positional(0), default: .newest),
-              let to = try operands.side(arguments.positional(1), default: .schemas) else {
+            let to = try operands.side(arguments.positional(1), default: .schemas)
+        else {
             return ExitStatus.failure
         }
         let between = try operands.between(from, to)

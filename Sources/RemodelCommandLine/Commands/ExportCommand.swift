@@ -43,7 +43,9 @@ struct ExportCommand: Command {
                 let document = try store.read { try StoreJSON.export($0, progress: progress.dataTransfer) }
                 return (text: StoreJSON.text(of: document, progress: progress.dataTransfer), counts: StoreJSON.counts(of: document))
             }
-        } delivering: { try write($0.text, to: file) }
+        } delivering: {
+            try write($0.text, to: file)
+        }
         note(export.counts, in: file, arguments)
         return ExitStatus.success
     }
@@ -55,7 +57,9 @@ struct ExportCommand: Command {
         let export = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
             let (document, counts) = try PostgresStore.export(at: database, recordedSchema: StoreCommandSupport.recordedSchema(of: database), progress: progress.dataTransfer)
             return (text: StoreJSON.text(of: document, progress: progress.dataTransfer), counts: counts)
-        } delivering: { try write($0.text, to: file) }
+        } delivering: {
+            try write($0.text, to: file)
+        }
         note(export.counts, in: file, arguments)
         return ExitStatus.success
     }
@@ -66,7 +70,8 @@ struct ExportCommand: Command {
         arguments.value(Self.output).map { output in
             OutputFile(
                 path: output,
-                existing: arguments.flag(Self.force) ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
+                existing: arguments.flag(Self.force)
+                    ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
                 protected: protected, advice: "choose another path, or pass --force to replace it"
             )
         }

@@ -22,7 +22,9 @@ extension HistoryInput {
             return nil
         }
         guard let history = input.history else {
-            Console.writeError("Error: there is no migration history in '\(arguments.migrationsPath)' and no schema in '\(arguments.schemasPath)'; run from the package folder, or pass --migrations DIR and --schemas DIR\n")
+            Console.writeError(
+                "Error: there is no migration history in '\(arguments.migrationsPath)' and no schema in '\(arguments.schemasPath)'; run from the package folder, or pass --migrations DIR and --schemas DIR\n"
+            )
             return nil
         }
         return CheckedHistory(input: input, history: history)
@@ -36,7 +38,8 @@ extension HistoryInput {
         if let history, !errors.isEmpty, errors.allSatisfy({ $0.rule == MigrationHistoryLoader.schemaNotSnapshottedRule }) {
             let version = history.currentVersion
             let snapshot = loaded.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: arguments.migrationsPath, version: version)
-            return "Error: the schema in '\(arguments.schemasPath)' is not a version of the history in '\(arguments.migrationsPath)': it changed since version \(version) (the newest snapshot, '\(snapshot)'), and \(need). "
+            return
+                "Error: the schema in '\(arguments.schemasPath)' is not a version of the history in '\(arguments.migrationsPath)': it changed since version \(version) (the newest snapshot, '\(snapshot)'), and \(need). "
                 + "Run '\(arguments.command("migration new NAME"))' to freeze it as version \(version + 1) "
                 + "(or '\(arguments.command("migration amend"))' to freeze version \(version) again, if no store has applied it yet), then run it again\n"
         }
@@ -48,7 +51,8 @@ extension HistoryInput {
             if !files.contains(file) { files.append(file) }
         }
         let named = files.isEmpty ? "the problems above" : "the problems above in " + MessageText.list(files.map { "'\($0)'" })
-        let what = schema.map { $0.schema == nil } == true
+        let what =
+            schema.map { $0.schema == nil } == true
             ? "the schema in '\(arguments.schemasPath)' does not load"
             : "the migration history in '\(arguments.migrationsPath)' does not load"
         return "Error: \(what), and \(need). Fix \(named), check with 'remodel validate', then run it again\n"

@@ -1,6 +1,6 @@
 import Foundation
-import RemodelGeneration
 import RemodelCore
+import RemodelGeneration
 import RemodelPostgres
 import RemodelStore
 
@@ -54,7 +54,9 @@ struct ImportCommand: Command {
         if FileManager.default.fileExists(atPath: path) {
             let info = try RemodelStore.inspect(path: path)
             if let text = arguments.value(StoreCommandSupport.version), Int(text) != info.version {
-                Console.writeError("Error: '\(path)' is at schema version \(info.version), not \(text); import with --version \(info.version), or migrate the store first (`remodel migrate --store \(path)`)\n")
+                Console.writeError(
+                    "Error: '\(path)' is at schema version \(info.version), not \(text); import with --version \(info.version), or migrate the store first (`remodel migrate --store \(path)`)\n"
+                )
                 return ExitStatus.failure
             }
             let store = try StoreCommandSupport.openExisting(path, readOnly: false)
@@ -72,7 +74,9 @@ struct ImportCommand: Command {
             counts = try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
                 let checked = try StoreJSON.check(document, schema: target.schema, source: dataPath, progress: progress.dataTransfer)
                 // Built beside STORE and renamed into place once imported: a failure leaves no file.
-                return try StoreCommandSupport.reportingStorageFaults(cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind") {
+                return try StoreCommandSupport.reportingStorageFaults(
+                    cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind"
+                ) {
                     try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in
                         try StoreJSON.importDocument(checked, into: store, progress: progress.dataTransfer)
                     }

@@ -33,7 +33,9 @@ struct InitCommand: Command {
             guard let target = try StoreCommandSupport.targetSchema(arguments, command: "init") else { return ExitStatus.failure }
             let info = try PostgresStore.create(at: database, schema: target.schema, version: target.version)
             let types = target.schema.objects.filter { !$0.isEmbedded }.count
-            Console.write("Created a store in schema '\(info.schemaName)' of \(info.database) at schema version \(target.version) (\(ValidateCommand.plural(types, "object type")), schema hash \(info.schemaHash))\n")
+            Console.write(
+                "Created a store in schema '\(info.schemaName)' of \(info.database) at schema version \(target.version) (\(ValidateCommand.plural(types, "object type")), schema hash \(info.schemaHash))\n"
+            )
             return ExitStatus.success
         }
         if FileManager.default.fileExists(atPath: path) {

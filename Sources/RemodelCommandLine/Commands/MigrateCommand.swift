@@ -129,7 +129,9 @@ struct MigrateCommand: Command {
 
 extension MigrateCommand {
     /// `migrate` on a store in a PostgreSQL schema: the same checks, plan and report.
-    private func migrateDatabase(_ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, quiet: Bool, _ arguments: ParsedArguments) throws -> Int32 {
+    private func migrateDatabase(
+        _ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, quiet: Bool, _ arguments: ParsedArguments
+    ) throws -> Int32 {
         let postgres = PostgresMigrator(migrator)
         let info = try postgres.state(at: database)
         let name = info.name
@@ -149,7 +151,9 @@ extension MigrateCommand {
             Console.writeError("Error: cannot plan the migration of \(name) from version \(info.version); the store is unchanged\n")
             return ExitStatus.failure
         } catch let error as PostgresPlanRenderer.Unsupported {
-            Console.writeError("Error: cannot migrate \(name) from version \(info.version) on PostgreSQL: \(error); the store is unchanged. Migrate a SQLite copy instead (remodel export, import into a file, migrate, export, import)\n")
+            Console.writeError(
+                "Error: cannot migrate \(name) from version \(info.version) on PostgreSQL: \(error); the store is unchanged. Migrate a SQLite copy instead (remodel export, import into a file, migrate, export, import)\n"
+            )
             return ExitStatus.failure
         }
         guard !plan.plan.isEmpty else {
@@ -158,7 +162,9 @@ extension MigrateCommand {
         }
         Console.write(plan.text(store: name) + "\n")
         if !dryRun && !quiet {
-            Console.write("No backup: on PostgreSQL the migration is one transaction, which any failure rolls back; take the database's own backup (pg_dump) if you want a copy of version \(info.version)\n")
+            Console.write(
+                "No backup: on PostgreSQL the migration is one transaction, which any failure rolls back; take the database's own backup (pg_dump) if you want a copy of version \(info.version)\n"
+            )
         }
         do {
             let (_, report) = try ProgressReporter.run(finished: dryRun ? "migrated (dry run)" : "migrated", quiet: quiet) { progress in
@@ -175,7 +181,8 @@ extension MigrateCommand {
     /// The error for a store whose version's snapshot changed after the store was written:
     /// the files to restore as they were released, and where the change belongs instead.
     static func restoreAdvice(
-        _ checked: CheckedHistory, edited: [(applied: AppliedMigration, now: Migration)], path: String, version: Int, storeHash: String, codeHash: String, arguments: ParsedArguments
+        _ checked: CheckedHistory, edited: [(applied: AppliedMigration, now: Migration)], path: String, version: Int, storeHash: String, codeHash: String,
+        arguments: ParsedArguments
     ) -> String {
         let editedFiles = edited.map { "'\(checked.files[$0.now.version] ?? $0.applied.name)'" }
         var restore = editedFiles
@@ -183,10 +190,12 @@ extension MigrateCommand {
         restore.append("'\(checked.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: arguments.migrationsPath, version: version))'")
         var message = "Error: the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)): "
         if editedFiles.isEmpty {
-            message += "the schema of version \(version) in '\(arguments.migrationsPath)' was changed after the store was written ('remodel migration amend' rewrites a version's file and snapshot). "
+            message +=
+                "the schema of version \(version) in '\(arguments.migrationsPath)' was changed after the store was written ('remodel migration amend' rewrites a version's file and snapshot). "
                 + "Restore \(MessageText.list(restore)) as \(restore.count == 1 ? "it was" : "they were") released (from version control), "
         } else {
-            message += "its history was changed after the store applied it (\(MessageText.list(editedFiles)), the warning above; 'remodel migration amend' rewrites a version's file and snapshot). "
+            message +=
+                "its history was changed after the store applied it (\(MessageText.list(editedFiles)), the warning above; 'remodel migration amend' rewrites a version's file and snapshot). "
                 + "Restore \(MessageText.list(restore)) as \(restore.count == 1 ? "it was" : "they were") when the store applied version \(version) (from version control), "
         }
         return message + "then make the change in a new version (`\(arguments.command("migration new NAME"))`); the store is unchanged\n"

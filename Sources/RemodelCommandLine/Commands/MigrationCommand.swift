@@ -28,10 +28,12 @@ struct MigrationNewCommand: Command {
         whose versions cannot run yet (naming the file to fix first); never overwrites a file. \
         Exit status: 0 written, 1 refused, 64 usage error.
         """
-    let arguments = [ArgumentSpec(
-        "NAME", help: "The migration's name, without its number (remodel chooses it): letters, digits, '-', '_' or '.' (e.g. split-person-name).",
-        example: "remodel migration new split-person-name"
-    )]
+    let arguments = [
+        ArgumentSpec(
+            "NAME", help: "The migration's name, without its number (remodel chooses it): letters, digits, '-', '_' or '.' (e.g. split-person-name).",
+            example: "remodel migration new split-person-name"
+        )
+    ]
     let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -46,7 +48,8 @@ struct MigrationNewCommand: Command {
         }
         let migrationName = try Self.name(givenName, forVersion: (input.loaded.history?.currentVersion ?? 0) + 1)
         guard MigrationFiles.existingVersionsCanRun(input, arguments: arguments, retry: arguments.command("migration new \(migrationName)")),
-              MigrationFiles.sumMatches(arguments, input: input, exceptVersion: nil, command: "migration new \(migrationName)") else {
+            MigrationFiles.sumMatches(arguments, input: input, exceptVersion: nil, command: "migration new \(migrationName)")
+        else {
             return ExitStatus.failure
         }
 
@@ -71,13 +74,17 @@ struct MigrationNewCommand: Command {
         }
         try FileManager.default.createDirectory(atPath: MigrationFolder.join(migrationsPath, MigrationFolder.snapshotsFolder), withIntermediateDirectories: true)
         let leftover = "remove it if it is a leftover, or check the folder"
-        try MigrationFiles.write([
-            (OutputFile(path: snapshotPath, existing: .refuse, advice: leftover), CanonicalYAML.text(of: schema)),
-            (OutputFile(path: migrationPath, existing: .refuse, advice: leftover), migrationText),
-        ], hashingInto: migrationsPath, hashes: input.loaded.fileHashes)
-        let what = version == 1 ? "the baseline (no steps)"
-            : dataOnly ? "a data-only version (the schema did not change): write the steps it runs"
-            : "the steps from version \(version - 1); review them"
+        try MigrationFiles.write(
+            [
+                (OutputFile(path: snapshotPath, existing: .refuse, advice: leftover), CanonicalYAML.text(of: schema)),
+                (OutputFile(path: migrationPath, existing: .refuse, advice: leftover), migrationText),
+            ], hashingInto: migrationsPath, hashes: input.loaded.fileHashes)
+        let what =
+            version == 1
+            ? "the baseline (no steps)"
+            : dataOnly
+                ? "a data-only version (the schema did not change): write the steps it runs"
+                : "the steps from version \(version - 1); review them"
         Console.write("\(snapshotPath): the schema of version \(version)\n\(migrationPath): \(what)\n")
         MigrationFiles.reportReadiness(arguments, version: version, file: migrationPath)
         return ExitStatus.success
@@ -129,7 +136,9 @@ struct MigrationAmendCommand: Command {
         let snapshotPath = input.loaded.snapshotFiles[version] ?? MigrationFolder.snapshotPath(in: migrationsPath, version: version)
         let snapshot = CanonicalYAML.text(of: schema)
         let existing = try String(contentsOfFile: file, encoding: .utf8)
-        let migration = version == 1 ? existing : MigrationDraft.amended(existing, steps: history.migrations.last?.steps ?? [], version: version, from: history.snapshots[version - 2], to: schema)
+        let migration =
+            version == 1
+            ? existing : MigrationDraft.amended(existing, steps: history.migrations.last?.steps ?? [], version: version, from: history.snapshots[version - 2], to: schema)
         let oldSnapshot = FileManager.default.contents(atPath: snapshotPath).map { String(decoding: $0, as: UTF8.self) }
         guard oldSnapshot != snapshot || migration != existing else {
             Console.write("\(snapshotPath): version \(version) already freezes '\(arguments.schemasPath)'; nothing to amend\n")
@@ -137,12 +146,16 @@ struct MigrationAmendCommand: Command {
             MigrationFiles.reportReadiness(arguments, version: version, file: file, input: input)
             return ExitStatus.success
         }
-        try MigrationFiles.write([
-            (OutputFile(path: snapshotPath, existing: .replace), snapshot),
-            (OutputFile(path: file, existing: .replace), migration),
-        ], hashingInto: migrationsPath, hashes: input.loaded.fileHashes)
-        Console.write("\(snapshotPath): the schema of version \(version), frozen again from '\(arguments.schemasPath)'\n\(file): its list of changes renewed; its description and steps kept\n")
-        Console.writeError("Note: amend only a version no store has applied yet: a store already at version \(version) keeps the old snapshot's schema and will be refused (schema mismatch)\n")
+        try MigrationFiles.write(
+            [
+                (OutputFile(path: snapshotPath, existing: .replace), snapshot),
+                (OutputFile(path: file, existing: .replace), migration),
+            ], hashingInto: migrationsPath, hashes: input.loaded.fileHashes)
+        Console.write(
+            "\(snapshotPath): the schema of version \(version), frozen again from '\(arguments.schemasPath)'\n\(file): its list of changes renewed; its description and steps kept\n"
+        )
+        Console.writeError(
+            "Note: amend only a version no store has applied yet: a store already at version \(version) keeps the old snapshot's schema and will be refused (schema mismatch)\n")
         MigrationFiles.reportReadiness(arguments, version: version, file: file)
         return ExitStatus.success
     }
@@ -163,7 +176,8 @@ enum MigrationFiles {
         } catch {
             for file in staged { file.discard() }
             if let fault = StorageFault(of: error), let failed = error as? OutputFileError {
-                throw StoreCommandSupport.StorageFailure(description: fault.message(cannot: "write '\(failed.path)'", intact: "no migration file or snapshot was written or changed"))
+                throw StoreCommandSupport.StorageFailure(
+                    description: fault.message(cannot: "write '\(failed.path)'", intact: "no migration file or snapshot was written or changed"))
             }
             throw error
         }
@@ -232,7 +246,10 @@ enum MigrationFiles {
             guard let file = problem.location?.file else { return false }
             return file != loaded.files[history.currentVersion] && Self.versions(of: [problem], in: loaded, newest: history.currentVersion) == [history.currentVersion]
         }
-        if schemaProblem { advice += " (or, for a problem in the schema of version \(history.currentVersion), fix '\(arguments.schemasPath)' and run '\(arguments.command("migration amend"))' to freeze it again)" }
+        if schemaProblem {
+            advice +=
+                " (or, for a problem in the schema of version \(history.currentVersion), fix '\(arguments.schemasPath)' and run '\(arguments.command("migration amend"))' to freeze it again)"
+        }
         Console.writeError(advice + ", check with 'remodel validate', then run '\(retry)' again\n")
         return false
     }
@@ -262,11 +279,15 @@ enum MigrationFiles {
         // Unanswered questions decide whether data is kept: say so, as a plan would not.
         var questions = 0
         if let history = input.history, version >= 2, version <= history.currentVersion,
-           let steps = history.migrations.first(where: { $0.version == version })?.steps,
-           let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            let steps = history.migrations.first(where: { $0.version == version })?.steps,
+            let text = try? String(contentsOfFile: file, encoding: .utf8)
+        {
             questions = MigrationDraft.openQuestions(in: text, steps: steps, from: history.snapshots[version - 2], to: history.snapshots[version - 1]).count
         }
-        let open = questions == 0 ? "" : "; it asks \(questions) question\(questions == 1 ? "" : "s"): answer each by uncommenting its step, or delete it (left as they are, the changes they ask about run as the draft lists them)"
+        let open =
+            questions == 0
+            ? ""
+            : "; it asks \(questions) question\(questions == 1 ? "" : "s"): answer each by uncommenting its step, or delete it (left as they are, the changes they ask about run as the draft lists them)"
         guard !problems.isEmpty else {
             let review = version >= 2 ? ", and run 'remodel check' for the changes a reviewer must accept" : ""
             Console.write("Version \(version) can run as written\(open); check it with 'remodel migrate --store FILE --dry-run'\(review)\n")
@@ -277,7 +298,9 @@ enum MigrationFiles {
         let earlier = versions(of: problems, in: input.loaded, newest: version).filter { $0 < version }
         if !earlier.isEmpty {
             let files = earlier.compactMap { input.files[$0] }.map { "'\($0)'" }
-            Console.writeError("Version \(version) cannot run yet: \(earlier.count == 1 ? "version" : "versions") \(MessageText.list(earlier.map(String.init))) before it \(earlier.count == 1 ? "has" : "have") the problems above: fix \(MessageText.list(files)) first, and check with 'remodel validate'\n")
+            Console.writeError(
+                "Version \(version) cannot run yet: \(earlier.count == 1 ? "version" : "versions") \(MessageText.list(earlier.map(String.init))) before it \(earlier.count == 1 ? "has" : "have") the problems above: fix \(MessageText.list(files)) first, and check with 'remodel validate'\n"
+            )
             return
         }
         // A problem in the schema files (which are the newest version's declarations).
@@ -315,7 +338,9 @@ struct MigrationHashCommand: Command {
         let input = HistoryInput.read(arguments, schemaMayBeAhead: true)
         guard !input.hasErrors, input.loaded.history != nil else {
             DiagnosticsOutput.print(input.diagnostics)
-            Console.writeError("Error: remodel.sum records only a history that loads and whose versions can all be planned; fix the problems above (check with 'remodel validate'), then run it again. Nothing was written\n")
+            Console.writeError(
+                "Error: remodel.sum records only a history that loads and whose versions can all be planned; fix the problems above (check with 'remodel validate'), then run it again. Nothing was written\n"
+            )
             return ExitStatus.failure
         }
         let path = MigrationSum.path(in: migrations)
@@ -339,7 +364,9 @@ struct MigrationHashCommand: Command {
         let older = Set(changed.compactMap(MigrationSum.version(ofPath:))).filter { $0 < newest }.sorted()
         if !older.isEmpty {
             let which = older.count == 1 ? "version \(older[0]) is" : "versions \(MessageText.list(older.map(String.init))) are"
-            Console.writeError("Warning: \(which) older than the newest (\(newest)): if any store has applied \(older.count == 1 ? "it" : "them"), the edit never reaches that store; restore the files from version control ('git checkout -- \(arguments.migrationsPath)') and make the change in a new version instead\n")
+            Console.writeError(
+                "Warning: \(which) older than the newest (\(newest)): if any store has applied \(older.count == 1 ? "it" : "them"), the edit never reaches that store; restore the files from version control ('git checkout -- \(arguments.migrationsPath)') and make the change in a new version instead\n"
+            )
         } else if !changed.isEmpty {
             Console.writeError("Note: re-hash only versions no store has applied yet: a store that applied an edited version keeps what it ran\n")
         }

@@ -87,7 +87,9 @@ final class SchemaOperands {
                 result.renames = plan.renamesAcrossVersions
             } catch let error as MigrationPlanningError {
                 DiagnosticsOutput.print(error.diagnostics)
-                Console.writeError("Error: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan, renames matched by name and renamedFrom only\n")
+                Console.writeError(
+                    "Error: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan, renames matched by name and renamedFrom only\n"
+                )
             }
         }
         if from.version == nil || to.version == nil {

@@ -94,7 +94,9 @@ struct StatusCommand: Command {
         let applied = info.appliedMigrations
         lines.append(Self.migrationsLine(applied.map { ($0.version, $0.name, $0.appliedAt) }, createdAt: info.version))
         // Quoted: a URL's '?' and '&' mean something to the shell.
-        lines.append("Pending migrations: " + pending(version: info.version, schemaHash: info.schemaHash, store: "'\(database.storeArgument)'", checked, foldersFound: foldersFound, tool: arguments.tool))
+        lines.append(
+            "Pending migrations: "
+                + pending(version: info.version, schemaHash: info.schemaHash, store: "'\(database.storeArgument)'", checked, foldersFound: foldersFound, tool: arguments.tool))
         Console.write(lines.joined(separator: "\n") + "\n")
         if let checked {
             MigrateCommand.warnAboutEditedMigrations(applied, migrator: Migrator(history: checked.history), checked: checked)

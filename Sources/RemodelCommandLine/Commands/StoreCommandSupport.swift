@@ -1,7 +1,7 @@
 import Foundation
-import RemodelPostgres
 import RemodelCore
 import RemodelGeneration
+import RemodelPostgres
 import RemodelSchema
 import RemodelStore
 
@@ -13,7 +13,8 @@ enum StoreCommandSupport {
     /// `--store` for the commands that also work on a PostgreSQL database.
     static let storeOrDatabase = OptionSpec.option(
         "store", value: "STORE", required: true,
-        help: "The store file, or a PostgreSQL database as a libpq URL (postgresql://user@host:5432/db, ?schema=NAME for a schema other than public; the password from PGPASSWORD or ~/.pgpass)."
+        help:
+            "The store file, or a PostgreSQL database as a libpq URL (postgresql://user@host:5432/db, ?schema=NAME for a schema other than public; the password from PGPASSWORD or ~/.pgpass)."
     )
 
     /// Where a store is: a file, or a schema of a PostgreSQL database.
@@ -44,7 +45,8 @@ enum StoreCommandSupport {
         }
         // A store is made only from a history every command accepts: the one `migrate` will
         // later take the store through. So an error in a newer version stops an older one too.
-        let need = "`remodel \(command)` needs all of it\(requested.map { ", even for --version \($0)" } ?? ""): "
+        let need =
+            "`remodel \(command)` needs all of it\(requested.map { ", even for --version \($0)" } ?? ""): "
             + "it creates a store only from a history whose every version can run, so that the store can be migrated later; nothing was created"
         guard let history = HistoryInput.load(arguments, need: need)?.history else { return nil }
         let number = requested ?? history.currentVersion

@@ -41,10 +41,11 @@ public enum CanonicalYAML {
         if let doc = enumType.doc { out.line(2, "doc: \(scalar(doc))") }
         out.line(2, "cases:")
         for enumCase in enumType.cases {
-            let raw: String = switch enumCase.rawValue {
-            case .string(let value): scalar(value)
-            case .int(let value): String(value)
-            }
+            let raw: String =
+                switch enumCase.rawValue {
+                case .string(let value): scalar(value)
+                case .int(let value): String(value)
+                }
             out.line(3, "\(key(enumCase.name)): \(raw)")
         }
     }

@@ -95,8 +95,8 @@ extension SchemaChange.Kind {
         case .objectRenamed(_, let to), .enumRenamed(_, let to): (to, nil)
         case .embeddedChanged(let type, _), .primaryKeyChanged(let type, _, _), .enumRawTypeChanged(let type, _, _): (type, nil)
         case .propertyAdded(let type, let property), .propertyRemoved(let type, let property), .propertyRetyped(let type, let property, _, _),
-             .propertyMadeOptional(let type, let property), .propertyMadeRequired(let type, let property), .inverseChanged(let type, let property),
-             .indexAdded(let type, let property), .indexRemoved(let type, let property), .defaultChanged(let type, let property):
+            .propertyMadeOptional(let type, let property), .propertyMadeRequired(let type, let property), .inverseChanged(let type, let property),
+            .indexAdded(let type, let property), .indexRemoved(let type, let property), .defaultChanged(let type, let property):
             (type, property)
         case .propertyRenamed(let type, _, let to): (type, to)
         case .enumCaseAdded(let name, let enumCase), .enumCaseRemoved(let name, let enumCase), .enumCaseRawValueChanged(let name, let enumCase, _, _):

@@ -49,7 +49,8 @@ public struct SchemaDiff: Hashable, Sendable {
             for newCase in newEnum.cases {
                 if let oldCase = oldEnum.enumCase(named: newCase.name) {
                     if oldCase.rawValue != newCase.rawValue {
-                        changes.append(SchemaChange(.enumCaseRawValueChanged(enum: newEnum.name, case: newCase.name, from: oldCase.rawValue, to: newCase.rawValue), impact: .dataDependent))
+                        changes.append(
+                            SchemaChange(.enumCaseRawValueChanged(enum: newEnum.name, case: newCase.name, from: oldCase.rawValue, to: newCase.rawValue), impact: .dataDependent))
                     }
                 } else {
                     changes.append(SchemaChange(.enumCaseAdded(enum: newEnum.name, case: newCase.name), impact: .additive))
@@ -146,9 +147,10 @@ public struct SchemaDiff: Hashable, Sendable {
             if comparableOld.base != newType.base || comparableOld.collection != newType.collection {
                 changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: oldType, to: newType), impact: retypeImpact(from: comparableOld, to: newType)))
             } else if comparableOld.isOptional != newType.isOptional {
-                changes.append(newType.isOptional
-                    ? SchemaChange(.propertyMadeOptional(type: type, property: new.name), impact: .additive)
-                    : SchemaChange(.propertyMadeRequired(type: type, property: new.name), impact: .dataDependent))
+                changes.append(
+                    newType.isOptional
+                        ? SchemaChange(.propertyMadeOptional(type: type, property: new.name), impact: .additive)
+                        : SchemaChange(.propertyMadeRequired(type: type, property: new.name), impact: .dataDependent))
             }
             if old.isIndexed != new.isIndexed {
                 changes.append(SchemaChange(new.isIndexed ? .indexAdded(type: type, property: new.name) : .indexRemoved(type: type, property: new.name), impact: .additive))
@@ -161,9 +163,14 @@ public struct SchemaDiff: Hashable, Sendable {
                 changes.append(SchemaChange(.inverseChanged(type: type, property: new.name), impact: .additive))
             }
         case (.inverse, .stored):
-            changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: PropertyType(.object(old.inverseOrigin!.type), collection: .set), to: new.storedType!), impact: .dataDependent))
+            changes.append(
+                SchemaChange(
+                    .propertyRetyped(type: type, property: new.name, from: PropertyType(.object(old.inverseOrigin!.type), collection: .set), to: new.storedType!),
+                    impact: .dataDependent))
         case (.stored(let oldType), .inverse):
-            changes.append(SchemaChange(.propertyRetyped(type: type, property: new.name, from: oldType, to: PropertyType(.object(new.inverseOrigin!.type), collection: .set)), impact: .destructive))
+            changes.append(
+                SchemaChange(
+                    .propertyRetyped(type: type, property: new.name, from: oldType, to: PropertyType(.object(new.inverseOrigin!.type), collection: .set)), impact: .destructive))
         }
         return changes
     }

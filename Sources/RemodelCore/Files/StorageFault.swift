@@ -55,14 +55,14 @@ public enum StorageFault: Hashable, Sendable {
     public static var processHasFileSizeLimit: Bool {
         var limit = rlimit()
         #if os(Linux)
-        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 else { return false }
-        // RLIM_INFINITY is all bits set there (Swift cannot import its C definition).
-        return limit.rlim_cur != rlim_t.max
+            guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 else { return false }
+            // RLIM_INFINITY is all bits set there (Swift cannot import its C definition).
+            return limit.rlim_cur != rlim_t.max
         #else
-        guard getrlimit(RLIMIT_FSIZE, &limit) == 0 else { return false }
-        // Darwin's and the BSDs' RLIM_INFINITY, `((rlim_t)1 << 63) - 1`, spelt out: a macro with
-        // casts may not import into Swift.
-        return limit.rlim_cur != rlim_t(Int64.max)
+            guard getrlimit(RLIMIT_FSIZE, &limit) == 0 else { return false }
+            // Darwin's and the BSDs' RLIM_INFINITY, `((rlim_t)1 << 63) - 1`, spelt out: a macro with
+            // casts may not import into Swift.
+            return limit.rlim_cur != rlim_t(Int64.max)
         #endif
     }
 

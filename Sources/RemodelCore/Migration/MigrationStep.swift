@@ -152,7 +152,7 @@ public enum MigrationStep: Hashable, Sendable {
         switch self {
         case .renameType: nil
         case .renameProperty(let type, _, _), .set(let type, _, _), .convert(let type, _, _, _), .split(let type, _, _, _),
-             .mapValues(let type, _, _, _), .deleteObjects(let type, _), .createObjects(let type, _, _):
+            .mapValues(let type, _, _, _), .deleteObjects(let type, _), .createObjects(let type, _, _):
             type
         case .custom(_, let type, _): type
         }

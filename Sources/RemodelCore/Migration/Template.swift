@@ -36,14 +36,20 @@ public struct Template: Hashable, Sendable {
                 var name = ""
                 var closed = false
                 while let next = advance() {
-                    if next == "}" { closed = true; break }
+                    if next == "}" {
+                        closed = true
+                        break
+                    }
                     name.append(next)
                 }
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
                 guard closed, !trimmed.isEmpty else {
                     throw SyntaxError(description: "unclosed or empty placeholder in \"\(source)\": write {property}, or {{ for a literal brace")
                 }
-                if !text.isEmpty { parts.append(.text(text)); text = "" }
+                if !text.isEmpty {
+                    parts.append(.text(text))
+                    text = ""
+                }
                 parts.append(.property(trimmed))
             case "}":
                 if lookahead == "}" { _ = advance() }
@@ -67,4 +73,3 @@ public struct Template: Hashable, Sendable {
         return parts.map { if case .text(let text) = $0 { text } else { "" } }.joined()
     }
 }
-

@@ -38,14 +38,19 @@ public enum StoreNames {
     /// Why `name` cannot name an object type (a table), if it cannot.
     public static func tableNameReservation(_ name: String) -> Reservation? {
         let folded = foldedKey(name)
-        if folded.hasPrefix(sqlitePrefix) { return Reservation(what: "starts with '\(sqlitePrefix)'", owner: "SQLite's own tables", fix: "rename it so that it does not start with '\(sqlitePrefix)' in any letter case") }
+        if folded.hasPrefix(sqlitePrefix) {
+            return Reservation(
+                what: "starts with '\(sqlitePrefix)'", owner: "SQLite's own tables", fix: "rename it so that it does not start with '\(sqlitePrefix)' in any letter case")
+        }
         return commonReservation(folded)
     }
 
     /// Why `name` cannot name a property (a column, or part of a side table's name), if it cannot.
     public static func columnNameReservation(_ name: String) -> Reservation? {
         let folded = foldedKey(name)
-        if rowIDNames.contains(folded) { return Reservation(what: "is '\(folded)' (in any letter case)", owner: "SQLite's row id of every table", fix: "rename it, e.g. '\(name)Value'") }
+        if rowIDNames.contains(folded) {
+            return Reservation(what: "is '\(folded)' (in any letter case)", owner: "SQLite's row id of every table", fix: "rename it, e.g. '\(name)Value'")
+        }
         return commonReservation(folded)
     }
 
@@ -56,10 +61,15 @@ public enum StoreNames {
     }
 
     private static func commonReservation(_ folded: String) -> Reservation? {
-        if folded.hasPrefix(remodelPrefix) { return Reservation(what: "starts with '\(remodelPrefix)'", owner: "the store's own tables", fix: "rename it so that it does not start with '\(remodelPrefix)'") }
+        if folded.hasPrefix(remodelPrefix) {
+            return Reservation(what: "starts with '\(remodelPrefix)'", owner: "the store's own tables", fix: "rename it so that it does not start with '\(remodelPrefix)'")
+        }
         // A byte search (the infix is ASCII; SQLite sees bytes too): String's Character-based
         // `contains` costs far more per call.
-        if folded.utf8.firstRange(of: remodelInfix.utf8) != nil { return Reservation(what: "contains '\(remodelInfix)'", owner: "the tables and columns a migration rebuilds", fix: "rename it so that it does not contain '\(remodelInfix)'") }
+        if folded.utf8.firstRange(of: remodelInfix.utf8) != nil {
+            return Reservation(
+                what: "contains '\(remodelInfix)'", owner: "the tables and columns a migration rebuilds", fix: "rename it so that it does not contain '\(remodelInfix)'")
+        }
         return nil
     }
 }

@@ -43,12 +43,24 @@ extension DefaultValue {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(1); hasher.combine(value)
-        case .int(let value): hasher.combine(2); hasher.combine(value)
-        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
-        case .string(let value): hasher.combine(4); hasher.combine(value)
-        case .enumCase(let value): hasher.combine(5); hasher.combine(value)
-        case .generated(let value): hasher.combine(6); hasher.combine(value)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .int(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .double(let value):
+            hasher.combine(3)
+            hasher.combine(value.bitPattern)
+        case .string(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .enumCase(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        case .generated(let value):
+            hasher.combine(6)
+            hasher.combine(value)
         }
     }
 }

@@ -31,9 +31,11 @@ package enum ISODateText {
         var scanner = Scanner(Array(text.utf8))
         let negativeYear = scanner.take("-")
         guard let year = scanner.digits(min: 4, max: 6) else { return fail(form) }
-        guard year <= 9999 || scanner.peek != UInt8(ascii: "-") else { return fail("is out of range: year \(negativeYear ? "-" : "")\(year) is beyond 9999, and dates are supported for \(rangeDescription)") }
+        guard year <= 9999 || scanner.peek != UInt8(ascii: "-") else {
+            return fail("is out of range: year \(negativeYear ? "-" : "")\(year) is beyond 9999, and dates are supported for \(rangeDescription)")
+        }
         guard scanner.take("-"), let month = scanner.digits(min: 2, max: 2), scanner.take("-"),
-              let day = scanner.digits(min: 2, max: 2)
+            let day = scanner.digits(min: 2, max: 2)
         else { return fail(form) }
         guard (1...12).contains(month) else { return fail("is not a valid date: month \(pad(month, 2)) does not exist (01–12)") }
         let signedYear = negativeYear ? -year : year
@@ -44,8 +46,8 @@ package enum ISODateText {
         if scanner.isAtEnd { return checked(days * 86_400_000_000) }
 
         guard scanner.take("T") || scanner.take("t") || scanner.take(" "),
-              let hour = scanner.digits(min: 2, max: 2), scanner.take(":"),
-              let minute = scanner.digits(min: 2, max: 2)
+            let hour = scanner.digits(min: 2, max: 2), scanner.take(":"),
+            let minute = scanner.digits(min: 2, max: 2)
         else { return fail(form) }
         guard hour < 24, minute < 60 else { return fail("is not a valid time: \(pad(hour, 2)):\(pad(minute, 2)) is out of range (hours 00–23, minutes 00–59)") }
         var second: Int64 = 0

@@ -81,13 +81,20 @@ struct JSONWriter {
         case .bool(let flag): out += flag ? "true" : "false"
         case .integer(let number): out += String(number)
         case .double(let number):
-            if number.isNaN { out += "\"NaN\"" } else if number.isInfinite { out += number < 0 ? "\"-Infinity\"" : "\"+Infinity\"" } else {
+            if number.isNaN {
+                out += "\"NaN\""
+            } else if number.isInfinite {
+                out += number < 0 ? "\"-Infinity\"" : "\"+Infinity\""
+            } else {
                 let text = "\(number)"
                 out += text.contains(".") || text.contains("e") ? text : text + ".0"
             }
         case .string(let text): Self.string(text, to: &out)
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
+            if elements.isEmpty {
+                out += "[]"
+                return
+            }
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += "," }
@@ -98,7 +105,10 @@ struct JSONWriter {
             newline(&out, depth)
             out += "]"
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
+            if members.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{"
             for (index, (key, element)) in members.enumerated() {
                 if index > 0 { out += "," }
@@ -188,9 +198,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
         }
@@ -202,7 +218,11 @@ public struct JSONParser {
         var members: [(String, JSONValue)] = []
         var keys: [String: Int] = [:]
         skipSpace()
-        if peek == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(members) }
+        if peek == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
         while true {
             skipSpace()
             guard peek == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -218,8 +238,14 @@ public struct JSONParser {
             index += 1
             members.append((key, try parseValue()))
             skipSpace()
-            if peek == UInt8(ascii: ",") { index += 1; continue }
-            if peek == UInt8(ascii: "}") { index += 1; break }
+            if peek == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if peek == UInt8(ascii: "}") {
+                index += 1
+                break
+            }
             throw error("expected ',' or '}' in an object")
         }
         depth -= 1
@@ -231,12 +257,22 @@ public struct JSONParser {
         index += 1
         var elements: [JSONValue] = []
         skipSpace()
-        if peek == UInt8(ascii: "]") { index += 1; depth -= 1; return .array(elements) }
+        if peek == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
         while true {
             elements.append(try parseValue())
             skipSpace()
-            if peek == UInt8(ascii: ",") { index += 1; continue }
-            if peek == UInt8(ascii: "]") { index += 1; break }
+            if peek == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if peek == UInt8(ascii: "]") {
+                index += 1
+                break
+            }
             throw error("expected ',' or ']' in an array")
         }
         depth -= 1
@@ -390,7 +426,12 @@ public struct JSONParser {
         var line = 1
         var column = 1
         for byte in bytes[..<min(offset, bytes.count)] {
-            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return (line, column)
     }
@@ -401,17 +442,28 @@ public struct JSONParser {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte < 0x80 { index += 1; continue }
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
             let length: Int
             var second: ClosedRange<UInt8> = 0x80...0xBF
             switch byte {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; second = 0xA0...0xBF
-            case 0xED: length = 3; second = 0x80...0x9F
+            case 0xE0:
+                length = 3
+                second = 0xA0...0xBF
+            case 0xED:
+                length = 3
+                second = 0x80...0x9F
             case 0xE1...0xEF: length = 3
-            case 0xF0: length = 4; second = 0x90...0xBF
+            case 0xF0:
+                length = 4
+                second = 0x90...0xBF
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; second = 0x80...0x8F
+            case 0xF4:
+                length = 4
+                second = 0x80...0x8F
             default: return index
             }
             guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return index }

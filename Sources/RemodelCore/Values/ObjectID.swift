@@ -110,9 +110,11 @@ public struct ObjectID: Hashable, Sendable, Comparable, Codable, CustomStringCon
 
     private static let processRandom: (UInt8, UInt8, UInt8, UInt8, UInt8) = {
         var generator = SystemRandomNumberGenerator()
-        return (UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-                UInt8.random(in: 0...255, using: &generator))
+        return (
+            UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+            UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+            UInt8.random(in: 0...255, using: &generator)
+        )
     }()
 
     private static let counter = ObjectIDCounter()

@@ -54,7 +54,9 @@ package struct HistoryInput {
         var sources = loaded.sources
         if let schema, let current = schema.schema {
             if let existing = history {
-                if var problem = MigrationHistoryLoader.checkSnapshotted(schema: current, schemasPath: schemasPath, history: existing, migrationsPath: migrationsPath, source: schema.source) {
+                if var problem = MigrationHistoryLoader.checkSnapshotted(
+                    schema: current, schemasPath: schemasPath, history: existing, migrationsPath: migrationsPath, source: schema.source)
+                {
                     if !schemaMayBeAhead {
                         problem.hint = (problem.hint ?? "") + "; or, if '\(migrationsPath)' belongs to another schema, pass that schema with --schemas DIR"
                         loading.append(problem)

@@ -34,7 +34,9 @@ package struct PluginOptions: Sendable {
                 if pattern.value.contains("{name}") {
                     options.realmClassNames = pattern.value
                 } else {
-                    log.error("invalid-value", "realmClassNames '\(pattern.value)' has no {name}", at: pattern.location, hint: "write where the type's name goes, e.g. realmClassNames: \"{name}Object\"")
+                    log.error(
+                        "invalid-value", "realmClassNames '\(pattern.value)' has no {name}", at: pattern.location,
+                        hint: "write where the type's name goes, e.g. realmClassNames: \"{name}Object\"")
                 }
             }
         }

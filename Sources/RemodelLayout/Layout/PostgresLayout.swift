@@ -73,7 +73,8 @@ package struct PostgresLayout: Sendable {
 
     private static func checkLength(_ name: String, _ what: String) throws {
         if name.utf8.count > nameLimit {
-            throw UnsupportedSchema("\(what) is \(name.utf8.count) bytes long; PostgreSQL keeps names of at most \(nameLimit) bytes (longer ones are cut short, so two could become one): shorten it")
+            throw UnsupportedSchema(
+                "\(what) is \(name.utf8.count) bytes long; PostgreSQL keeps names of at most \(nameLimit) bytes (longer ones are cut short, so two could become one): shorten it")
         }
     }
 
@@ -159,7 +160,7 @@ package struct PostgresLayout: Sendable {
             switch constraint {
             case .primaryKey(let columns): parts.append("PRIMARY KEY (\(SQLiteRenderer.identifiers(columns)))")
             case .unique(let columns): parts.append("UNIQUE (\(SQLiteRenderer.identifiers(columns)))")
-            case .foreignKey: break   // added once every table exists
+            case .foreignKey: break  // added once every table exists
             }
         }
         return "CREATE TABLE \(qualified(definition.name)) (\(parts.joined(separator: ", ")))"

@@ -37,7 +37,9 @@ package struct StoreLayout: Sendable {
                     throw UnsupportedSchema("the property name '\(object.name).\(property.name)' \(reservation); \(reservation.fix)")
                 }
                 if let first = columnNames.updateValue(property.name, forKey: StoreNames.foldedKey(property.name)) {
-                    throw UnsupportedSchema("the properties '\(object.name).\(first)' and '\(object.name).\(property.name)' differ only in letter case, which SQLite's column names ignore; rename one of them")
+                    throw UnsupportedSchema(
+                        "the properties '\(object.name).\(first)' and '\(object.name).\(property.name)' differ only in letter case, which SQLite's column names ignore; rename one of them"
+                    )
                 }
             }
             tables.append(try TableLayout(object: object, schema: schema))
@@ -217,11 +219,12 @@ package struct SideTableLayout: Sendable {
         case .set: break
         }
         columns.append(SQLColumnDefinition(name: "value", type: valueSQLType, notNull: !type.isOptional))
-        var constraints: [SQLTableConstraint] = switch kind {
-        case .list: [.primaryKey(["owner", "position"])]
-        case .map: [.primaryKey(["owner", "key"])]
-        case .set: [.unique(["owner", "value"])]
-        }
+        var constraints: [SQLTableConstraint] =
+            switch kind {
+            case .list: [.primaryKey(["owner", "position"])]
+            case .map: [.primaryKey(["owner", "key"])]
+            case .set: [.unique(["owner", "value"])]
+            }
         // Elements go with their owner, and leave every collection when their target goes.
         constraints.append(.foreignKey(column: "owner", SQLForeignKey(table: owner, column: ownerKey.column, onDelete: .cascade)))
         if let link {

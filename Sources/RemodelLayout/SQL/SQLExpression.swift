@@ -90,7 +90,10 @@ package indirect enum SQLExpression: Hashable, Sendable {
     /// Every expression directly inside this node, in whatever row it is evaluated.
     private var parts: [SQLExpression] {
         var parts: [SQLExpression] = []
-        _ = mappingOperands { parts.append($0); return $0 }
+        _ = mappingOperands {
+            parts.append($0)
+            return $0
+        }
         switch self {
         case .linked(let read): parts.append(read.value)
         case .outer(let inner): parts.append(inner)
@@ -123,7 +126,8 @@ package indirect enum SQLExpression: Hashable, Sendable {
         case .inSelect(let value, let select): return .inSelect(transform(value), select)
         case .between(let value, let lower, let upper): return .between(transform(value), lower: transform(lower), upper: transform(upper))
         case .caseWhen(let operand, let branches, let otherwise):
-            return .caseWhen(operand: operand.map(transform), branches: branches.map { SQLCaseBranch(transform($0.condition), transform($0.result)) }, otherwise: otherwise.map(transform))
+            return .caseWhen(
+                operand: operand.map(transform), branches: branches.map { SQLCaseBranch(transform($0.condition), transform($0.result)) }, otherwise: otherwise.map(transform))
         case .linked(var read):
             // The link is read in this row; the value belongs to the linked row.
             read.link = transform(read.link)
@@ -158,7 +162,10 @@ package indirect enum SQLExpression: Hashable, Sendable {
     /// The columns of the current row the tree reads.
     package var columns: Set<String> {
         var names = Set<String>()
-        _ = replacingColumns { names.insert($0); return .column($0) }
+        _ = replacingColumns {
+            names.insert($0)
+            return .column($0)
+        }
         return names
     }
 }

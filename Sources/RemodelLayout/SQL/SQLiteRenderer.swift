@@ -177,9 +177,13 @@ package struct SQLiteRenderer: Sendable {
         var scope = Scope(table: select.from?.alias ?? select.from?.table ?? "", qualified: !select.joined.isEmpty || outer != nil)
         scope.depth = (outer?.depth ?? 0) + 1
         scope.enclosing = outer.map { Box($0) }
-        var text = "SELECT " + (select.columns.isEmpty ? "*" : select.columns.map { column in
-            expression(column.value, scope) + (column.name.map { " AS \(Self.identifier($0))" } ?? "")
-        }.joined(separator: ", "))
+        var text =
+            "SELECT "
+            + (select.columns.isEmpty
+                ? "*"
+                : select.columns.map { column in
+                    expression(column.value, scope) + (column.name.map { " AS \(Self.identifier($0))" } ?? "")
+                }.joined(separator: ", "))
         let sources = (select.from.map { [$0] } ?? []) + select.joined
         if !sources.isEmpty {
             text += " FROM " + sources.map(source).joined(separator: ", ")
@@ -280,7 +284,8 @@ package struct SQLiteRenderer: Sendable {
             var inner = Scope(table: "remodel_link_\(scope.depth + 1)", qualified: true)
             inner.depth = scope.depth + 1
             let alias = Self.identifier(inner.table)
-            return "(SELECT \(self.expression(read.value, inner)) FROM \(Self.identifier(read.table)) AS \(alias) WHERE \(alias).\(Self.identifier(read.key)) = \(self.expression(read.link, scope.outer)))"
+            return
+                "(SELECT \(self.expression(read.value, inner)) FROM \(Self.identifier(read.table)) AS \(alias) WHERE \(alias).\(Self.identifier(read.key)) = \(self.expression(read.link, scope.outer)))"
         case .materialized(let table):
             return "(SELECT \"value\" FROM temp.\(Self.identifier(table)) WHERE \"row\" = \(scope.outer.rowid))"
         case .subquery(let select):

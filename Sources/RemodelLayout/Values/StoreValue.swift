@@ -30,10 +30,11 @@ extension StoreValue: CustomStringConvertible {
         case .real(let value): String(value)
         case .text(let value): "\"\(value)\""
         case .blob(let bytes):
-            "x'" + bytes.map { byte in
-                let digits = String(byte, radix: 16)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined() + "'"
+            "x'"
+                + bytes.map { byte in
+                    let digits = String(byte, radix: 16)
+                    return digits.count == 1 ? "0" + digits : digits
+                }.joined() + "'"
         case .list(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
         case .map(let entries):
             "{" + entries.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"

@@ -50,7 +50,10 @@ package enum StoredForm {
         case .double, .float:
             let real = Double(number)
             guard real >= -9.223372036854775808e18, real < 9.223372036854775808e18, Int64(real) == number else {
-                return .failure(ValueProblem("cannot be stored exactly in a \(scalar.rawValue) (the nearest is \(Int64(exactly: real).map(String.init) ?? "\(real)"))", hint: "write it with an exponent to accept the rounding, or make the property an int64"))
+                return .failure(
+                    ValueProblem(
+                        "cannot be stored exactly in a \(scalar.rawValue) (the nearest is \(Int64(exactly: real).map(String.init) ?? "\(real)"))",
+                        hint: "write it with an exponent to accept the rounding, or make the property an int64"))
             }
             return .success(.real(real))
         case .decimal128:

@@ -72,15 +72,18 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             let examples = error.examples.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
             let more = error.count > error.examples.count ? ", and \(error.count - error.examples.count) more" : ""
             let place = error.location.map { " at \($0)" } ?? ""
-            return "migration to version \(error.version) (\(error.migrationName)), \(error.step)\(place): \(error.count) \(error.type) object\(error.count == 1 ? "" : "s") with \(error.problem) in \(property): \(examples)\(more). Nothing was changed.\n  hint: \(error.hint)"
+            return
+                "migration to version \(error.version) (\(error.migrationName)), \(error.step)\(place): \(error.count) \(error.type) object\(error.count == 1 ? "" : "s") with \(error.problem) in \(property): \(examples)\(more). Nothing was changed.\n  hint: \(error.hint)"
         case .danglingLinks(let version, let details):
-            return "migration to version \(version) would leave links to objects that do not exist: \(details.joined(separator: "; ")). Nothing was changed.\n  hint: delete or fix the linking objects in a step, or keep the objects they link to"
+            return
+                "migration to version \(version) would leave links to objects that do not exist: \(details.joined(separator: "; ")). Nothing was changed.\n  hint: delete or fix the linking objects in a step, or keep the objects they link to"
         case .customStepFailed(let version, let name, let type, let key, let underlying):
             return "migration to version \(version): custom step '\(name)' failed on \(type) \(key): \(underlying). Nothing was changed."
         case .sqlite(let version, let error):
             return "migration to version \(version) failed: \(Self.explain(error)). Nothing was changed.\n  hint: \(Self.hint(for: error))"
         case .storeChanged(let expected, let found):
-            return "the store changed from version \(expected) to \(found) while this migration waited for it (another process migrated it). Nothing was changed by this run.\n  hint: run the migration again to continue from version \(found)"
+            return
+                "the store changed from version \(expected) to \(found) while this migration waited for it (another process migrated it). Nothing was changed by this run.\n  hint: run the migration again to continue from version \(found)"
         case .layout(let version, let reason):
             return "migration to version \(version): \(reason)\n  hint: the store was changed outside Remodel; restore it from a backup, or compare it with `sqlite3 FILE .schema`"
         }

@@ -122,8 +122,9 @@ package struct MigrationExecutor {
             }
             try connection.execute("ROLLBACK")
             finished = true
-            return MigrationReport(fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
-                                   duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
+            return MigrationReport(
+                fromVersion: version, toVersion: version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun,
+                duration: ContinuousClock.now - started, outcome: .migratedByAnotherProcess)
         }
         // Under the write lock: a damaged store is refused, not migrated. The check reads the
         // state this transaction starts from, on another core while the plan runs, and
@@ -212,12 +213,13 @@ package struct MigrationExecutor {
             let count = try wrap(version) { try connection.scalar(renderer.select(check.countQuery)) }
             var countValue = rows.count
             if case .integer(let number) = count { countValue = Int(number) }
-            throw MigrationError.data(.init(
-                version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
-                problem: check.problem, hint: check.hint,
-                examples: rows.map { MigrationError.Example(key: $0[0].readable, value: $0.count > 1 ? (check.valueIsProse ? $0[1].prose : $0[1].readable) : "") },
-                count: countValue
-            ))
+            throw MigrationError.data(
+                .init(
+                    version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
+                    problem: check.problem, hint: check.hint,
+                    examples: rows.map { MigrationError.Example(key: $0[0].readable, value: $0.count > 1 ? (check.valueIsProse ? $0[1].prose : $0[1].readable) : "") },
+                    count: countValue
+                ))
         case .count(let note):
             report("counting \(note.type)")
             guard case .integer(let count) = try wrap(version, { try connection.scalar(renderer.select(note.query)) }), count > 0 else { return nil }
@@ -272,7 +274,8 @@ package struct MigrationExecutor {
         let milliseconds = Int64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
         try wrap(version) {
             try StoreMetadata.writeSchema(connection, schema: version.schema, hash: version.schema.storageHash, version: version.version)
-            try StoreMetadata.recordMigration(connection, version: version.version, name: version.name, checksum: version.checksum, appliedAt: Date(), durationMilliseconds: milliseconds)
+            try StoreMetadata.recordMigration(
+                connection, version: version.version, name: version.name, checksum: version.checksum, appliedAt: Date(), durationMilliseconds: milliseconds)
         }
     }
 

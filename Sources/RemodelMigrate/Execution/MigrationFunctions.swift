@@ -72,7 +72,8 @@ enum MigrationFunctions {
         // number (`DecimalText`'s form) or its magnitude exceeds limit.
         try add(parseReal, 2, deterministic: true) { context, _, arguments in
             guard let text = textArgument(arguments), DecimalText.isWellFormed(text), let number = Double(text),
-                  let limit = arguments?[1], abs(number) <= sqlite3_value_double(limit) else { return sqlite3_result_null(context) }
+                let limit = arguments?[1], abs(number) <= sqlite3_value_double(limit)
+            else { return sqlite3_result_null(context) }
             sqlite3_result_double(context, number)
         }
         // remodel_parse_X(text): text in the stored form of X, by the rule import, defaults and
@@ -84,7 +85,11 @@ enum MigrationFunctions {
         try add(parseURL, 1, deterministic: true) { context, _, arguments in parseStored(context, arguments, as: .url) }
         try add(formatUUID, 1, deterministic: true) { context, _, arguments in
             guard let bytes = blobArgument(arguments), bytes.count == 16 else { return sqlite3_result_null(context) }
-            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            let uuid = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14],
+                    bytes[15]
+                ))
             resultText(context, uuid.uuidString)
         }
         try add(formatDate, 1, deterministic: true) { context, _, arguments in
@@ -101,10 +106,13 @@ enum MigrationFunctions {
         // remodel_parse_integer(text, min, max): the number, or NULL when the text is not one
         // or it is out of range.
         try add(parseInteger, 3, deterministic: true) { context, _, arguments in
-            guard let arguments, let value = arguments[0], sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
+            guard let arguments, let value = arguments[0], sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else {
+                return sqlite3_result_null(context)
+            }
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
             guard let number = StepText.integer(in: bytes),
-                  number >= sqlite3_value_int64(arguments[1]), number <= sqlite3_value_int64(arguments[2]) else { return sqlite3_result_null(context) }
+                number >= sqlite3_value_int64(arguments[1]), number <= sqlite3_value_int64(arguments[2])
+            else { return sqlite3_result_null(context) }
             sqlite3_result_int64(context, number)
         }
     }
@@ -135,7 +143,8 @@ final class EmbeddedCoders: @unchecked Sendable {
     /// bytes parsed.
     func parsedOld(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<EmbeddedValueCoding.ParsedObject, any Error> {
         if let lastParsed, lastJSON.count == bytes.count,
-           bytes.isEmpty || lastJSON.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            bytes.isEmpty || lastJSON.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
             return lastParsed
         }
         let parsed = Result { try old.parse(embeddedJSON: String(decoding: bytes, as: UTF8.self)) }

@@ -68,7 +68,8 @@ public enum MigrationPlanRenderer {
         case .migratedByAnotherProcess:
             return "\(target.isEmpty ? "The store" : target)was migrated to version \(report.toVersion) by another process while this one waited; nothing to do\n"
         case .rehearsed:
-            out += "Dry run: migrated \(target)from version \(report.fromVersion) to \(report.toVersion) in \(seconds(report.duration)) inside a transaction, then rolled back; the store is unchanged\n"
+            out +=
+                "Dry run: migrated \(target)from version \(report.fromVersion) to \(report.toVersion) in \(seconds(report.duration)) inside a transaction, then rolled back; the store is unchanged\n"
         case .migrated:
             out += "Migrated \(target)from version \(report.fromVersion) to \(report.toVersion) in \(seconds(report.duration))\n"
         }

@@ -42,11 +42,12 @@ public struct DiagnosticFormatter: Sendable {
         if let location { out += paint("\(location): ", "1") }
         // Notes in bold with the terminal's own foreground colour (`1;39`), as swiftc prints
         // them: readable on dark and light themes alike (bold black, `1;30`, vanishes on dark).
-        let color = switch severity {
-        case "error": "1;31"
-        case "warning": "1;35"
-        default: "1;39"
-        }
+        let color =
+            switch severity {
+            case "error": "1;31"
+            case "warning": "1;35"
+            default: "1;39"
+            }
         out += paint("\(severity):", color) + " "
         out += severity == "note" ? message : paint(message, "1")
         if let rule { out += " [\(rule)]" }
@@ -102,11 +103,12 @@ public struct DiagnosticFormatter: Sendable {
     /// One diagnostic as a GitHub Actions workflow command; the hint and notes follow the
     /// message on separate lines of the annotation.
     public func github(for diagnostic: Diagnostic) -> String {
-        let command = switch diagnostic.severity {
-        case .error: "error"
-        case .warning: "warning"
-        case .note: "notice"
-        }
+        let command =
+            switch diagnostic.severity {
+            case .error: "error"
+            case .warning: "warning"
+            case .note: "notice"
+            }
         var properties: [String] = []
         if let location = diagnostic.location {
             properties += ["file=\(escapeProperty(location.file))", "line=\(location.line)", "col=\(location.column)"]

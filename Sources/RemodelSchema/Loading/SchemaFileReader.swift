@@ -115,7 +115,8 @@ struct SchemaFileReader {
         let name = Located(entry.key, at: entry.keyLocation)
         if let scalar = entry.value.scalar {
             if scalar.isNull {
-                log.error("missing-key", "property '\(owner).\(entry.key)' has no type", at: entry.value.location, hint: "write '\(entry.key): string' or another type after the colon")
+                log.error(
+                    "missing-key", "property '\(owner).\(entry.key)' has no type", at: entry.value.location, hint: "write '\(entry.key): string' or another type after the colon")
                 return PropertyDeclaration(name: name, kind: .missing)
             }
             return PropertyDeclaration(name: name, kind: .stored(entry.value))
@@ -198,7 +199,7 @@ struct SchemaFileReader {
         }
         guard let reader = YAMLMappingReader(entry.value, what: what, knownKeys: Self.projectionPropertyKeys, log: log) else { return nil }
         guard reader.require("keyPath", hint: "add 'keyPath: property' naming the model property it reads", blame: entry.keyLocation),
-              let keyPath = reader.node("keyPath")
+            let keyPath = reader.node("keyPath")
         else { return nil }
         guard let scalar = keyPath.scalar, !scalar.isNull else {
             log.error(

@@ -10,10 +10,11 @@ enum SchemaFiles {
     static func find(at path: String) -> Result<[String], Diagnostic> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(.error(
-                "file-unreadable", "'\(path)' does not exist", at: nil,
-                hint: "run from the package folder, or pass the schema folder with --schemas DIR"
-            ))
+            return .failure(
+                .error(
+                    "file-unreadable", "'\(path)' does not exist", at: nil,
+                    hint: "run from the package folder, or pass the schema folder with --schemas DIR"
+                ))
         }
         guard isDirectory.boolValue else { return .success([path]) }
         let root = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
@@ -30,10 +31,11 @@ enum SchemaFiles {
             relative.append(full)
         }
         guard !relative.isEmpty else {
-            return .failure(.error(
-                "no-schema-files", "no *.yaml or *.yml files in '\(path)'", at: nil,
-                hint: "add a schema file such as '\(join(path, "Models.yaml"))' with an 'objects:' section"
-            ))
+            return .failure(
+                .error(
+                    "no-schema-files", "no *.yaml or *.yml files in '\(path)'", at: nil,
+                    hint: "add a schema file such as '\(join(path, "Models.yaml"))' with an 'objects:' section"
+                ))
         }
         return .success(relative.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { join(path, $0) })
     }

@@ -109,4 +109,3 @@ public enum SchemaLoader {
 public func loadSchema(yaml: String, file: String) -> SchemaLoadResult {
     SchemaLoader.load([(file, Array(yaml.utf8))], files: [file])
 }
-

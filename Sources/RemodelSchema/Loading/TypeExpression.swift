@@ -37,7 +37,8 @@ struct TypeExpression: Equatable {
         }
         let keyword = String(String.UnicodeScalarView(scalars[start..<open])).trimmingSpaces
         guard let collection = CollectionKind(rawValue: keyword) else {
-            let suggestion = Suggestion.closest(to: keyword, in: CollectionKind.allCases.map(\.rawValue))
+            let suggestion =
+                Suggestion.closest(to: keyword, in: CollectionKind.allCases.map(\.rawValue))
                 ?? (["array", "Array"].contains(keyword) ? "list" : nil)
             let hint = suggestion.map { "did you mean '\($0)<…>'? collections are list, set and map" } ?? "collections are written list<T>, set<T> and map<T>"
             return .failure(Problem(rule: "invalid-type-syntax", message: "unknown collection '\(keyword)' in type '\(body)'", hint: hint, offset: start))
@@ -53,10 +54,11 @@ struct TypeExpression: Equatable {
             return .failure(Problem(rule: "invalid-type-syntax", message: "missing '>' at the end of type '\(body)'", hint: "write '\(keyword)<Element>'", offset: end - 1))
         }
         if trailingOptional {
-            return .failure(Problem(
-                rule: "optional-collection", message: "a collection cannot be optional: '\(body)'",
-                hint: "an empty \(keyword) already means 'no values': write '\(String(body.dropLast()).trimmingSpaces)'", offset: end - 1
-            ))
+            return .failure(
+                Problem(
+                    rule: "optional-collection", message: "a collection cannot be optional: '\(body)'",
+                    hint: "an empty \(keyword) already means 'no values': write '\(String(body.dropLast()).trimmingSpaces)'", offset: end - 1
+                ))
         }
         var elementStart = open + 1
         if collection == .map, let comma = scalars[elementStart..<close].firstIndex(of: ",") {
@@ -65,20 +67,22 @@ struct TypeExpression: Equatable {
             while keyOffset < comma, scalars[keyOffset] == " " { keyOffset += 1 }
             if key != "string" {
                 let value = String(String.UnicodeScalarView(scalars[(comma + 1)..<close])).trimmingSpaces
-                return .failure(Problem(
-                    rule: "map-key-type", message: "map keys are always strings, not '\(key)'",
-                    hint: "write 'map<\(value)>': the keys are strings", offset: keyOffset
-                ))
+                return .failure(
+                    Problem(
+                        rule: "map-key-type", message: "map keys are always strings, not '\(key)'",
+                        hint: "write 'map<\(value)>': the keys are strings", offset: keyOffset
+                    ))
             }
             elementStart = comma + 1
         }
         var innerStart = elementStart
         while innerStart < close, scalars[innerStart] == " " { innerStart += 1 }
         if scalars[innerStart..<close].contains("<") {
-            return .failure(Problem(
-                rule: "nested-collection", message: "collections cannot hold collections: '\(body)'",
-                hint: "hold the inner values in an embedded object, e.g. 'list<Row>' where Row has a 'list<…>' property", offset: innerStart
-            ))
+            return .failure(
+                Problem(
+                    rule: "nested-collection", message: "collections cannot hold collections: '\(body)'",
+                    hint: "hold the inner values in an embedded object, e.g. 'list<Row>' where Row has a 'list<…>' property", offset: innerStart
+                ))
         }
         return element(scalars, elementStart, close, whole: body).map {
             TypeExpression(collection: collection, name: $0.name, nameOffset: $0.offset, isOptional: $0.optional)
@@ -105,7 +109,7 @@ struct TypeExpression: Equatable {
             utf8 = utf8.dropLast()
         }
         guard let first = utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              utf8.allSatisfy(SwiftNames.isIdentifierByte)
+            utf8.allSatisfy(SwiftNames.isIdentifierByte)
         else { return nil }
         return TypeExpression(collection: collection, name: String(Substring(utf8)), nameOffset: offset, isOptional: optional)
     }
@@ -117,7 +121,8 @@ struct TypeExpression: Equatable {
         while start < end, scalars[start] == " " { start += 1 }
         while end > start, scalars[end - 1] == " " { end -= 1 }
         guard start < end else {
-            return .failure(Problem(rule: "invalid-type-syntax", message: "missing type name in '\(whole)'", hint: "write a type such as 'string' or 'Dog'", offset: max(0, start - 1)))
+            return .failure(
+                Problem(rule: "invalid-type-syntax", message: "missing type name in '\(whole)'", hint: "write a type such as 'string' or 'Dog'", offset: max(0, start - 1)))
         }
         var optional = false
         if scalars[end - 1] == "?" {

@@ -43,7 +43,8 @@ enum FileDigest {
 
     /// Where each chunk of `bytes` is.
     static func chunks(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
+        let newline = UInt8(ascii: "\n")
         var ranges: [Range<Int>] = []
         var start = 0
         var line = 0

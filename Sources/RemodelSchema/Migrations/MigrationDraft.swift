@@ -171,8 +171,9 @@ public enum MigrationDraft {
                     note(type, [from, to])
                     let newType = renames.types.new(for: type) ?? type
                     guard let newObject = new.objectType(named: newType),
-                          let oldObject = old.objectType(named: renames.types.old(for: newType) ?? newType),
-                          oldObject.property(named: from) != nil, newObject.property(named: to) != nil, newObject.property(named: from) == nil else { continue }
+                        let oldObject = old.objectType(named: renames.types.old(for: newType) ?? newType),
+                        oldObject.property(named: from) != nil, newObject.property(named: to) != nil, newObject.property(named: from) == nil
+                    else { continue }
                     var map = renames.properties[newType] ?? RenameMap()
                     guard map.new(for: from) == nil, map.old(for: to) == nil else { continue }
                     map.insert(old: from, new: to)
@@ -201,11 +202,13 @@ public enum MigrationDraft {
             let diff = SchemaDiff(from: old, to: new, renames: answered.renames)
             for change in diff.changes {
                 if case .propertyRetyped(let type, let property, let from, let to) = change.kind,
-                   SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil,
-                   // A property the file's steps already convert (or write) needs no convert.
-                   !answered.mentions(property, of: type) {
+                    SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil,
+                    // A property the file's steps already convert (or write) needs no convert.
+                    !answered.mentions(property, of: type)
+                {
                     let target = to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "")
-                    steps.append("  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
+                    steps.append(
+                        "  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
                 }
             }
             // Removed and added types that look like one type renamed: the same kind and key
@@ -222,7 +225,8 @@ public enum MigrationDraft {
                 typeRenames.insert(old: oldObject.name, new: match.name)
                 let shared = Set(oldObject.storedProperties.map(\.name)).intersection(match.storedProperties.map(\.name)).sorted()
                 let same = Set(oldObject.storedProperties.map(\.name)) == Set(match.storedProperties.map(\.name))
-                questions.append("""
+                questions.append(
+                    """
                       # Question: was type \(oldObject.name) renamed to \(match.name)? (\(same ? "same key and properties" : "the same key type, and \(shared.count) \(shared.count == 1 ? "property" : "properties") in common: \(shared.joined(separator: ", "))"))
                       # If so, uncomment this step to keep its objects; if not, every \(oldObject.name) is deleted.
                       # - renameType: { from: \(scalar(oldObject.name)), to: \(scalar(match.name)) }
@@ -230,7 +234,9 @@ public enum MigrationDraft {
             }
             // Removed and added properties of one type.
             for newObject in new.objects {
-                guard let originName = diff.types.old(for: newObject.name) ?? typeRenames.old(for: newObject.name), let oldObject = old.objectType(named: originName) else { continue }
+                guard let originName = diff.types.old(for: newObject.name) ?? typeRenames.old(for: newObject.name), let oldObject = old.objectType(named: originName) else {
+                    continue
+                }
                 let origins = diff.properties[newObject.name] ?? RenameMap()
                 let removed = oldObject.properties.filter {
                     origins.new(for: $0.name) == nil && $0.storedType != nil && newObject.property(named: $0.name) == nil && !answered.mentions($0.name, of: newObject.name)
@@ -242,7 +248,8 @@ public enum MigrationDraft {
                 let removedText = removed.filter { $0.storedType == .scalar(.string) }
                 if removedText.count >= 2, let combined = added.first(where: { $0.storedType?.base == .scalar(.string) && $0.storedType?.collection == nil }) {
                     let template = removedText.map { "{\($0.name)}" }.joined(separator: " ")
-                    questions.append("""
+                    questions.append(
+                        """
                           # Question: does \(newObject.name).\(combined.name) combine \(MessageText.list(removedText.map(\.name)))?
                           # If so, uncomment this step; it reads them before their values are deleted.
                           # - set: { type: \(scalar(newObject.name)), property: \(scalar(combined.name)), value: \(CanonicalYAML.quoted(template)) }
@@ -254,7 +261,8 @@ public enum MigrationDraft {
                 let addedText = added.filter { $0.storedType?.base == .scalar(.string) && $0.storedType?.collection == nil }
                 if removedText.count == 1, let source = removedText.first, addedText.count >= 2 {
                     let into = addedText.map(\.name)
-                    questions.append("""
+                    questions.append(
+                        """
                           # Question: does \(newObject.name).\(source.name) split into \(MessageText.list(into))? (the parts in this order, separated by a space)
                           # If so, uncomment this step and check its order and separator; it reads \(source.name) before its values are deleted.
                           # - split: { type: \(scalar(newObject.name)), property: \(scalar(source.name)), into: [\(into.map(scalar).joined(separator: ", "))], separator: " " }
@@ -276,7 +284,9 @@ public enum MigrationDraft {
                     guard let best = candidates.min(by: { Suggestion.editDistance(oldProperty.name, $0) < Suggestion.editDistance(oldProperty.name, $1) }) else { continue }
                     proposed.insert(best)
                     var question = "  # Question: was \(newObject.name).\(oldProperty.name) renamed to \(best)?"
-                    if let from = oldType.objectName, let to = newObject.property(named: best)?.storedType?.objectName, from != to { question += " (if \(from) was renamed to \(to))" }
+                    if let from = oldType.objectName, let to = newObject.property(named: best)?.storedType?.objectName, from != to {
+                        question += " (if \(from) was renamed to \(to))"
+                    }
                     let others = candidates.filter { $0 != best }
                     if !others.isEmpty { question += " (other new \(oldType.description) properties: \(others.joined(separator: ", ")))" }
                     question += "\n  # If so, uncomment this step to keep its values; if not, the values of '\(oldProperty.name)' are deleted.\n"
@@ -301,7 +311,9 @@ public enum MigrationDraft {
         case .propertyAdded(let type, let property):
             guard let added = new.objectType(named: type)?.property(named: property), let storedType = added.storedType else { return "" }
             if let value = added.defaultValue { return ": existing objects get \(Self.describe(value))" }
-            if storedType.isOptional || storedType.collection != nil { return ": existing objects get \(storedType.collection == nil ? "null" : "an empty \(storedType.collection!.rawValue)")" }
+            if storedType.isOptional || storedType.collection != nil {
+                return ": existing objects get \(storedType.collection == nil ? "null" : "an empty \(storedType.collection!.rawValue)")"
+            }
             return ": needs `default:` in the schema, or a step that sets it (set, split, convert)"
         case .propertyRemoved(let type, let property):
             return old.objectType(named: type)?.property(named: property)?.storedType == nil ? ": an inverse, nothing stored" : ": its stored values are deleted"

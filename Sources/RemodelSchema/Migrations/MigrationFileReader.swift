@@ -119,7 +119,8 @@ struct MigrationFileReader {
         }
         let kind = entry.key
         guard let keys = Self.stepKeys[kind] else {
-            let hint = Suggestion.closest(to: kind, in: MigrationStep.kinds).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: kind, in: MigrationStep.kinds).map { "did you mean '\($0)'?" }
                 ?? "step kinds: \(MigrationStep.kinds.joined(separator: ", "))"
             log.error("unknown-step", "unknown step kind '\(kind)'", at: entry.keyLocation, hint: hint)
             return nil
@@ -147,7 +148,8 @@ struct MigrationFileReader {
             guard let type = name(reader, "type"), let property = name(reader, "property"), let to = propertyType(reader), let onError = onError(reader) else { return nil }
             step = .convert(type: type, property: property, to: to, onError: onError)
         case "split":
-            guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, "into", fields: fields), let separator = separator(reader) else { return nil }
+            guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, "into", fields: fields), let separator = separator(reader)
+            else { return nil }
             step = .split(type: type, property: property, into: into, separator: separator)
         case "mapValues":
             guard let type = name(reader, "type"), let property = name(reader, "property"), let values = valueMappings(reader, fields: fields) else { return nil }
@@ -162,11 +164,15 @@ struct MigrationFileReader {
             if reader.contains("all") {
                 guard let all = reader.bool("all") else { return nil }
                 guard all.value else {
-                    log.error("invalid-value", "'all: false' in \(what) deletes nothing", at: all.location, hint: "write 'where:' conditions instead, or 'all: true' to delete every \(type)")
+                    log.error(
+                        "invalid-value", "'all: false' in \(what) deletes nothing", at: all.location,
+                        hint: "write 'where:' conditions instead, or 'all: true' to delete every \(type)")
                     return nil
                 }
                 guard !reader.contains("where") else {
-                    log.error("invalid-step", "\(what) has both 'all: true' and 'where:'", at: entry.keyLocation, hint: "keep 'where:' to delete the objects it matches, or 'all: true' to delete every \(type)")
+                    log.error(
+                        "invalid-step", "\(what) has both 'all: true' and 'where:'", at: entry.keyLocation,
+                        hint: "keep 'where:' to delete the objects it matches, or 'all: true' to delete every \(type)")
                     return nil
                 }
                 step = .deleteObjects(type: type, where: [])
@@ -245,7 +251,9 @@ struct MigrationFileReader {
         var result: [String] = []
         for (index, item) in items.enumerated() {
             guard let scalar = item.scalar, !scalar.isNull, !scalar.text.isEmpty else {
-                log.error("invalid-value", "each entry of '\(key)' in \(reader.what) must be a \(noun) name, found \(item.kindDescription)", at: item.location, hint: "write '\(example)'")
+                log.error(
+                    "invalid-value", "each entry of '\(key)' in \(reader.what) must be a \(noun) name, found \(item.kindDescription)", at: item.location, hint: "write '\(example)'"
+                )
                 return nil
             }
             fields.note("\(key).\(index)", item.location)
@@ -278,7 +286,8 @@ struct MigrationFileReader {
             let choices = MigrationStep.ConversionFailure.allCases.map(\.rawValue)
             log.error(
                 "invalid-value", "'onError' in \(reader.what) must be one of \(choices.joined(separator: ", ")), found '\(value.value)'", at: value.location,
-                hint: Suggestion.closest(to: value.value, in: choices).map { "did you mean '\($0)'?" } ?? "fail stops the migration, default uses the property's default, null stores null"
+                hint: Suggestion.closest(to: value.value, in: choices).map { "did you mean '\($0)'?" }
+                    ?? "fail stops the migration, default uses the property's default, null stores null"
             )
             return nil
         }
@@ -313,7 +322,8 @@ struct MigrationFileReader {
             let candidates = ScalarType.allCases.map(\.rawValue) + (target?.enums.map(\.name) ?? [])
             log.error(
                 "unknown-type", "unknown type '\(expression.name)' in 'to' of \(reader.what)", at: text.location,
-                hint: Suggestion.closest(to: expression.name, in: candidates).map { "did you mean '\($0)'?" } ?? "write a scalar type (int, double, string, …) or an enum of the schema"
+                hint: Suggestion.closest(to: expression.name, in: candidates).map { "did you mean '\($0)'?" }
+                    ?? "write a scalar type (int, double, string, …) or an enum of the schema"
             )
             return nil
         }
@@ -321,8 +331,11 @@ struct MigrationFileReader {
     }
 
     private func valueMappings(_ reader: YAMLMappingReader, fields: Fields) -> [MigrationStep.ValueMapping]? {
-        guard let entries = entries(reader.node("values"), key: "values", what: reader.what, meaning: "old values to new ones", noun: "old value",
-                                    example: "write 'values: { Eng: engineering, HR: humanResourcesAndRescruiting }'") else { return nil }
+        guard
+            let entries = entries(
+                reader.node("values"), key: "values", what: reader.what, meaning: "old values to new ones", noun: "old value",
+                example: "write 'values: { Eng: engineering, HR: humanResourcesAndRescruiting }'")
+        else { return nil }
         var result: [MigrationStep.ValueMapping] = []
         for entry in entries {
             guard let value = value(entry.value, what: "the new value for '\(entry.key)'") else { return nil }
@@ -368,7 +381,9 @@ struct MigrationFileReader {
         func single() -> DefaultValue? { value(entry.value, what: what) }
         func text() -> String? {
             guard let scalar = entry.value.scalar, !scalar.isNull else {
-                log.error("invalid-value", "\(what) must be text, found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): \"text\" }'")
+                log.error(
+                    "invalid-value", "\(what) must be text, found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): \"text\" }'"
+                )
                 return nil
             }
             return scalar.text
@@ -376,7 +391,8 @@ struct MigrationFileReader {
         func list() -> [DefaultValue]? {
             guard let items = entry.value.sequence, !items.isEmpty else {
                 let needs = entry.value.sequence == nil ? "must be a list of values" : "must list at least one value"
-                log.error("invalid-value", "\(what) \(needs), found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): [a, b] }'")
+                log.error(
+                    "invalid-value", "\(what) \(needs), found \(entry.value.kindDescription)", at: entry.value.location, hint: "write '\(property): { \(entry.key): [a, b] }'")
                 return nil
             }
             var values: [DefaultValue] = []
@@ -421,7 +437,9 @@ struct MigrationFileReader {
                 result.append([])
                 continue
             }
-            guard let entries = entries(item, key: "objects", what: reader.what, meaning: "property names to values", noun: "property", example: example, allowEmpty: true) else { return nil }
+            guard let entries = entries(item, key: "objects", what: reader.what, meaning: "property names to values", noun: "property", example: example, allowEmpty: true) else {
+                return nil
+            }
             var values: [MigrationStep.PropertyValue] = []
             for entry in entries {
                 guard let value = value(entry.value, what: "the value of '\(entry.key)' for a new object", hint: Self.newObjectValueHint) else { return nil }
@@ -464,7 +482,8 @@ struct MigrationFileReader {
     }
 
     /// The hint for a value of `createObjects` that is not a single value.
-    static let newObjectValueHint = "steps set single values: fill lists, sets, maps and embedded objects in a custom step (or add links with createObjects' addTo); text that contains ': ' must be quoted"
+    static let newObjectValueHint =
+        "steps set single values: fill lists, sets, maps and embedded objects in a custom step (or add links with createObjects' addTo); text that contains ': ' must be quoted"
 
     /// A single value, or an error naming `what` with `hint`.
     private func value(_ node: YAMLNode, what: String, hint: String = "write one value; quote text that contains ': ' or starts with a special character") -> DefaultValue? {

@@ -19,10 +19,14 @@ public enum MigrationHistoryLoader {
             return MigrationHistoryLoadResult(history: nil, diagnostics: [], folderExists: false)
         }
         guard MigrationFolder.isDirectory(path) else {
-            return MigrationHistoryLoadResult(history: nil, diagnostics: [.error(
-                "migrations-not-a-folder", "'\(path)' is a file, but the migration history is a folder", at: nil,
-                hint: "pass the folder holding NNNN-name.yaml files and snapshots/ with --migrations DIR"
-            )])
+            return MigrationHistoryLoadResult(
+                history: nil,
+                diagnostics: [
+                    .error(
+                        "migrations-not-a-folder", "'\(path)' is a file, but the migration history is a folder", at: nil,
+                        hint: "pass the folder holding NNNN-name.yaml files and snapshots/ with --migrations DIR"
+                    )
+                ])
         }
         let log = DiagnosticLog()
         let (migrationFiles, snapshotFiles) = MigrationFolder.list(path, log: log)
@@ -37,7 +41,8 @@ public enum MigrationHistoryLoader {
                 log.error(
                     "migration-duplicate-version", "two migration files have version \(file.version): '\(first.path)' and '\(file.path)'",
                     at: location(file.path),
-                    hint: "give this migration the next free number (two branches may have added the same version: renumber one of them and re-create its snapshot with 'remodel migration new')",
+                    hint:
+                        "give this migration the next free number (two branches may have added the same version: renumber one of them and re-create its snapshot with 'remodel migration new')",
                     notes: [.init("'\(first.path)' has version \(file.version) too", at: location(first.path))]
                 )
             } else {
@@ -48,7 +53,8 @@ public enum MigrationHistoryLoader {
         if let first = versions.first, first != 1, let file = byVersion[first] {
             log.error(
                 "migration-gap", "the history starts at version \(first) ('\(file.path)'); it must start at version 1, the baseline",
-                at: location(file.path), hint: "add '\(MigrationFolder.join(path, MigrationFolder.migrationFileName(version: 1, name: "initial")))' with its snapshot, or renumber the files from 0001"
+                at: location(file.path),
+                hint: "add '\(MigrationFolder.join(path, MigrationFolder.migrationFileName(version: 1, name: "initial")))' with its snapshot, or renumber the files from 0001"
             )
         }
         for (previous, next) in zip(versions, versions.dropFirst()) where next != previous + 1 {
@@ -57,7 +63,9 @@ public enum MigrationHistoryLoader {
             let missing = next == previous + 2 ? "version \(previous + 1) is" : "versions \(previous + 1) to \(next - 1) are"
             log.error(
                 "migration-gap", "\(missing) missing: the history jumps from '\(before)' (version \(previous)) to '\(after)' (version \(next))",
-                at: location(after), hint: "renumber '\(after)' to \(MigrationFolder.migrationFileName(version: previous + 1, name: byVersion[next]!.name)) (and its snapshot), or restore the missing file",
+                at: location(after),
+                hint:
+                    "renumber '\(after)' to \(MigrationFolder.migrationFileName(version: previous + 1, name: byVersion[next]!.name)) (and its snapshot), or restore the missing file",
                 notes: [.init("the previous version is here", at: location(before))]
             )
         }
@@ -66,11 +74,15 @@ public enum MigrationHistoryLoader {
         var snapshotPaths: [Int: String] = [:]
         for snapshot in snapshotFiles {
             if let first = snapshotPaths[snapshot.version] {
-                log.error("snapshot-duplicate-version", "two snapshots have version \(snapshot.version): '\(first)' and '\(snapshot.path)'", at: location(snapshot.path), hint: "keep only snapshots/v\(snapshot.version).yaml")
+                log.error(
+                    "snapshot-duplicate-version", "two snapshots have version \(snapshot.version): '\(first)' and '\(snapshot.path)'", at: location(snapshot.path),
+                    hint: "keep only snapshots/v\(snapshot.version).yaml")
             } else if byVersion[snapshot.version] == nil {
                 log.error(
-                    "snapshot-without-migration", "'\(snapshot.path)' is the snapshot of version \(snapshot.version), but there is no migration file for version \(snapshot.version)",
-                    at: location(snapshot.path), hint: "restore the migration file \(MigrationFolder.migrationFileName(version: snapshot.version, name: "NAME")), or delete this snapshot"
+                    "snapshot-without-migration",
+                    "'\(snapshot.path)' is the snapshot of version \(snapshot.version), but there is no migration file for version \(snapshot.version)",
+                    at: location(snapshot.path),
+                    hint: "restore the migration file \(MigrationFolder.migrationFileName(version: snapshot.version, name: "NAME")), or delete this snapshot"
                 )
             } else {
                 snapshotPaths[snapshot.version] = snapshot.path
@@ -209,7 +221,9 @@ public enum MigrationHistoryLoader {
             return nil
         }
         guard data.count <= limits.maxFileSize else {
-            log.error("file-too-large", "the migration file is \(data.count / 1_000_000) MB; migration files are limited to \(limits.maxFileSize / 1_000_000) MB", at: location(file), hint: "check that this is the right file")
+            log.error(
+                "file-too-large", "the migration file is \(data.count / 1_000_000) MB; migration files are limited to \(limits.maxFileSize / 1_000_000) MB", at: location(file),
+                hint: "check that this is the right file")
             return nil
         }
         return [UInt8](data)

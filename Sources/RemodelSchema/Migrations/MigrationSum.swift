@@ -98,21 +98,24 @@ public struct MigrationSum: Hashable, Sendable {
             .failure(.error("sum-invalid", message, at: SourceLocation(file: path, line: line, column: 1), hint: hint))
         }
         if let conflict = lines.firstIndex(where: { $0.hasPrefix("<<<<<<<") || $0.hasPrefix(">>>>>>>") }) {
-            return .failure(.error(
-                "sum-conflict", "'\(path)' has Git conflict markers: two branches each changed the history (most likely each added a version)",
-                at: SourceLocation(file: path, line: conflict + 1, column: 1),
-                hint: "keep one branch's versions: take the other branch's migration files and snapshots out, resolve remodel.sum to its side ('git checkout --theirs' or '--ours'), then make those changes again as a new version with 'remodel migration new NAME'"
-            ))
+            return .failure(
+                .error(
+                    "sum-conflict", "'\(path)' has Git conflict markers: two branches each changed the history (most likely each added a version)",
+                    at: SourceLocation(file: path, line: conflict + 1, column: 1),
+                    hint:
+                        "keep one branch's versions: take the other branch's migration files and snapshots out, resolve remodel.sum to its side ('git checkout --theirs' or '--ours'), then make those changes again as a new version with 'remodel migration new NAME'"
+                ))
         }
         let header = lines.first.map { $0.split(separator: " ") } ?? []
         guard header.count == 2, header[0] == magic, let format = Int(header[1]) else {
             return problem("'\(path)' is not a remodel.sum file: its first line is not '\(magic) \(formatVersion)'", line: 1)
         }
         guard format == formatVersion else {
-            return .failure(.error(
-                "sum-format", "'\(path)' has format \(format), and this remodel reads format \(formatVersion)", at: SourceLocation(file: path, line: 1, column: 1),
-                hint: format > formatVersion ? "a newer remodel wrote it: use that version (or newer)" : hint
-            ))
+            return .failure(
+                .error(
+                    "sum-format", "'\(path)' has format \(format), and this remodel reads format \(formatVersion)", at: SourceLocation(file: path, line: 1, column: 1),
+                    hint: format > formatVersion ? "a newer remodel wrote it: use that version (or newer)" : hint
+                ))
         }
         guard lines.count >= 2, lines[1].hasPrefix("total "), lines[1].count == 6 + 64 else {
             return problem("the second line of '\(path)' is not 'total' and a SHA-256 hash", line: 2)
@@ -149,10 +152,12 @@ public struct MigrationSum: Hashable, Sendable {
         let current = current(of: migrations, hashes: hashes)
         guard FileManager.default.fileExists(atPath: sumPath) else {
             guard !current.entries.isEmpty else { return [] }
-            return [.warning(
-                Rule.missing, "'\(migrations)' has no remodel.sum, so an edited released migration or a deleted snapshot would go unnoticed",
-                at: nil, hint: "run 'remodel migration hash' to write '\(sumPath)' from the files as they are, and commit it"
-            )]
+            return [
+                .warning(
+                    Rule.missing, "'\(migrations)' has no remodel.sum, so an edited released migration or a deleted snapshot would go unnoticed",
+                    at: nil, hint: "run 'remodel migration hash' to write '\(sumPath)' from the files as they are, and commit it"
+                )
+            ]
         }
         let recorded: MigrationSum
         switch read(sumPath) {
@@ -181,40 +186,47 @@ public struct MigrationSum: Hashable, Sendable {
             let line = SourceLocation(file: sumPath, line: index + 3, column: 1)
             let version = version(ofPath: entry.path)
             guard let hash = now[entry.path] else {
-                diagnostics.append(.error(
-                    Rule.fileDeleted,
-                    "'\(file)' is recorded in remodel.sum but is missing: \(isSnapshot(entry.path) ? "a snapshot" : "a migration file") of a version was deleted",
-                    at: line,
-                    hint: "restore it from version control (stores and generated code rely on every version); if the version was never released, remove it completely and run 'remodel migration hash'",
-                    notes: [], version: version
-                ))
+                diagnostics.append(
+                    .error(
+                        Rule.fileDeleted,
+                        "'\(file)' is recorded in remodel.sum but is missing: \(isSnapshot(entry.path) ? "a snapshot" : "a migration file") of a version was deleted",
+                        at: line,
+                        hint:
+                            "restore it from version control (stores and generated code rely on every version); if the version was never released, remove it completely and run 'remodel migration hash'",
+                        notes: [], version: version
+                    ))
                 continue
             }
             if hash != entry.hash {
-                diagnostics.append(.error(
-                    Rule.fileChanged, "'\(file)' changed since remodel.sum recorded it: a migration or snapshot of version \(version.map(String.init) ?? "?") was edited",
-                    at: SourceLocation(file: file, line: 1, column: 1),
-                    hint: "a released version must not change (stores that applied it would disagree with it): restore it from version control and put the change in a new migration ('remodel migration new NAME'); \(rehash)",
-                    notes: [.init("recorded here", at: line)], version: version
-                ))
+                diagnostics.append(
+                    .error(
+                        Rule.fileChanged, "'\(file)' changed since remodel.sum recorded it: a migration or snapshot of version \(version.map(String.init) ?? "?") was edited",
+                        at: SourceLocation(file: file, line: 1, column: 1),
+                        hint:
+                            "a released version must not change (stores that applied it would disagree with it): restore it from version control and put the change in a new migration ('remodel migration new NAME'); \(rehash)",
+                        notes: [.init("recorded here", at: line)], version: version
+                    ))
             }
         }
         for entry in current.entries where then[entry.path] == nil {
             let file = MigrationFolder.join(migrations, entry.path)
             let version = version(ofPath: entry.path)
             let rival = isSnapshot(entry.path) ? nil : recorded.entries.first { other in self.version(ofPath: other.path) == version && !isSnapshot(other.path) }
-            diagnostics.append(.error(
-                Rule.fileUnrecorded,
-                rival.map { "'\(file)' is not recorded in remodel.sum, which has '\(MigrationFolder.join(migrations, $0.path))' as version \(version ?? 0): two branches added the same version" }
-                    ?? "'\(file)' is not recorded in remodel.sum: it was added without 'remodel migration new' (or by a branch merged without its remodel.sum)",
-                at: SourceLocation(file: file, line: 1, column: 1),
-                hint: rival != nil
-                    ? "renumber one branch's migration after the other's: remove its files, merge, and run 'remodel migration new NAME' again"
-                    : "create versions with 'remodel migration new NAME'; if this file is intended, run 'remodel migration hash' to record it",
-                // Two files of one version belong to neither branch's version alone: no
-                // version, so that it is never taken for the newest version's draft edits.
-                notes: [], version: rival == nil ? version : nil
-            ))
+            diagnostics.append(
+                .error(
+                    Rule.fileUnrecorded,
+                    rival.map {
+                        "'\(file)' is not recorded in remodel.sum, which has '\(MigrationFolder.join(migrations, $0.path))' as version \(version ?? 0): two branches added the same version"
+                    }
+                        ?? "'\(file)' is not recorded in remodel.sum: it was added without 'remodel migration new' (or by a branch merged without its remodel.sum)",
+                    at: SourceLocation(file: file, line: 1, column: 1),
+                    hint: rival != nil
+                        ? "renumber one branch's migration after the other's: remove its files, merge, and run 'remodel migration new NAME' again"
+                        : "create versions with 'remodel migration new NAME'; if this file is intended, run 'remodel migration hash' to record it",
+                    // Two files of one version belong to neither branch's version alone: no
+                    // version, so that it is never taken for the newest version's draft edits.
+                    notes: [], version: rival == nil ? version : nil
+                ))
         }
         return diagnostics
     }

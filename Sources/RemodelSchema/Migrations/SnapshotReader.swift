@@ -111,14 +111,17 @@ final class SnapshotReader {
     }
 
     private static func scan(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> [CanonicalYAML.Section: [Block]]? {
-        let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
+        let newline = UInt8(ascii: "\n")
         guard bytes.last == newline else { return nil }
         let utf8 = text.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
         /// The end of each line of `range` (its newline), in order, with whether every line
         /// after the first is indented by four spaces or more.
         func lines(_ range: Range<Int>) -> (firstEnd: Int, count: Int, indented: Bool) {
-            var firstEnd = -1, count = 0, indented = true
+            var firstEnd = -1
+            var count = 0
+            var indented = true
             var position = range.lowerBound
             while position < range.upperBound, let found = memchr(bytes.baseAddress! + position, Int32(newline), range.upperBound - position) {
                 let end = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -145,7 +148,7 @@ final class SnapshotReader {
                 // A section line: after the one before, which has a declaration.
                 let name = text[index(chunk.lowerBound)..<index(chunk.upperBound - 1)]
                 guard shape.count == 1, let next = sectionLines.firstIndex(where: { $0.line == name }),
-                      section.map({ result[$0] != nil && CanonicalYAML.Section.allCases.firstIndex(of: $0)! < next }) ?? true
+                    section.map({ result[$0] != nil && CanonicalYAML.Section.allCases.firstIndex(of: $0)! < next }) ?? true
                 else { return nil }
                 section = sectionLines[next].section
                 continue
@@ -154,7 +157,8 @@ final class SnapshotReader {
             // below it indented by four or more.
             let keyEnd = shape.firstEnd
             guard let section, shape.indented, keyEnd > chunk.lowerBound + 2, bytes[keyEnd - 1] == UInt8(ascii: ":"),
-                  let name = unscalar(text[index(chunk.lowerBound + 2)..<index(keyEnd - 1)]) else { return nil }
+                let name = unscalar(text[index(chunk.lowerBound + 2)..<index(keyEnd - 1)])
+            else { return nil }
             result[section, default: []].append(Block(text: text[index(chunk.lowerBound)..<index(chunk.upperBound)], line: line, name: name))
         }
         return section == nil || result[section!] != nil ? result : nil

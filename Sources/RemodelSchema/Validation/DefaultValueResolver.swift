@@ -54,11 +54,12 @@ struct DefaultValueResolver {
             return IntegerLiteral.parse(scalar.text).map(DefaultValue.int)
         case .uuid?, .objectId?, .date?:
             guard scalar.isPlain, let generated = DefaultValue.Generated(rawValue: scalar.text) else { return nil }
-            let fits = switch generated {
-            case .uuid: type.scalar == .uuid
-            case .objectId: type.scalar == .objectId
-            case .now: type.scalar == .date
-            }
+            let fits =
+                switch generated {
+                case .uuid: type.scalar == .uuid
+                case .objectId: type.scalar == .objectId
+                case .now: type.scalar == .date
+                }
             return fits ? .generated(generated) : nil
         default:
             return nil
@@ -73,17 +74,19 @@ struct DefaultValueResolver {
             log.error("default-unknown-generator", "unknown generated default '\(scalar.text)' for \(what)", at: node.location, hint: hint)
             return nil
         }
-        let fits = switch value {
-        case .uuid: type.scalar == .uuid || type.scalar == .string
-        case .objectId: type.scalar == .objectId
-        case .now: type.scalar == .date
-        }
-        guard fits else {
-            let expected = switch value {
-            case .uuid: "uuid or string"
-            case .objectId: "objectId"
-            case .now: "date"
+        let fits =
+            switch value {
+            case .uuid: type.scalar == .uuid || type.scalar == .string
+            case .objectId: type.scalar == .objectId
+            case .now: type.scalar == .date
             }
+        guard fits else {
+            let expected =
+                switch value {
+                case .uuid: "uuid or string"
+                case .objectId: "objectId"
+                case .now: "date"
+                }
             var hint = "'\(value.rawValue)' makes a value for \(expected) properties"
             if type.scalar == .string { hint += "; quote it (\"\(scalar.text)\") for the literal string" }
             log.error("default-generator-type", "'\(value.rawValue)' cannot be the default of \(what), whose type is '\(type)'", at: node.location, hint: hint)

@@ -29,7 +29,7 @@ extension SchemaValidator {
         for object in objects where object.isEmbedded {
             for property in object.properties {
                 guard let type = property.storedType, type.collection == nil, let target = type.objectName,
-                      objectsByName[target]?.isEmbedded == true
+                    objectsByName[target]?.isEmbedded == true
                 else { continue }
                 edges[object.name, default: []].append((property.name, target))
             }

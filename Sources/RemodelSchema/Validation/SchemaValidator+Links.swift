@@ -79,10 +79,12 @@ extension SchemaValidator {
             // A declared property whose type could not be resolved was already reported.
             if objectDeclarations[origin.type]?.properties.contains(where: { $0.name.value == origin.property }) == true { return }
             let links = originObject.properties.filter { $0.storedType?.objectName == object.name }.map(\.name)
-            let hint = (Suggestion.closest(to: origin.property, in: originObject.properties.map(\.name)) ?? (links.count == 1 ? links[0] : nil))
+            let hint =
+                (Suggestion.closest(to: origin.property, in: originObject.properties.map(\.name)) ?? (links.count == 1 ? links[0] : nil))
                 .map { "did you mean '\(origin.type).\($0)'?" } ?? "name a property of '\(origin.type)' that links to '\(object.name)'"
             log.error(
-                "inverse-origin-unknown", "inverse of property \(what) names '\(origin.type).\(origin.property)', which does not exist", at: location(in: node, offset: propertyOffset),
+                "inverse-origin-unknown", "inverse of property \(what) names '\(origin.type).\(origin.property)', which does not exist",
+                at: location(in: node, offset: propertyOffset),
                 hint: hint
             )
             return

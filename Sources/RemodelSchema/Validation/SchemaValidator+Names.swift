@@ -38,11 +38,12 @@ extension SchemaValidator {
             )
             return false
         }
-        let rule: ReservationRule = switch kind {
-        case .type: .table
-        case .property where stored: .column
-        default: .other
-        }
+        let rule: ReservationRule =
+            switch kind {
+            case .type: .table
+            case .property where stored: .column
+            default: .other
+            }
         if let reservation = reservation(of: text, under: rule) {
             log.error(
                 "reserved-name", "\(noun) name '\(text)' \(reservation)", at: name.location,
@@ -93,11 +94,12 @@ extension SchemaValidator {
     private func reservation(of name: String, under rule: ReservationRule) -> StoreNames.Reservation? {
         let key = ReservationKey(rule: rule, name: name)
         if let known = reservations[key] { return known }
-        let found = switch rule {
-        case .table: StoreNames.tableNameReservation(name)
-        case .column: StoreNames.columnNameReservation(name)
-        case .other: StoreNames.otherNameReservation(name)
-        }
+        let found =
+            switch rule {
+            case .table: StoreNames.tableNameReservation(name)
+            case .column: StoreNames.columnNameReservation(name)
+            case .other: StoreNames.otherNameReservation(name)
+            }
         reservations[key] = .some(found)
         return found
     }
@@ -159,7 +161,8 @@ extension SchemaValidator {
             let modelName = String(declaration.name.value.dropFirst("Realm".count))
             if objectDeclarations[modelName] != nil {
                 log.error(
-                    "generated-name-collision", "object name '\(declaration.name.value)' collides with the Realm bridge generated for '\(modelName)'", at: declaration.name.location,
+                    "generated-name-collision", "object name '\(declaration.name.value)' collides with the Realm bridge generated for '\(modelName)'",
+                    at: declaration.name.location,
                     hint: "rename '\(declaration.name.value)'; Remodel generates 'Realm\(modelName)' for '\(modelName)'"
                 )
             }

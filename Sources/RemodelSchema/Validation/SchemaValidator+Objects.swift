@@ -132,7 +132,8 @@ extension SchemaValidator {
             return
         }
         guard let property = declaration.properties.first(where: { $0.name.value == primaryKey.value }) else {
-            let hint = Suggestion.closest(to: primaryKey.value, in: declaration.properties.map(\.name.value)).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: primaryKey.value, in: declaration.properties.map(\.name.value)).map { "did you mean '\($0)'?" }
                 ?? "add a property '\(primaryKey.value)' (e.g. '\(primaryKey.value): { type: uuid, default: $uuid }'), or name an existing one"
             log.error("primary-key-unknown", "primary key '\(primaryKey.value)' is not a property of '\(objectName)'", at: primaryKey.location, hint: hint)
             return
@@ -229,7 +230,8 @@ extension SchemaValidator {
             base = .object(expression.name)
         } else {
             let suggestion = Self.typeAliases[expression.name] ?? Suggestion.closest(to: expression.name, in: typeNames)
-            let hint = suggestion.map { "did you mean '\($0)'?" }
+            let hint =
+                suggestion.map { "did you mean '\($0)'?" }
                 ?? "use a scalar type (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) or an enum or object declared in the schema"
             log.error("unknown-type", "unknown type '\(expression.name)' for property \(what())", at: location(in: node, offset: expression.nameOffset), hint: hint)
             return nil
@@ -237,7 +239,8 @@ extension SchemaValidator {
         let type = PropertyType(base, optional: expression.isOptional, collection: expression.collection)
         if let collection = expression.collection, collection != .map, expression.isOptional, case .object = base {
             log.error(
-                "optional-object-in-collection", "a \(collection.rawValue) cannot hold optional objects: '\(text)' (property \(what()))", at: location(in: node, offset: expression.nameOffset),
+                "optional-object-in-collection", "a \(collection.rawValue) cannot hold optional objects: '\(text)' (property \(what()))",
+                at: location(in: node, offset: expression.nameOffset),
                 hint: "write '\(collection.rawValue)<\(expression.name)>': deleted objects are removed from the \(collection.rawValue)"
             )
             return nil

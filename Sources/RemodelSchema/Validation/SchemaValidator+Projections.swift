@@ -10,7 +10,8 @@ extension SchemaValidator {
             guard let of = declaration.of else { continue }
             guard let model = objectsByName[of.value] else {
                 if objectDeclarations[of.value] == nil {
-                    let hint = Suggestion.closest(to: of.value, in: syntax.objects.map(\.name.value)).map { "did you mean '\($0)'?" }
+                    let hint =
+                        Suggestion.closest(to: of.value, in: syntax.objects.map(\.name.value)).map { "did you mean '\($0)'?" }
                         ?? "a projection reads an object type declared under 'objects:'"
                     log.error("unknown-type", "projection '\(name)' is of unknown object '\(of.value)'", at: of.location, hint: hint)
                 }
@@ -32,7 +33,8 @@ extension SchemaValidator {
                 properties.append(resolved)
             }
             if declaration.properties.isEmpty {
-                log.error("empty-declaration", "projection '\(name)' has no properties", at: declaration.name.location, hint: "add at least one 'name: keyPath' line under 'properties:'")
+                log.error(
+                    "empty-declaration", "projection '\(name)' has no properties", at: declaration.name.location, hint: "add at least one 'name: keyPath' line under 'properties:'")
             }
             projections.append(Projection(name: name, of: of.value, properties: properties, doc: declaration.doc))
         }
@@ -47,7 +49,8 @@ extension SchemaValidator {
         for component in components {
             if !SwiftNames.isIdentifier(component) {
                 log.error(
-                    "invalid-key-path", "key path '\(text)' of projection property \(what) has an invalid component '\(component)'", at: location(in: property.keyPath, offset: offset),
+                    "invalid-key-path", "key path '\(text)' of projection property \(what) has an invalid component '\(component)'",
+                    at: location(in: property.keyPath, offset: offset),
                     hint: "write property names separated by '.', e.g. 'lastName.first'"
                 )
                 return nil
@@ -58,7 +61,8 @@ extension SchemaValidator {
             let head = components.first ?? ""
             // A declared property whose type could not be resolved was already reported.
             if objectDeclarations[model.name]?.properties.contains(where: { $0.name.value == head }) == true { return nil }
-            let hint = Suggestion.closest(to: head, in: model.properties.map(\.name)).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: head, in: model.properties.map(\.name)).map { "did you mean '\($0)'?" }
                 ?? "the key path starts with a property of '\(model.name)': \(model.properties.prefix(8).map(\.name).joined(separator: ", "))"
             log.error(
                 "projection-unknown-property", "projection property \(what) reads '\(head)', which is not a property of '\(model.name)'", at: property.keyPath.location,

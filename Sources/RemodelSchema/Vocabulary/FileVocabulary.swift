@@ -103,8 +103,11 @@ extension FileVocabulary {
         summary: "A Remodel schema file. All *.yaml files under Schemas/ form one schema; each may hold enums, objects and projections.",
         keys: [
             VocabularyKey("enums", .orNull(.entries(keys: .name, value: .mapping(enumDeclaration), nonEmpty: false)), "Enums persisted as their raw values: one 'Name:' per enum."),
-            VocabularyKey("objects", .orNull(.entries(keys: .name, value: .mapping(objectDeclaration), nonEmpty: false)), "Object types, each stored in its own table: one 'Name:' per type."),
-            VocabularyKey("projections", .orNull(.entries(keys: .name, value: .mapping(projectionDeclaration), nonEmpty: false)), "Read-only views of an object type (Realm's Projection): one 'Name:' per projection."),
+            VocabularyKey(
+                "objects", .orNull(.entries(keys: .name, value: .mapping(objectDeclaration), nonEmpty: false)), "Object types, each stored in its own table: one 'Name:' per type."),
+            VocabularyKey(
+                "projections", .orNull(.entries(keys: .name, value: .mapping(projectionDeclaration), nonEmpty: false)),
+                "Read-only views of an object type (Realm's Projection): one 'Name:' per projection."),
         ]
     )
 
@@ -140,7 +143,11 @@ extension FileVocabulary {
             VocabularyKey("renamedFrom", .name, "The type's previous name: a rename the next migration applies, keeping its objects."),
             VocabularyKey("doc", .text, "Documentation, copied into the generated Swift."),
             VocabularyKey(
-                "properties", required: true, .entries(keys: .name, value: .either([.described(.typeExpression(collections: true), "The property's type, e.g. 'string', 'url?' or 'list<Dog>'."), .mapping(property)]), nonEmpty: true),
+                "properties", required: true,
+                .entries(
+                    keys: .name,
+                    value: .either([.described(.typeExpression(collections: true), "The property's type, e.g. 'string', 'url?' or 'list<Dog>'."), .mapping(property)]),
+                    nonEmpty: true),
                 "The properties, in the order of the generated initialiser: 'name: type', or 'name: { type: …, default: … }'."
             ),
         ]
@@ -151,9 +158,15 @@ extension FileVocabulary {
         id: "property",
         summary: "A property: a stored value (type) or an inverse relationship (inverse).",
         keys: [
-            VocabularyKey("type", .typeExpression(collections: true), "The type: bool, int, int8, int16, int32, int64, float, double, string, data, date, decimal128, objectId, uuid, url, an enum, an object (a link, or a value when the object is embedded), list<T>, set<T> or map<T>; T? for optional."),
-            VocabularyKey("inverse", .member, "The link this property inverts, as 'Type.property' (Realm's LinkingObjects): the objects whose link points here. Computed, not stored."),
-            VocabularyKey("default", .scalar, "The value of a new object and of existing objects when the property is added: a literal of the type, an enum case name, null, or $uuid, $objectId, $now."),
+            VocabularyKey(
+                "type", .typeExpression(collections: true),
+                "The type: bool, int, int8, int16, int32, int64, float, double, string, data, date, decimal128, objectId, uuid, url, an enum, an object (a link, or a value when the object is embedded), list<T>, set<T> or map<T>; T? for optional."
+            ),
+            VocabularyKey(
+                "inverse", .member, "The link this property inverts, as 'Type.property' (Realm's LinkingObjects): the objects whose link points here. Computed, not stored."),
+            VocabularyKey(
+                "default", .scalar,
+                "The value of a new object and of existing objects when the property is added: a literal of the type, an enum case name, null, or $uuid, $objectId, $now."),
             VocabularyKey("primaryKey", .bool, "true to make this the object's primary key (as the object's primaryKey: does)."),
             VocabularyKey("indexed", .bool, "true to index the property's column, for fast queries on it."),
             VocabularyKey("renamedFrom", .name, "The property's previous name: a rename the next migration applies, keeping its values."),
@@ -196,7 +209,8 @@ extension FileVocabulary {
     /// A migration file, `Migrations/NNNN-name.yaml`.
     package static let migrationFile = MappingVocabulary(
         id: "migrationFile",
-        summary: "A Remodel migration file: the steps from the previous version's schema to this one's. Changes that need no step (added and removed types and properties, renamedFrom) are applied from the snapshots.",
+        summary:
+            "A Remodel migration file: the steps from the previous version's schema to this one's. Changes that need no step (added and removed types and properties, renamedFrom) are applied from the snapshots.",
         keys: [
             VocabularyKey("description", .text, "What this version changes, for people."),
             VocabularyKey("steps", .orNull(.list(.mapping(step), nonEmpty: false)), "The steps, run in order: one '- kind: { … }' per step."),
@@ -232,47 +246,71 @@ extension FileVocabulary {
 
     /// Every step kind, in `MigrationStep.kinds` order.
     package static let stepKinds: [StepKind] = [
-        StepKind(name: "renameType", summary: "Renames an object type or enum, keeping its objects.", keys: [
-            VocabularyKey("from", required: true, .name, "The old name."),
-            VocabularyKey("to", required: true, .name, "The new name."),
-        ]),
-        StepKind(name: "renameProperty", summary: "Renames a property, keeping its values.", keys: [
-            typeKey, VocabularyKey("from", required: true, .name, "The old property name."),
-            VocabularyKey("to", required: true, .name, "The new property name."),
-        ]),
-        StepKind(name: "set", summary: "Sets a property of every object from a template of its values.", keys: [
-            typeKey, propertyKey("The property it writes."),
-            VocabularyKey("value", required: true, .scalar, "A literal, or a template such as \"{firstName} {lastName}\" reading the object's values (and linked objects', '{owner.name}')."),
-        ]),
-        StepKind(name: "convert", summary: "Converts a property's values to another type.", keys: [
-            typeKey, propertyKey("The property it converts."),
-            VocabularyKey("to", required: true, .typeExpression(collections: false), "The new type: a scalar type or an enum, optional with '?'."),
-            VocabularyKey("onError", .orNull(.word(MigrationStep.ConversionFailure.allCases.map(\.rawValue))), "What a value that does not convert becomes: fail stops the migration naming the objects (the default), default uses the property's default, null stores null."),
-        ]),
-        StepKind(name: "split", summary: "Splits a text property into several at a separator.", keys: [
-            typeKey, propertyKey("The property it splits."),
-            VocabularyKey("into", required: true, .list(.name, nonEmpty: true), "The properties that get the parts, in order; the last gets the rest."),
-            VocabularyKey("separator", required: true, .text, "The text between parts, e.g. \" \"."),
-        ]),
-        StepKind(name: "mapValues", summary: "Replaces old values of a property by new ones (an enum remap).", keys: [
-            typeKey, propertyKey("The property whose values it maps."),
-            VocabularyKey("values", required: true, .entries(keys: .any, value: .scalar, nonEmpty: true), "Old values mapped to new ones, e.g. '{ Eng: engineering }'."),
-            VocabularyKey("otherwise", .scalar, "The new value of every value 'values' does not list; without it they must already be valid."),
-        ]),
-        StepKind(name: "deleteObjects", summary: "Deletes the objects that match conditions, or all of a type.", keys: [
-            typeKey, VocabularyKey("where", conditions, "Conditions on properties; objects matching all of them are deleted."),
-            VocabularyKey("all", .exactly(true), "true deletes every object of the type (instead of 'where')."),
-        ], exclusions: [(key: "all", excludes: ["where"])], needsOneOf: ["where", "all"]),
-        StepKind(name: "createObjects", summary: "Creates objects, optionally linking each from an existing object.", keys: [
-            typeKey,
-            VocabularyKey("objects", required: true, .list(.orNull(.entries(keys: .name, value: .scalar, nonEmpty: false)), nonEmpty: true), "The new objects, each a mapping of property values (the rest get their defaults)."),
-            VocabularyKey("addTo", .mapping(linkTarget), "The existing object whose link each new object is added to."),
-        ]),
-        StepKind(name: "custom", summary: "Runs Swift code registered under a name: in the app (Migrator's customSteps) or an app's own remodel tool.", keys: [
-            VocabularyKey("name", required: true, .name, "The name the closure is registered under."),
-            VocabularyKey("type", .name, "The object type whose objects the closure visits, one old and new object at a time."),
-            VocabularyKey("reads", .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
-        ]),
+        StepKind(
+            name: "renameType", summary: "Renames an object type or enum, keeping its objects.",
+            keys: [
+                VocabularyKey("from", required: true, .name, "The old name."),
+                VocabularyKey("to", required: true, .name, "The new name."),
+            ]),
+        StepKind(
+            name: "renameProperty", summary: "Renames a property, keeping its values.",
+            keys: [
+                typeKey, VocabularyKey("from", required: true, .name, "The old property name."),
+                VocabularyKey("to", required: true, .name, "The new property name."),
+            ]),
+        StepKind(
+            name: "set", summary: "Sets a property of every object from a template of its values.",
+            keys: [
+                typeKey, propertyKey("The property it writes."),
+                VocabularyKey(
+                    "value", required: true, .scalar,
+                    "A literal, or a template such as \"{firstName} {lastName}\" reading the object's values (and linked objects', '{owner.name}')."),
+            ]),
+        StepKind(
+            name: "convert", summary: "Converts a property's values to another type.",
+            keys: [
+                typeKey, propertyKey("The property it converts."),
+                VocabularyKey("to", required: true, .typeExpression(collections: false), "The new type: a scalar type or an enum, optional with '?'."),
+                VocabularyKey(
+                    "onError", .orNull(.word(MigrationStep.ConversionFailure.allCases.map(\.rawValue))),
+                    "What a value that does not convert becomes: fail stops the migration naming the objects (the default), default uses the property's default, null stores null."),
+            ]),
+        StepKind(
+            name: "split", summary: "Splits a text property into several at a separator.",
+            keys: [
+                typeKey, propertyKey("The property it splits."),
+                VocabularyKey("into", required: true, .list(.name, nonEmpty: true), "The properties that get the parts, in order; the last gets the rest."),
+                VocabularyKey("separator", required: true, .text, "The text between parts, e.g. \" \"."),
+            ]),
+        StepKind(
+            name: "mapValues", summary: "Replaces old values of a property by new ones (an enum remap).",
+            keys: [
+                typeKey, propertyKey("The property whose values it maps."),
+                VocabularyKey("values", required: true, .entries(keys: .any, value: .scalar, nonEmpty: true), "Old values mapped to new ones, e.g. '{ Eng: engineering }'."),
+                VocabularyKey("otherwise", .scalar, "The new value of every value 'values' does not list; without it they must already be valid."),
+            ]),
+        StepKind(
+            name: "deleteObjects", summary: "Deletes the objects that match conditions, or all of a type.",
+            keys: [
+                typeKey, VocabularyKey("where", conditions, "Conditions on properties; objects matching all of them are deleted."),
+                VocabularyKey("all", .exactly(true), "true deletes every object of the type (instead of 'where')."),
+            ], exclusions: [(key: "all", excludes: ["where"])], needsOneOf: ["where", "all"]),
+        StepKind(
+            name: "createObjects", summary: "Creates objects, optionally linking each from an existing object.",
+            keys: [
+                typeKey,
+                VocabularyKey(
+                    "objects", required: true, .list(.orNull(.entries(keys: .name, value: .scalar, nonEmpty: false)), nonEmpty: true),
+                    "The new objects, each a mapping of property values (the rest get their defaults)."),
+                VocabularyKey("addTo", .mapping(linkTarget), "The existing object whose link each new object is added to."),
+            ]),
+        StepKind(
+            name: "custom", summary: "Runs Swift code registered under a name: in the app (Migrator's customSteps) or an app's own remodel tool.",
+            keys: [
+                VocabularyKey("name", required: true, .name, "The name the closure is registered under."),
+                VocabularyKey("type", .name, "The object type whose objects the closure visits, one old and new object at a time."),
+                VocabularyKey("reads", .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
+            ]),
     ]
 
     /// One item of `steps:`: a mapping whose only key names the step's kind.

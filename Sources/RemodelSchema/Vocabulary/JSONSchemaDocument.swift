@@ -88,10 +88,11 @@ struct JSONSchemaWriter {
             rules.append(.object([("anyOf", .array(vocabulary.needsOneOf.map { .object([("required", .array([.string($0)]))]) }))]))
         }
         for exclusion in vocabulary.exclusions {
-            rules.append(.object([
-                ("if", .object([("required", .array([.string(exclusion.key)]))])),
-                ("then", .object([("properties", .object(exclusion.excludes.map { ($0, .bool(false)) }))])),
-            ]))
+            rules.append(
+                .object([
+                    ("if", .object([("required", .array([.string(exclusion.key)]))])),
+                    ("then", .object([("properties", .object(exclusion.excludes.map { ($0, .bool(false)) }))])),
+                ]))
         }
         if rules.count == 1, case .object(let only) = rules[0] {
             members += only
@@ -117,10 +118,13 @@ struct JSONSchemaWriter {
             let scalars = ScalarType.allCases.flatMap { [$0.rawValue, $0.rawValue + "?"] }
             return .object([
                 ("type", .string("string")),
-                ("anyOf", .array([
-                    .object([("enum", .array(scalars.map(JSONValue.string)))]),
-                    .object([("pattern", .string(Self.typePattern(collections: collections)))]),
-                ])),
+                (
+                    "anyOf",
+                    .array([
+                        .object([("enum", .array(scalars.map(JSONValue.string)))]),
+                        .object([("pattern", .string(Self.typePattern(collections: collections)))]),
+                    ])
+                ),
             ])
         case .scalar:
             return .object([("type", .array(["string", "number", "boolean", "null"].map(JSONValue.string)))])

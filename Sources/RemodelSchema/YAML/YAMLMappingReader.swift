@@ -43,7 +43,8 @@ package struct YAMLMappingReader {
     package static func reportUnknownKeys(in mapping: YAMLMapping, what: @autoclosure () -> String, knownKeys: [String], log: DiagnosticLog) {
         for entry in mapping.entries where !knownKeys.contains(entry.key) {
             let what = what()
-            let hint = Suggestion.closest(to: entry.key, in: knownKeys).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: entry.key, in: knownKeys).map { "did you mean '\($0)'?" }
                 ?? "allowed keys in \(what): \(knownKeys.joined(separator: ", "))"
             log.error("unknown-key", "unknown key '\(entry.key)' in \(what)", at: entry.keyLocation, hint: hint)
         }

@@ -206,12 +206,13 @@ private struct TreeBuilder {
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
-            let style: YAMLScalar.Style = switch data.style {
-            case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
-            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
-            case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
-            default: .plain
-            }
+            let style: YAMLScalar.Style =
+                switch data.style {
+                case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+                case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+                case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
+                default: .plain
+                }
             let node = YAMLNode(.scalar(YAMLScalar(text, style: style, tagged: data.tag != nil)), at: location)
             return add(node, size: 1, anchor: Self.string(data.anchor))
         case YAML_ALIAS_EVENT:

@@ -106,7 +106,7 @@ extension Transaction {
         do {
             try statement.run()
         } catch let error as SQLiteError {
-            if (error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique), let key = table.primaryKey {
+            if error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique, let key = table.primaryKey {
                 throw StoreError.duplicateKey(type: typeName, key: table.keyDescription(table.primaryKeyIndex.map { values[$0] } ?? object[key.name] ?? .null))
             }
             throw StoreError.sqlite(error)

@@ -156,7 +156,9 @@ public enum StoreJSON {
         var problems: [String] = []
         var batches: [(type: String, objects: [DynamicObject])] = []
         var seenKeys: [String: Set<StoreValue>] = [:]
-        func problem(_ text: String) { if problems.count < maximumProblems { problems.append(text) } else if problems.count == maximumProblems { problems.append("… (more problems not shown)") } }
+        func problem(_ text: String) {
+            if problems.count < maximumProblems { problems.append(text) } else if problems.count == maximumProblems { problems.append("… (more problems not shown)") }
+        }
         for (typeName, value) in members {
             guard let table = layout.table(named: typeName) else {
                 let hint = Suggestion.closest(to: typeName, in: layout.tables.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""

@@ -49,7 +49,7 @@ package struct StoreValueConversion {
         switch (scalar, value) {
         case (.bool, .integer(let number)): return .bool(number != 0)
         case (.int, .integer(let number)), (.int8, .integer(let number)), (.int16, .integer(let number)),
-             (.int32, .integer(let number)), (.int64, .integer(let number)):
+            (.int32, .integer(let number)), (.int64, .integer(let number)):
             return .integer(number)
         case (.float, .real(let number)), (.double, .real(let number)): return .double(number)
         case (.float, .integer(let number)), (.double, .integer(let number)): return .double(Double(number))
@@ -103,11 +103,12 @@ package struct StoreValueConversion {
             return try stored(json, scalar: scalar)
         case .enumeration(let name):
             guard let enumType = schema.enumType(named: name) else { throw ConversionProblem("unknown enum \(name)") }
-            let raw: EnumType.RawValue? = switch json {
-            case .string(let text): .string(text)
-            case .integer(let number): .int(number)
-            default: nil
-            }
+            let raw: EnumType.RawValue? =
+                switch json {
+                case .string(let text): .string(text)
+                case .integer(let number): .int(number)
+                default: nil
+                }
             guard let raw, enumType.cases.contains(where: { $0.rawValue == raw }) else {
                 let values = enumType.cases.map { $0.rawValue.description }.joined(separator: ", ")
                 throw ConversionProblem("\(json) is not a raw value of \(name) (one of: \(values))")
@@ -140,7 +141,10 @@ package struct StoreValueConversion {
             case "NaN": result = StoredForm.real(.nan, as: scalar)
             case "+Infinity", "Infinity": return .real(.infinity)
             case "-Infinity": return .real(-.infinity)
-            default: throw ConversionProblem("expected a number, found the string \(json); write the number without quotes (\"+Infinity\" and \"-Infinity\" are the only strings a \(scalar.rawValue) takes)")
+            default:
+                throw ConversionProblem(
+                    "expected a number, found the string \(json); write the number without quotes (\"+Infinity\" and \"-Infinity\" are the only strings a \(scalar.rawValue) takes)"
+                )
             }
         case (.decimal128, .integer(let number)): result = StoredForm.integer(number, as: scalar)
         case (_, .string(let text)) where scalar != .bool && !scalar.isInteger:

@@ -64,7 +64,9 @@ package enum TableDefinitionNormalizer {
         expected.columns[position].type = type.rawValue
         let reread = try StoredTable.read(connection, name)
         guard reread == expected else {
-            throw mismatch("SQLite reads its definition with \(SQLiteRenderer.identifier(column)) declared \(type.rawValue) as the columns \(StoredTable.describe(reread.columns)), not \(StoredTable.describe(expected.columns))")
+            throw mismatch(
+                "SQLite reads its definition with \(SQLiteRenderer.identifier(column)) declared \(type.rawValue) as the columns \(StoredTable.describe(reread.columns)), not \(StoredTable.describe(expected.columns))"
+            )
         }
     }
 
@@ -73,7 +75,8 @@ package enum TableDefinitionNormalizer {
     private static func write(_ connection: Connection, definition text: String, of name: String) throws {
         guard case .integer(let schemaVersion) = try connection.scalar("PRAGMA schema_version") else {
             // Not a difference of layout: SQLite did not answer as documented.
-            throw SQLiteError(code: SQLITE_ERROR, message: "PRAGMA schema_version did not return the schema's version, so the definition of \(SQLiteRenderer.identifier(name)) was not rewritten")
+            throw SQLiteError(
+                code: SQLITE_ERROR, message: "PRAGMA schema_version did not return the schema's version, so the definition of \(SQLiteRenderer.identifier(name)) was not rewritten")
         }
         try connection.execute("PRAGMA writable_schema = ON")
         defer { try? connection.execute("PRAGMA writable_schema = OFF") }
@@ -127,13 +130,16 @@ package enum TableDefinitionNormalizer {
         // a definition without it would read that index in another order.
         for (indexName, index) in stored.otherIndexes.sorted(by: { $0.key < $1.key }) {
             if let column = index.columns.first(where: { $0.collation.uppercased() != "BINARY" }) {
-                throw mismatch("its index \(SQLiteRenderer.identifier(indexName)) orders \(SQLiteRenderer.identifier(column.name)) with COLLATE \(column.collation); the schema's columns use BINARY")
+                throw mismatch(
+                    "its index \(SQLiteRenderer.identifier(indexName)) orders \(SQLiteRenderer.identifier(column.name)) with COLLATE \(column.collation); the schema's columns use BINARY"
+                )
             }
         }
-        let expectedKeys = Set(definition.constraints.compactMap { constraint -> StoredTable.ForeignKey? in
-            guard case .foreignKey(let column, let key) = constraint else { return nil }
-            return StoredTable.ForeignKey(column: column, table: key.table, targetColumn: key.column, onUpdate: "NO ACTION", onDelete: key.onDelete.rawValue)
-        })
+        let expectedKeys = Set(
+            definition.constraints.compactMap { constraint -> StoredTable.ForeignKey? in
+                guard case .foreignKey(let column, let key) = constraint else { return nil }
+                return StoredTable.ForeignKey(column: column, table: key.table, targetColumn: key.column, onUpdate: "NO ACTION", onDelete: key.onDelete.rawValue)
+            })
         guard stored.foreignKeys == expectedKeys else {
             throw mismatch("its foreign keys are \(StoredTable.describe(stored.foreignKeys)); the schema's are \(StoredTable.describe(expectedKeys))")
         }
@@ -175,11 +181,12 @@ package enum TableDefinitionNormalizer {
         expected.sql = .text(SQLiteRenderer().createTable(normalized))
         expected.columns = zip(stored.columns, normalized.columns).map { column, definition in
             var column = column
-            column.defaultText = switch definition.defaultValue {
-            case .declared(let text): text
-            case .value(let value): SQLiteRenderer().expression(value, in: "")
-            case nil: nil
-            }
+            column.defaultText =
+                switch definition.defaultValue {
+                case .declared(let text): text
+                case .value(let value): SQLiteRenderer().expression(value, in: "")
+                case nil: nil
+                }
             return column
         }
         guard reread != expected else { return }
@@ -191,7 +198,9 @@ package enum TableDefinitionNormalizer {
             differences.append("with the columns \(StoredTable.describe(reread.columns)), not \(StoredTable.describe(expected.columns))")
         }
         if reread.uniqueIndexes != expected.uniqueIndexes || reread.otherIndexes != expected.otherIndexes {
-            differences.append("with the indexes \(StoredTable.describe(reread.uniqueIndexes.merging(reread.otherIndexes) { a, _ in a })), not \(StoredTable.describe(expected.uniqueIndexes.merging(expected.otherIndexes) { a, _ in a }))")
+            differences.append(
+                "with the indexes \(StoredTable.describe(reread.uniqueIndexes.merging(reread.otherIndexes) { a, _ in a })), not \(StoredTable.describe(expected.uniqueIndexes.merging(expected.otherIndexes) { a, _ in a }))"
+            )
         }
         if reread.foreignKeys != expected.foreignKeys {
             differences.append("with the foreign keys \(StoredTable.describe(reread.foreignKeys)), not \(StoredTable.describe(expected.foreignKeys))")
@@ -286,13 +295,17 @@ private struct StoredTable: Equatable {
         table.withoutRowid = row[1] != .integer(0)
         table.strict = row[2] != .integer(0)
         table.sql = try connection.scalar("SELECT \"sql\" FROM sqlite_schema WHERE \"type\" = 'table' AND \"name\" = ?", [.text(name)])
-        table.columns = try connection.query("SELECT \"name\", \"type\", \"notnull\", \"dflt_value\", \"pk\", \"hidden\" FROM pragma_table_xinfo(?) ORDER BY \"cid\"", [.text(name)]).map { row in
-            Column(name: text(row[0]), type: text(row[1]), notNull: row[2] == .integer(1), defaultText: row[3] == .null ? nil : text(row[3]),
-                   isKey: row[4] != .integer(0), hidden: integer(row[5]))
+        table.columns = try connection.query(
+            "SELECT \"name\", \"type\", \"notnull\", \"dflt_value\", \"pk\", \"hidden\" FROM pragma_table_xinfo(?) ORDER BY \"cid\"", [.text(name)]
+        ).map { row in
+            Column(
+                name: text(row[0]), type: text(row[1]), notNull: row[2] == .integer(1), defaultText: row[3] == .null ? nil : text(row[3]),
+                isKey: row[4] != .integer(0), hidden: integer(row[5]))
         }
         for index in try connection.query("SELECT \"name\", \"origin\" FROM pragma_index_list(?)", [.text(name)]) {
             let indexName = text(index[0])
-            let columns = try connection.query("SELECT \"name\", \"coll\", \"desc\" FROM pragma_index_xinfo(?) WHERE \"key\" = 1 ORDER BY \"seqno\"", [.text(indexName)]).map { row in
+            let columns = try connection.query("SELECT \"name\", \"coll\", \"desc\" FROM pragma_index_xinfo(?) WHERE \"key\" = 1 ORDER BY \"seqno\"", [.text(indexName)]).map {
+                row in
                 // An expression's column has no name.
                 IndexColumn(name: row[0] == .null ? "(an expression)" : text(row[0]), collation: text(row[1]), descending: row[2] != .integer(0))
             }
@@ -303,9 +316,11 @@ private struct StoredTable: Equatable {
                 table.otherIndexes[indexName] = Index(origin: origin, columns: columns)
             }
         }
-        table.foreignKeys = Set(try connection.query("SELECT \"from\", \"table\", \"to\", \"on_update\", \"on_delete\" FROM pragma_foreign_key_list(?)", [.text(name)]).map { row in
-            ForeignKey(column: text(row[0]), table: text(row[1]), targetColumn: row[2] == .null ? "(its primary key)" : text(row[2]), onUpdate: text(row[3]), onDelete: text(row[4]))
-        })
+        table.foreignKeys = Set(
+            try connection.query("SELECT \"from\", \"table\", \"to\", \"on_update\", \"on_delete\" FROM pragma_foreign_key_list(?)", [.text(name)]).map { row in
+                ForeignKey(
+                    column: text(row[0]), table: text(row[1]), targetColumn: row[2] == .null ? "(its primary key)" : text(row[2]), onUpdate: text(row[3]), onDelete: text(row[4]))
+            })
         return table
     }
 
@@ -317,11 +332,12 @@ private struct StoredTable: Equatable {
     static func describe(_ indexes: [String: Index]) -> String {
         guard !indexes.isEmpty else { return "none" }
         return indexes.sorted { $0.key < $1.key }.map { name, index in
-            let kind = switch index.origin {
-            case "pk": "primary key"
-            case "u": "unique"
-            default: "index"
-            }
+            let kind =
+                switch index.origin {
+                case "pk": "primary key"
+                case "u": "unique"
+                default: "index"
+                }
             let columns = index.columns.map { column in
                 SQLiteRenderer.identifier(column.name) + (column.collation.uppercased() == "BINARY" ? "" : " COLLATE \(column.collation)") + (column.descending ? " DESC" : "")
             }

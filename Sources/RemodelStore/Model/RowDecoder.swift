@@ -22,7 +22,7 @@ public struct RowDecoder {
 
     /// Reads a row of stored values (a PostgreSQL store's, say) with the same generated code.
     package init(stored row: StoredRow) {
-        statement = StatementHandle(OpaquePointer(bitPattern: 1)!)   // never read: `isStored`
+        statement = StatementHandle(OpaquePointer(bitPattern: 1)!)  // never read: `isStored`
         context = nil
         stored = row
         isStored = true

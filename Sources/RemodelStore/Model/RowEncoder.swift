@@ -38,7 +38,7 @@ public struct RowEncoder {
     /// Keeps the values of an object of `table` instead of binding them, for a store on
     /// another engine; read them from `recorded` and `collections`.
     package init(recording table: TableLayout) {
-        statement = StatementHandle(OpaquePointer(bitPattern: 1)!)   // never bound: `recording`
+        statement = StatementHandle(OpaquePointer(bitPattern: 1)!)  // never bound: `recording`
         context = nil
         ownerKeyParameter = 0
         recording = Recording(table: table)
@@ -67,14 +67,16 @@ public struct RowEncoder {
         guard let recording else { return }
         if let problem = value.storageProblem {
             let table = recording.table
-            throw StoreError.invalidValue(type: table.name, property: index < table.columns.count ? table.columns[index].name : "#\(index)", value: value.storeValue, reason: problem)
+            throw StoreError.invalidValue(
+                type: table.name, property: index < table.columns.count ? table.columns[index].name : "#\(index)", value: value.storeValue, reason: problem)
         }
         recording.values.append(value.storeValue)
     }
 
     private func unstorable(collection index: Int, _ problem: String) -> StoreError {
         if let table = recordingTable {
-            return StoreError.invalidValue(type: table.name, property: index < table.sideTables.count ? table.sideTables[index].property : "#\(index)", value: .null, reason: problem)
+            return StoreError.invalidValue(
+                type: table.name, property: index < table.sideTables.count ? table.sideTables[index].property : "#\(index)", value: .null, reason: problem)
         }
         return context.unstorable(collection: index, problem)
     }

@@ -23,7 +23,8 @@ package final class Connection {
     package static func forReading(path: String) throws -> Connection {
         let manager = FileManager.default
         if manager.isWritableFile(atPath: path), manager.isWritableFile(atPath: folder(of: path)),
-           let connection = try? Connection(path: path) {
+            let connection = try? Connection(path: path)
+        {
             return connection
         }
         return try readOnly(path: path)
@@ -43,7 +44,8 @@ package final class Connection {
             guard walSize == 0 else {
                 throw StoreError.readOnly(
                     path: path,
-                    reason: "its write-ahead log '\(path)-wal' holds changes that are not in the file yet, and SQLite cannot read them here without writing '\(path)-shm' (\(error.message)); copy the store with its -wal file to writable storage and open the copy"
+                    reason:
+                        "its write-ahead log '\(path)-wal' holds changes that are not in the file yet, and SQLite cannot read them here without writing '\(path)-shm' (\(error.message)); copy the store with its -wal file to writable storage and open the copy"
                 )
             }
             return try Connection(path: path, readOnly: true, immutable: true)
@@ -89,10 +91,12 @@ package final class Connection {
         self.pointer = pointer
         self.path = path
         sqlite3_extended_result_codes(pointer, 1)
-        sqlite3_update_hook(pointer, { context, _, _, table, _ in
-            guard let context, let table else { return }
-            Unmanaged<ChangeRecorder>.fromOpaque(context).takeUnretainedValue().record(table)
-        }, Unmanaged.passUnretained(changes).toOpaque())
+        sqlite3_update_hook(
+            pointer,
+            { context, _, _, table, _ in
+                guard let context, let table else { return }
+                Unmanaged<ChangeRecorder>.fromOpaque(context).takeUnretainedValue().record(table)
+            }, Unmanaged.passUnretained(changes).toOpaque())
     }
 
     deinit {
@@ -106,7 +110,8 @@ package final class Connection {
 
     /// The error for result `code`, with the connection's current message.
     package func error(_ code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(pointer), message: String(cString: sqlite3_errmsg(pointer)), sql: sql, systemErrno: sqlite3_system_errno(pointer))
+        SQLiteError(
+            code: code, extendedCode: sqlite3_extended_errcode(pointer), message: String(cString: sqlite3_errmsg(pointer)), sql: sql, systemErrno: sqlite3_system_errno(pointer))
     }
 
     /// Runs one or more statements with no arguments.

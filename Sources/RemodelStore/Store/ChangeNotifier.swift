@@ -27,9 +27,10 @@ final class ChangeNotifier: @unchecked Sendable {
 
     /// Notifies subscribers of the types stored in `tables` (side tables count for their owner).
     func committed(tables: Set<String>) {
-        let types = Set(tables.filter { !$0.hasPrefix("_remodel") }.map { table in
-            table.firstIndex(of: ".").map { String(table[..<$0]) } ?? table
-        })
+        let types = Set(
+            tables.filter { !$0.hasPrefix("_remodel") }.map { table in
+                table.firstIndex(of: ".").map { String(table[..<$0]) } ?? table
+            })
         let deliveries: [(AsyncStream<StoreChange>.Continuation, StoreChange)] = lock.withLock {
             commit += 1
             return types.sorted().flatMap { type in

@@ -31,15 +31,16 @@ package enum ForeignKeyCheck {
         func describe(_ value: StoreValue, keyOf table: String) -> String {
             layout.table(named: table)?.keyDescription(value) ?? value.description
         }
-        return .danglingLink(from: link.type, property: link.property, fromKey: link.key.map { describe($0, keyOf: link.type) } ?? String(link.rowid),
-                             to: link.target, toKey: describe(link.targetKey, keyOf: link.target))
+        return .danglingLink(
+            from: link.type, property: link.property, fromKey: link.key.map { describe($0, keyOf: link.type) } ?? String(link.rowid),
+            to: link.target, toKey: describe(link.targetKey, keyOf: link.target))
     }
 
     /// One row of `PRAGMA foreign_key_check` (table, rowid, parent, constraint id); nil when
     /// it does not have that shape.
     package static func describe(_ row: [StoreValue], connection: Connection, layout: StoreLayout) throws -> DanglingLink? {
         guard row.count >= 4, case .text(let table) = row[0], case .integer(let rowid) = row[1], case .text(let parent) = row[2],
-              case .integer(let foreignKeyID) = row[3]
+            case .integer(let foreignKeyID) = row[3]
         else { return nil }
         // The violating constraint's child column.
         let constraints = try connection.query("SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE \"id\" = ?", [.text(table), .integer(foreignKeyID)])
@@ -48,11 +49,15 @@ package enum ForeignKeyCheck {
         if let side = layout.tables.lazy.flatMap(\.sideTables).first(where: { $0.name == table }) {
             let values = try connection.query("SELECT \"owner\", \(SQLiteRenderer.identifier(column)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).first ?? [.null, .null]
             let ownerHasKey = layout.table(named: side.owner)?.primaryKey != nil
-            return DanglingLink(type: side.owner, property: side.property, key: ownerHasKey ? values[0] : nil,
-                                rowid: ownerHasKey ? rowid : (values[0].integerValue ?? rowid), target: parent, targetKey: values[1])
+            return DanglingLink(
+                type: side.owner, property: side.property, key: ownerHasKey ? values[0] : nil,
+                rowid: ownerHasKey ? rowid : (values[0].integerValue ?? rowid), target: parent, targetKey: values[1])
         }
         let keyColumn = layout.table(named: table)?.primaryKey?.name
-        let values = try connection.query("SELECT \(SQLiteRenderer.identifier(keyColumn ?? "rowid")), \(SQLiteRenderer.identifier(column)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]).first ?? [.null, .null]
+        let values =
+            try connection.query(
+                "SELECT \(SQLiteRenderer.identifier(keyColumn ?? "rowid")), \(SQLiteRenderer.identifier(column)) FROM \(quoted) WHERE rowid = ?", [.integer(rowid)]
+            ).first ?? [.null, .null]
         return DanglingLink(type: table, property: column, key: keyColumn == nil ? nil : values[0], rowid: rowid, target: parent, targetKey: values[1])
     }
 }

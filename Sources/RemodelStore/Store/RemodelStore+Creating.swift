@@ -12,7 +12,8 @@ extension RemodelStore {
     public static func create<T>(atomicallyAt path: String, schema: Schema, version: Int, fill: (RemodelStore) throws -> T) throws -> T {
         if FileManager.default.fileExists(atPath: path) { throw existing(path) }
         let folder = Connection.folder(of: path)
-        let temporary = (folder == "." && !path.hasPrefix("./") ? "" : folder + "/")
+        let temporary =
+            (folder == "." && !path.hasPrefix("./") ? "" : folder + "/")
             + ".\((path as NSString).lastPathComponent).remodel-creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         func removeTemporary() { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         defer { removeTemporary() }
@@ -32,7 +33,9 @@ extension RemodelStore {
         guard link(temporary, path) == 0 else {
             let code = errno
             if code == EEXIST { throw existing(path) }
-            if let fault = StorageFault(errno: code) { throw StoreError.sqlite(SQLiteError(code: SQLITE_IOERR, message: "cannot create '\(path)': \(fault.reason)", systemErrno: code)) }
+            if let fault = StorageFault(errno: code) {
+                throw StoreError.sqlite(SQLiteError(code: SQLITE_IOERR, message: "cannot create '\(path)': \(fault.reason)", systemErrno: code))
+            }
             throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(code)))
         }
         return result

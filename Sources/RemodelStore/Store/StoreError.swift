@@ -55,26 +55,33 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notARemodelStore(let path, let id):
-            return "'\(path)' is an SQLite database but not a Remodel store (its application_id is \(id), a Remodel store's is \(StoreFormat.applicationID)); open the right file, or create a store at a new path"
+            return
+                "'\(path)' is an SQLite database but not a Remodel store (its application_id is \(id), a Remodel store's is \(StoreFormat.applicationID)); open the right file, or create a store at a new path"
         case .notSQLite(let path):
             return "'\(path)' is not an SQLite database (its header is not 'SQLite format 3'); open the right file, or choose a new path for the store"
         case .superseded(let path, let storeVersion, let codeVersion):
-            return "the store '\(path)' is at schema version \(storeVersion), newer than version \(codeVersion) of the schema here (superseded); it will not be downgraded: use version \(storeVersion) or later of the schema (the generated code of an app, or the Migrations folder of the remodel tool)"
+            return
+                "the store '\(path)' is at schema version \(storeVersion), newer than version \(codeVersion) of the schema here (superseded); it will not be downgraded: use version \(storeVersion) or later of the schema (the generated code of an app, or the Migrations folder of the remodel tool)"
         case .migrationNeeded(let path, let storeVersion, let codeVersion):
-            return "the store '\(path)' is at schema version \(storeVersion) and this code needs version \(codeVersion); migrate it first (`remodel migrate --store \(path)`) or open it with OpenOptions.migrator set"
+            return
+                "the store '\(path)' is at schema version \(storeVersion) and this code needs version \(codeVersion); migrate it first (`remodel migrate --store \(path)`) or open it with OpenOptions.migrator set"
         case .schemaMismatch(let path, let version, let storeHash, let codeHash):
-            return "the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)); the schema changed without a new version: add a migration (`remodel migration new NAME`) and regenerate"
+            return
+                "the store '\(path)' is at schema version \(version) but was written with a different schema (store hash \(storeHash), expected \(codeHash)); the schema changed without a new version: add a migration (`remodel migration new NAME`) and regenerate"
         case .corrupted(let path, let underlying):
             return "the store '\(path)' is corrupted (\(underlying.message)); restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
         case .damaged(let path, let problems):
             let listed = problems.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (problems.count > 3 ? ", …" : "")
-            return "the store '\(path)' is damaged: SQLite's quick_check found \(problems.count == 1 ? "a problem" : "\(problems.count)\(problems.count >= StoreIntegrity.problemLimit ? " or more" : "") problems") (\(listed)); it was not changed: restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
+            return
+                "the store '\(path)' is damaged: SQLite's quick_check found \(problems.count == 1 ? "a problem" : "\(problems.count)\(problems.count >= StoreIntegrity.problemLimit ? " or more" : "") problems") (\(listed)); it was not changed: restore it from a backup (`sqlite3 \(path) .recover` may salvage data)"
         case .incompleteStore(let path, let reason):
             return "'\(path)' is not a complete Remodel store: \(reason); restore it from a backup, or create a new store (`remodel init --store FILE`)"
         case .newerFormat(let path, let formatVersion):
-            return "the store '\(path)' was written by a newer Remodel (store format \(formatVersion); this Remodel reads format \(StoreFormat.formatVersion) and older); upgrade remodel (or the RemodelStore package of the app); the store was not changed"
+            return
+                "the store '\(path)' was written by a newer Remodel (store format \(formatVersion); this Remodel reads format \(StoreFormat.formatVersion) and older); upgrade remodel (or the RemodelStore package of the app); the store was not changed"
         case .locked(let path, let timeout, let underlying):
-            return "the store '\(path)' is locked by another connection or process (waited \(formatSeconds(timeout)) s: \(underlying.message)); close the other writer or retry later (an app can wait longer with OpenOptions.busyTimeout)"
+            return
+                "the store '\(path)' is locked by another connection or process (waited \(formatSeconds(timeout)) s: \(underlying.message)); close the other writer or retry later (an app can wait longer with OpenOptions.busyTimeout)"
         case .readOnly(let path, let reason):
             return "the store '\(path)' cannot be written: \(reason)"
         case .cannotOpen(let path, let reason):

@@ -1,5 +1,5 @@
-import Foundation
 import CSQLite
+import Foundation
 
 /// The checks a store passes before anything changes it in bulk: `PRAGMA quick_check` (every
 /// page and B-tree readable and well-formed; index contents are not compared with their

@@ -47,7 +47,8 @@ package enum StoreMetadata {
         }
         if let text = try entry(connection, StoreFormat.Key.formatVersion) {
             guard let format = Int(text), format >= 1 else {
-                throw StoreError.incompleteStore(path: path, reason: "its store format ('\(StoreFormat.Key.formatVersion)' in '\(StoreFormat.metadataTable)') is '\(text)', not a format number")
+                throw StoreError.incompleteStore(
+                    path: path, reason: "its store format ('\(StoreFormat.Key.formatVersion)' in '\(StoreFormat.metadataTable)') is '\(text)', not a format number")
             }
             if format > StoreFormat.formatVersion { throw StoreError.newerFormat(path: path, formatVersion: format) }
         }

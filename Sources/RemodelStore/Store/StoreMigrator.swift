@@ -45,8 +45,10 @@ public final class StoreMigration {
     /// the store checks the recorded hash is the code's instead of writing it again.
     package var recordedTargetSchema = false
 
-    init(path: String, storeVersion: Int, storedSchemaText: String, targetVersion: Int, targetSchema: Schema,
-         history: MigrationHistory?, targetLayout: StoreLayout, connection: Connection) {
+    init(
+        path: String, storeVersion: Int, storedSchemaText: String, targetVersion: Int, targetSchema: Schema,
+        history: MigrationHistory?, targetLayout: StoreLayout, connection: Connection
+    ) {
         self.path = path
         self.storeVersion = storeVersion
         self.storedSchemaText = storedSchemaText

@@ -37,7 +37,8 @@ enum StoreOpener {
     /// A connection to an existing store file that writes nothing, after the same file checks.
     static func openForInspection(path: String, options: OpenOptions) throws -> Connection {
         guard try checkFile(path: path, options: options) else {
-            throw StoreError.cannotOpen(path: path, reason: "the file is empty (0 bytes), so it holds no store; check the path, or remove the file and create the store (`remodel init --store FILE`)")
+            throw StoreError.cannotOpen(
+                path: path, reason: "the file is empty (0 bytes), so it holds no store; check the path, or remove the file and create the store (`remodel init --store FILE`)")
         }
         do {
             let connection = try Connection.forReading(path: path)
@@ -81,13 +82,22 @@ enum StoreOpener {
         let manager = FileManager.default
         let folder = Connection.folder(of: path)
         if isOnReadOnlyFileSystem(path) {
-            throw StoreError.readOnly(path: path, reason: "it is on a read-only file system; copy it (with any '-wal' file beside it) to writable storage and use the copy (an app can still read it with OpenOptions(readOnly: true))")
+            throw StoreError.readOnly(
+                path: path,
+                reason:
+                    "it is on a read-only file system; copy it (with any '-wal' file beside it) to writable storage and use the copy (an app can still read it with OpenOptions(readOnly: true))"
+            )
         }
         guard manager.isWritableFile(atPath: path) else {
-            throw StoreError.readOnly(path: path, reason: "the file is read-only; make it writable (chmod u+w) or copy it to writable storage, or open it with OpenOptions(readOnly: true)")
+            throw StoreError.readOnly(
+                path: path, reason: "the file is read-only; make it writable (chmod u+w) or copy it to writable storage, or open it with OpenOptions(readOnly: true)")
         }
         guard manager.isWritableFile(atPath: folder) else {
-            throw StoreError.readOnly(path: path, reason: "its folder '\(folder)' is read-only, and SQLite needs to write its journal beside the store; move the store to a writable folder or open it with OpenOptions(readOnly: true)")
+            throw StoreError.readOnly(
+                path: path,
+                reason:
+                    "its folder '\(folder)' is read-only, and SQLite needs to write its journal beside the store; move the store to a writable folder or open it with OpenOptions(readOnly: true)"
+            )
         }
     }
 
@@ -170,7 +180,9 @@ enum StoreOpener {
         return true
     }
 
-    private static func migrate(_ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator, options: OpenOptions) throws {
+    private static func migrate(
+        _ connection: Connection, path: String, from version: Int, target: StoreTarget, layout: StoreLayout, migrator: any StoreMigrator, options: OpenOptions
+    ) throws {
         try connection.execute("PRAGMA foreign_keys = OFF")
         try connection.execute("BEGIN IMMEDIATE")
         // The version is read again under the write lock: another process (or another store

@@ -42,7 +42,8 @@ public final class Transaction: Database {
             let error = connection.error(code, sql: statement.sql)
             statement.reset()
             if error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique,
-               context.table.primaryKey != nil {
+                context.table.primaryKey != nil
+            {
                 var key = StoreValue.null
                 if let keyed = object as? any KeyedModel { key = Self.key(of: keyed) }
                 throw StoreError.duplicateKey(type: Model.schemaName, key: context.table.keyDescription(key))

@@ -194,7 +194,7 @@ extension UUID: StorableValue {
     public static func read(from statement: StatementHandle, at index: Int32) throws(ValueConversionError) -> UUID {
         let uuid: UUID? = statement.withBlob(index) { bytes in
             guard let bytes, bytes.count == 16 else { return nil }
-            var value = UUID_NULL_BYTES
+            var value = nullUUIDBytes
             withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: bytes) }
             return UUID(uuid: value)
         }
@@ -211,7 +211,7 @@ extension UUID: StorableValue {
 
     public init(storeValue: StoreValue) throws(ValueConversionError) {
         guard case .blob(let bytes) = storeValue, bytes.count == 16 else { throw Self.mismatch(storeValue, expected: "a 16-byte blob") }
-        var value = UUID_NULL_BYTES
+        var value = nullUUIDBytes
         withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }
         self.init(uuid: value)
     }
@@ -219,7 +219,7 @@ extension UUID: StorableValue {
 
 /// Sixteen zero bytes, the starting point for reading a UUID.
 @usableFromInline
-let UUID_NULL_BYTES: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+let nullUUIDBytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 extension ObjectID: StorableValue {
     @inlinable

@@ -6,7 +6,7 @@ import RemodelStore
 // that the Swift types are called TestNote, TestPerson, TestDog (schema names Note, Person,
 // Dog) so as not to clash with the example app's generated models used in GeneratedModelsTests.
 
-fileprivate struct _GeneratedWithRemodelStoreAPIVersion1: RemodelStoreAPIVersion1 {}
+private struct _GeneratedWithRemodelStoreAPIVersion1: RemodelStoreAPIVersion1 {}
 
 public enum BusinessUnitEnum: String, Codable, CaseIterable, Hashable, Sendable {
     case customerEngineering = "Customer Engineering"
@@ -52,8 +52,10 @@ public struct TestPerson: Hashable, Codable, Sendable, Identifiable {
     public var dogs: [TestDog.ID]
     public var id: ObjectID { _id }
 
-    public init(_id: ObjectID = ObjectID(), firstName: String = "", company: String = "MongoDB",
-                businessUnit: BusinessUnitEnum = .engineering, profileImageUrl: URL? = nil, dogs: [TestDog.ID] = []) {
+    public init(
+        _id: ObjectID = ObjectID(), firstName: String = "", company: String = "MongoDB",
+        businessUnit: BusinessUnitEnum = .engineering, profileImageUrl: URL? = nil, dogs: [TestDog.ID] = []
+    ) {
         self._id = _id
         self.firstName = firstName
         self.company = company
@@ -107,13 +109,15 @@ public struct Sample: Hashable, Codable, Sendable, Identifiable {
     public var priorities: [Priority]
     public var friends: Set<TestPerson.ID>
 
-    public init(id: Int, flag: Bool = false, tiny: Int8 = 0, small: Int16 = 0, medium: Int32 = 0, large: Int64 = 0,
-                single: Float = 0, double: Double = 0, text: String = "", bytes: Data = Data(), date: Date = Date(timeIntervalSince1970: 0),
-                amount: Decimal = 0, objectId: ObjectID = ObjectID(), uuid: UUID = UUID(), link: URL = URL(string: "https://example.com")!,
-                unit: BusinessUnitEnum = .engineering, priority: Priority? = nil, maybeInt: Int? = nil, maybeText: String? = nil,
-                maybeDate: Date? = nil, maybeUUID: UUID? = nil, address: Address? = nil, owner: TestPerson.ID? = nil, tags: [String] = [],
-                scores: Set<Int> = [], attributes: [String: String] = [:], sparse: [Int?] = [], addresses: [Address] = [],
-                priorities: [Priority] = [], friends: Set<TestPerson.ID> = []) {
+    public init(
+        id: Int, flag: Bool = false, tiny: Int8 = 0, small: Int16 = 0, medium: Int32 = 0, large: Int64 = 0,
+        single: Float = 0, double: Double = 0, text: String = "", bytes: Data = Data(), date: Date = Date(timeIntervalSince1970: 0),
+        amount: Decimal = 0, objectId: ObjectID = ObjectID(), uuid: UUID = UUID(), link: URL = URL(string: "https://example.com")!,
+        unit: BusinessUnitEnum = .engineering, priority: Priority? = nil, maybeInt: Int? = nil, maybeText: String? = nil,
+        maybeDate: Date? = nil, maybeUUID: UUID? = nil, address: Address? = nil, owner: TestPerson.ID? = nil, tags: [String] = [],
+        scores: Set<Int> = [], attributes: [String: String] = [:], sparse: [Int?] = [], addresses: [Address] = [],
+        priorities: [Priority] = [], friends: Set<TestPerson.ID> = []
+    ) {
         self.id = id
         self.flag = flag
         self.tiny = tiny
@@ -343,72 +347,86 @@ public enum TestSchemaManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [TestNote.self, TestPerson.self, TestDog.self, Sample.self, LogEntry.self]
     public static let schema = Schema(
         enums: [
-            EnumType(name: "BusinessUnitEnum", cases: [
-                .init(name: "customerEngineering", rawValue: .string("Customer Engineering")),
-                .init(name: "engineering", rawValue: .string("Engineering")),
-            ]),
+            EnumType(
+                name: "BusinessUnitEnum",
+                cases: [
+                    .init(name: "customerEngineering", rawValue: .string("Customer Engineering")),
+                    .init(name: "engineering", rawValue: .string("Engineering")),
+                ]),
             EnumType(name: "Priority", rawType: .int, cases: [.init(name: "low", rawValue: .int(1)), .init(name: "high", rawValue: .int(2))]),
         ],
         objects: [
-            ObjectType(name: "Note", primaryKey: "identifier", properties: [
-                Property("identifier", .scalar(.string), default: .generated(.uuid)),
-                Property("content", .scalar(.string)),
-                Property("lastEdited", .scalar(.date), default: .generated(.now)),
-            ]),
-            ObjectType(name: "Person", primaryKey: "_id", properties: [
-                Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                Property("firstName", .scalar(.string), default: .string("")),
-                Property("company", .scalar(.string), default: .string("MongoDB")),
-                Property("businessUnit", PropertyType(.enumeration("BusinessUnitEnum")), default: .enumCase("engineering")),
-                Property("profileImageUrl", .scalar(.url, optional: true)),
-                Property("dogs", PropertyType(.object("Dog"), collection: .list)),
-            ]),
-            ObjectType(name: "Dog", primaryKey: "_id", properties: [
-                Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-                Property("weight", .scalar(.int), default: .int(0), indexed: true),
-                Property(name: "person", kind: .inverse(type: "Person", property: "dogs")),
-            ]),
-            ObjectType(name: "Address", isEmbedded: true, properties: [
-                Property("street", .scalar(.string)),
-                Property("since", .scalar(.date, optional: true)),
-                Property("photo", .scalar(.data, optional: true)),
-            ]),
-            ObjectType(name: "Sample", primaryKey: "id", properties: [
-                Property("id", .scalar(.int)),
-                Property("flag", .scalar(.bool)),
-                Property("tiny", .scalar(.int8)),
-                Property("small", .scalar(.int16)),
-                Property("medium", .scalar(.int32)),
-                Property("large", .scalar(.int64)),
-                Property("single", .scalar(.float)),
-                Property("double", .scalar(.double)),
-                Property("text", .scalar(.string), indexed: true),
-                Property("bytes", .scalar(.data)),
-                Property("date", .scalar(.date)),
-                Property("amount", .scalar(.decimal128)),
-                Property("objectId", .scalar(.objectId)),
-                Property("uuid", .scalar(.uuid)),
-                Property("link", .scalar(.url)),
-                Property("unit", PropertyType(.enumeration("BusinessUnitEnum"))),
-                Property("priority", PropertyType(.enumeration("Priority"), optional: true)),
-                Property("maybeInt", .scalar(.int, optional: true)),
-                Property("maybeText", .scalar(.string, optional: true)),
-                Property("maybeDate", .scalar(.date, optional: true)),
-                Property("maybeUUID", .scalar(.uuid, optional: true)),
-                Property("address", PropertyType(.object("Address"), optional: true)),
-                Property("owner", PropertyType(.object("Person"), optional: true)),
-                Property("tags", PropertyType(.scalar(.string), collection: .list)),
-                Property("scores", PropertyType(.scalar(.int), collection: .set)),
-                Property("attributes", PropertyType(.scalar(.string), collection: .map)),
-                Property("sparse", PropertyType(.scalar(.int), optional: true, collection: .list)),
-                Property("addresses", PropertyType(.object("Address"), collection: .list)),
-                Property("priorities", PropertyType(.enumeration("Priority"), collection: .list)),
-                Property("friends", PropertyType(.object("Person"), collection: .set)),
-            ]),
-            ObjectType(name: "LogEntry", properties: [
-                Property("message", .scalar(.string)),
-                Property("level", .scalar(.int)),
-            ]),
+            ObjectType(
+                name: "Note", primaryKey: "identifier",
+                properties: [
+                    Property("identifier", .scalar(.string), default: .generated(.uuid)),
+                    Property("content", .scalar(.string)),
+                    Property("lastEdited", .scalar(.date), default: .generated(.now)),
+                ]),
+            ObjectType(
+                name: "Person", primaryKey: "_id",
+                properties: [
+                    Property("_id", .scalar(.objectId), default: .generated(.objectId)),
+                    Property("firstName", .scalar(.string), default: .string("")),
+                    Property("company", .scalar(.string), default: .string("MongoDB")),
+                    Property("businessUnit", PropertyType(.enumeration("BusinessUnitEnum")), default: .enumCase("engineering")),
+                    Property("profileImageUrl", .scalar(.url, optional: true)),
+                    Property("dogs", PropertyType(.object("Dog"), collection: .list)),
+                ]),
+            ObjectType(
+                name: "Dog", primaryKey: "_id",
+                properties: [
+                    Property("_id", .scalar(.uuid), default: .generated(.uuid)),
+                    Property("weight", .scalar(.int), default: .int(0), indexed: true),
+                    Property(name: "person", kind: .inverse(type: "Person", property: "dogs")),
+                ]),
+            ObjectType(
+                name: "Address", isEmbedded: true,
+                properties: [
+                    Property("street", .scalar(.string)),
+                    Property("since", .scalar(.date, optional: true)),
+                    Property("photo", .scalar(.data, optional: true)),
+                ]),
+            ObjectType(
+                name: "Sample", primaryKey: "id",
+                properties: [
+                    Property("id", .scalar(.int)),
+                    Property("flag", .scalar(.bool)),
+                    Property("tiny", .scalar(.int8)),
+                    Property("small", .scalar(.int16)),
+                    Property("medium", .scalar(.int32)),
+                    Property("large", .scalar(.int64)),
+                    Property("single", .scalar(.float)),
+                    Property("double", .scalar(.double)),
+                    Property("text", .scalar(.string), indexed: true),
+                    Property("bytes", .scalar(.data)),
+                    Property("date", .scalar(.date)),
+                    Property("amount", .scalar(.decimal128)),
+                    Property("objectId", .scalar(.objectId)),
+                    Property("uuid", .scalar(.uuid)),
+                    Property("link", .scalar(.url)),
+                    Property("unit", PropertyType(.enumeration("BusinessUnitEnum"))),
+                    Property("priority", PropertyType(.enumeration("Priority"), optional: true)),
+                    Property("maybeInt", .scalar(.int, optional: true)),
+                    Property("maybeText", .scalar(.string, optional: true)),
+                    Property("maybeDate", .scalar(.date, optional: true)),
+                    Property("maybeUUID", .scalar(.uuid, optional: true)),
+                    Property("address", PropertyType(.object("Address"), optional: true)),
+                    Property("owner", PropertyType(.object("Person"), optional: true)),
+                    Property("tags", PropertyType(.scalar(.string), collection: .list)),
+                    Property("scores", PropertyType(.scalar(.int), collection: .set)),
+                    Property("attributes", PropertyType(.scalar(.string), collection: .map)),
+                    Property("sparse", PropertyType(.scalar(.int), optional: true, collection: .list)),
+                    Property("addresses", PropertyType(.object("Address"), collection: .list)),
+                    Property("priorities", PropertyType(.enumeration("Priority"), collection: .list)),
+                    Property("friends", PropertyType(.object("Person"), collection: .set)),
+                ]),
+            ObjectType(
+                name: "LogEntry",
+                properties: [
+                    Property("message", .scalar(.string)),
+                    Property("level", .scalar(.int)),
+                ]),
         ]
     )
 }

@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 import RemodelCore
-@testable import RemodelStore
 import XCTest
+
+@testable import RemodelStore
 
 /// A fresh temporary folder, removed at the end of the test.
 final class TemporaryFolder {
@@ -33,7 +34,9 @@ extension XCTestCase {
     }
 
     /// Asserts `body` throws a `StoreError` whose message contains every fragment.
-    func assertStoreError<T>(_ body: @autoclosure () throws -> T, contains fragments: [String], file: StaticString = #filePath, line: UInt = #line, _ check: (StoreError) -> Bool = { _ in true }) {
+    func assertStoreError<T>(
+        _ body: @autoclosure () throws -> T, contains fragments: [String], file: StaticString = #filePath, line: UInt = #line, _ check: (StoreError) -> Bool = { _ in true }
+    ) {
         do {
             _ = try body()
             XCTFail("expected an error", file: file, line: line)

@@ -51,10 +51,14 @@ enum RealmChecks {
                 (type, member) = (object.name, property.name)
                 let name = "\(object.name).\(property.name)"
                 if objectMembers.contains(property.name) {
-                    error("realm-reserved-name", "property '\(name)' clashes with a member of Realm's \(object.isEmbedded ? "EmbeddedObject" : "Object")", hint: "rename the property (Realm apps map a different name with `propertiesMapping`, which Remodel does not generate)")
+                    error(
+                        "realm-reserved-name", "property '\(name)' clashes with a member of Realm's \(object.isEmbedded ? "EmbeddedObject" : "Object")",
+                        hint: "rename the property (Realm apps map a different name with `propertiesMapping`, which Remodel does not generate)")
                 }
                 if property.name == bridge {
-                    error("realm-reserved-name", "property '\(name)' clashes with the bridge 'Realm\(object.name).\(bridge)' that returns the plain \(object.name)", hint: "rename the property")
+                    error(
+                        "realm-reserved-name", "property '\(name)' clashes with the bridge 'Realm\(object.name).\(bridge)' that returns the plain \(object.name)",
+                        hint: "rename the property")
                 }
                 guard let type = property.storedType, let target = type.objectName, let targetType = schema.objectType(named: target) else { continue }
                 if targetType.isEmbedded, type.collection == nil, !type.isOptional {
@@ -64,7 +68,9 @@ enum RealmChecks {
                     error("realm-unsupported-type", "property '\(name)' is a set of embedded \(target) objects, which Realm cannot hold", hint: "use 'list<\(target)>'")
                 }
                 if type.collection != nil, type.collection != .map, type.isOptional {
-                    error("realm-unsupported-type", "property '\(name)' holds optional \(target) links, which Realm's lists and sets cannot hold", hint: "write '\(type.collection!.rawValue)<\(target)>'")
+                    error(
+                        "realm-unsupported-type", "property '\(name)' holds optional \(target) links, which Realm's lists and sets cannot hold",
+                        hint: "write '\(type.collection!.rawValue)<\(target)>'")
                 }
             }
         }
@@ -79,7 +85,10 @@ enum RealmChecks {
                 guard components.count > 1, let first = model.property(named: components[0])?.storedType else { continue }
                 let realmDiffers = first.objectName != nil || first.scalar == .objectId || first.scalar == .decimal128 || first.collection != nil
                 if realmDiffers {
-                    error("realm-unsupported-projection", "'\(projection.name).\(property.name)' transforms '\(components[0])', a \(first) whose Realm type differs from the model's, so the key path means something else on Realm's class", hint: "project '\(components[0])' as it is, or transform a text, number or date property")
+                    error(
+                        "realm-unsupported-projection",
+                        "'\(projection.name).\(property.name)' transforms '\(components[0])', a \(first) whose Realm type differs from the model's, so the key path means something else on Realm's class",
+                        hint: "project '\(components[0])' as it is, or transform a text, number or date property")
                 }
             }
         }

@@ -63,13 +63,15 @@ struct RealmMigrationGenerator {
         guard let history else { return statements }
         for version in 2...max(2, history.currentVersion) where version <= history.currentVersion {
             guard let old = history.schema(at: version - 1), let new = history.schema(at: version), let migration = history.migration(to: version),
-                  let diff = diffs[version] else { continue }
+                let diff = diffs[version]
+            else { continue }
             var block = BlockBuilder()
             current = (version, nil)
             if !diff.types.renamed.isEmpty {
                 for pair in diff.types.renamed {
                     current.step = migration.steps.firstIndex { if case .renameType(pair.old, pair.new) = $0 { true } else { false } }
-                    unsupported(version, "renames type \(pair.old) to \(pair.new)", hint: "Realm's migration block cannot rename a class; keep the name for as long as the app is on Realm")
+                    unsupported(
+                        version, "renames type \(pair.old) to \(pair.new)", hint: "Realm's migration block cannot rename a class; keep the name for as long as the app is on Realm")
                 }
                 continue
             }
@@ -80,9 +82,14 @@ struct RealmMigrationGenerator {
             for object in new.objects {
                 for pair in diff.properties[object.name]?.renamed ?? [] {
                     current.step = migration.steps.firstIndex { if case .renameProperty(_, pair.old, pair.new) = $0 { true } else { false } }
-                    block.append([.expression(.call(.member(.identifier("migration"), "renameProperty"), [
-                        SwiftArgument("onType", realmClass(object.name)), SwiftArgument("from", .string(pair.old)), SwiftArgument("to", .string(pair.new)),
-                    ]))])
+                    block.append([
+                        .expression(
+                            .call(
+                                .member(.identifier("migration"), "renameProperty"),
+                                [
+                                    SwiftArgument("onType", realmClass(object.name)), SwiftArgument("from", .string(pair.old)), SwiftArgument("to", .string(pair.new)),
+                                ]))
+                    ])
                 }
             }
             current.step = nil
@@ -121,17 +128,22 @@ struct RealmMigrationGenerator {
             for property in object.storedProperties {
                 let oldName = diff.properties[object.name]?.old(for: property.name) ?? property.name
                 guard let oldType = oldObject.property(named: oldName)?.storedType, let newType = property.storedType,
-                      storage(oldType, in: old, optional: false) != storage(newType, in: new, optional: false),
-                      !written.contains("\(object.name).\(property.name)"), !written.contains("\(object.name).\(oldName)"),
-                      finalName(object.name, property.name, from: version) != nil else { continue }
-                unsupported(version, "changes \(object.name).\(property.name) from \(oldType) to \(newType) with no step", hint: "Realm would give it its type's zero instead of the old values: add a `convert` (or, for an enum, `mapValues`) step")
+                    storage(oldType, in: old, optional: false) != storage(newType, in: new, optional: false),
+                    !written.contains("\(object.name).\(property.name)"), !written.contains("\(object.name).\(oldName)"),
+                    finalName(object.name, property.name, from: version) != nil
+                else { continue }
+                unsupported(
+                    version, "changes \(object.name).\(property.name) from \(oldType) to \(newType) with no step",
+                    hint: "Realm would give it its type's zero instead of the old values: add a `convert` (or, for an enum, `mapValues`) step")
             }
         }
         for change in diff.changes {
             guard case .enumCaseRawValueChanged(let enumName, let enumCase, _, _) = change.kind else { continue }
             let users = new.objects.flatMap { object in object.storedProperties.filter { $0.storedType?.enumName == enumName }.map { "\(object.name).\($0.name)" } }
             guard users.contains(where: { !written.contains($0) }) else { continue }
-            unsupported(version, "changes the raw value of \(enumName).\(enumCase)", hint: "Realm keeps the stored raw values: add a `mapValues` step from the old raw value for \(users.joined(separator: ", "))")
+            unsupported(
+                version, "changes the raw value of \(enumName).\(enumCase)",
+                hint: "Realm keeps the stored raw values: add a `mapValues` step from the old raw value for \(users.joined(separator: ", "))")
         }
     }
 
@@ -146,10 +158,11 @@ struct RealmMigrationGenerator {
             var closure = Closure(type: object.name, storedName: types.storedName(object.name), version: version)
             for property in object.storedProperties where property.name != object.primaryKey {
                 guard let type = property.storedType, type.collection == nil, type.objectName == nil,
-                      oldObject.property(named: property.name) == nil, diff.properties[object.name]?.old(for: property.name) == nil,
-                      !written.contains("\(object.name).\(property.name)"),
-                      let value = property.defaultValue, value != .null,
-                      let final = finalName(object.name, property.name, from: version) else { continue }
+                    oldObject.property(named: property.name) == nil, diff.properties[object.name]?.old(for: property.name) == nil,
+                    !written.contains("\(object.name).\(property.name)"),
+                    let value = property.defaultValue, value != .null,
+                    let final = finalName(object.name, property.name, from: version)
+                else { continue }
                 let expression: SwiftExpression?
                 if value == .generated(.now) {
                     usesMigrationTime = true
@@ -170,92 +183,117 @@ struct RealmMigrationGenerator {
     // MARK: Steps
 
     private mutating func translate(_ step: MigrationStep, index: Int, into builder: inout BlockBuilder, version: Int, old: Schema, new: Schema, diff: SchemaDiff) {
-        let where_ = "step \(index + 1) (\(step.kind))"
+        let stepPlace = "step \(index + 1) (\(step.kind))"
         // Realm's `enumerateObjects` visits the objects of the old file (and those made in this
         // version), not those an earlier version's block made in the same migration.
-        let visited: String? = switch step {
-        case .set(let type, _, _), .split(let type, _, _, _), .mapValues(let type, _, _, _), .convert(let type, _, _, _), .deleteObjects(let type, _): type
-        case .createObjects(_, _, let addTo): addTo?.type
-        case .custom(_, let type, _): type
-        default: nil
-        }
+        let visited: String? =
+            switch step {
+            case .set(let type, _, _), .split(let type, _, _, _), .mapValues(let type, _, _, _), .convert(let type, _, _, _), .deleteObjects(let type, _): type
+            case .createObjects(_, _, let addTo): addTo?.type
+            case .custom(_, let type, _): type
+            default: nil
+            }
         if let visited, let created = createdIn[visited], created < version {
-            unsupported(version, "\(where_) visits every \(visited), including those version \(created) creates",
-                        hint: "Realm's block visits only the objects of the old file, not those an earlier version's block made: give the objects that value where version \(created) creates them")
+            unsupported(
+                version, "\(stepPlace) visits every \(visited), including those version \(created) creates",
+                hint:
+                    "Realm's block visits only the objects of the old file, not those an earlier version's block made: give the objects that value where version \(created) creates them"
+            )
             return
         }
         if case .createObjects(let type, _, _) = step, createdIn[type] == nil { createdIn[type] = version }
         switch step {
         case .renameType:
-            return // reported with the diff's renames
+            return  // reported with the diff's renames
         case .renameProperty:
-            return // with the version's renames, first
+            return  // with the version's renames, first
         case .set(let type, let property, let template):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
-            guard let target = writeTarget(type, property, at: version, step: where_),
-                  let value = setValue(template, of: type, property, version: version, new: new, closure: &closure, step: where_) else { return }
+            guard let target = writeTarget(type, property, at: version, step: stepPlace),
+                let value = setValue(template, of: type, property, version: version, new: new, closure: &closure, step: stepPlace)
+            else { return }
             closure.body.append(.assignment(closure.write(target), value))
             builder.perObject(closure)
         case .split(let type, let property, let into, let separator):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
-            guard let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
+            guard let source = read(type, property, before: version, closure: &closure, step: stepPlace) else { return }
             let parts = property + "Parts\(index + 1)"
-            closure.body.append(.constant(parts, nil, .call(.member(.identifier("RealmMigrationValue"), "split"), [
-                .unlabelled(source), SwiftArgument("separator", .string(separator)), SwiftArgument("into", .int(into.count)),
-            ])))
+            closure.body.append(
+                .constant(
+                    parts, nil,
+                    .call(
+                        .member(.identifier("RealmMigrationValue"), "split"),
+                        [
+                            .unlabelled(source), SwiftArgument("separator", .string(separator)), SwiftArgument("into", .int(into.count)),
+                        ])))
             for (part, name) in into.enumerated() {
-                guard let target = writeTarget(type, name, at: version, step: where_) else { continue }
+                guard let target = writeTarget(type, name, at: version, step: stepPlace) else { continue }
                 closure.body.append(.assignment(closure.write(target), .subscripted(.identifier(parts), [.unlabelled(.int(part))])))
             }
             builder.perObject(closure)
         case .mapValues(let type, let property, let values, let otherwise):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let propertyType = new.objectType(named: type)?.property(named: property)?.storedType,
-                  let target = writeTarget(type, property, at: version, step: where_),
-                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
+                let target = writeTarget(type, property, at: version, step: stepPlace),
+                let source = read(type, property, before: version, closure: &closure, step: stepPlace)
+            else { return }
             guard let otherwise else {
-                unsupported(version, "\(where_) has no `otherwise:`", hint: "Realm's migration block cannot fail: add `otherwise:` with the value for anything else")
+                unsupported(version, "\(stepPlace) has no `otherwise:`", hint: "Realm's migration block cannot fail: add `otherwise:` with the value for anything else")
                 return
             }
             var mapping: [SwiftDictionaryElement] = []
             for pair in values {
-                guard let value = literal(pair.to, for: propertyType, in: new, step: where_, version: version) else { return }
+                guard let value = literal(pair.to, for: propertyType, in: new, step: stepPlace, version: version) else { return }
                 mapping.append(SwiftDictionaryElement(.string(pair.from), value))
             }
-            guard let fallback = literal(otherwise, for: propertyType, in: new, step: where_, version: version) else { return }
+            guard let fallback = literal(otherwise, for: propertyType, in: new, step: stepPlace, version: version) else { return }
             // Values that already are raw values of the new enum map to themselves, as the new
             // enum's raw values (text keys, like the old values they match).
-            let kept: [SwiftDictionaryElement] = propertyType.enumName.flatMap(new.enumType(named:))?.cases.map { enumCase in
-                switch enumCase.rawValue {
-                case .string(let text): SwiftDictionaryElement(.string(text), .string(text))
-                case .int(let number): SwiftDictionaryElement(.string(String(number)), .int(number))
-                }
-            } ?? []
-            closure.body.append(.assignment(closure.write(target), .call(.member(.identifier("RealmMigrationValue"), "mapped"), [
-                .unlabelled(source), .unlabelled(.dictionary(mapping)), SwiftArgument("kept", .dictionary(kept)), SwiftArgument("otherwise", fallback),
-                SwiftArgument("keepsNull", .bool(propertyType.isOptional)),
-            ])))
+            let kept: [SwiftDictionaryElement] =
+                propertyType.enumName.flatMap(new.enumType(named:))?.cases.map { enumCase in
+                    switch enumCase.rawValue {
+                    case .string(let text): SwiftDictionaryElement(.string(text), .string(text))
+                    case .int(let number): SwiftDictionaryElement(.string(String(number)), .int(number))
+                    }
+                } ?? []
+            closure.body.append(
+                .assignment(
+                    closure.write(target),
+                    .call(
+                        .member(.identifier("RealmMigrationValue"), "mapped"),
+                        [
+                            .unlabelled(source), .unlabelled(.dictionary(mapping)), SwiftArgument("kept", .dictionary(kept)), SwiftArgument("otherwise", fallback),
+                            SwiftArgument("keepsNull", .bool(propertyType.isOptional)),
+                        ])))
             builder.perObject(closure)
         case .convert(let type, let property, let to, let onError):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
-            guard let target = writeTarget(type, property, at: version, step: where_),
-                  let newProperty = new.objectType(named: type)?.property(named: property),
-                  let source = read(type, property, before: version, closure: &closure, step: where_) else { return }
+            guard let target = writeTarget(type, property, at: version, step: stepPlace),
+                let newProperty = new.objectType(named: type)?.property(named: property),
+                let source = read(type, property, before: version, closure: &closure, step: stepPlace)
+            else { return }
             let fallback: SwiftExpression
             switch onError {
             case .fail:
-                unsupported(version, "\(where_) fails on values that do not convert", hint: "Realm's migration block cannot fail: use `onError: default`" + (to.isOptional ? " or `onError: null`" : ""))
+                unsupported(
+                    version, "\(stepPlace) fails on values that do not convert",
+                    hint: "Realm's migration block cannot fail: use `onError: default`" + (to.isOptional ? " or `onError: null`" : ""))
                 return
             case .null:
                 fallback = .nil
             case .default:
                 let value = newProperty.defaultValue.flatMap { $0 == .null ? nil : $0 }
-                fallback = value.flatMap { literal($0, for: to, in: new, step: where_, version: version) } ?? zero(of: to)
+                fallback = value.flatMap { literal($0, for: to, in: new, step: stepPlace, version: version) } ?? zero(of: to)
             }
             let fromType = old.objectType(named: type)?.property(named: property)?.storedType
-            let convertible = fromType.map { $0.collection == nil && ($0.scalar == .string || $0.scalar == .bool || ($0.scalar?.isInteger ?? false) || $0.scalar == .double || $0.scalar == .float) } ?? false
+            let convertible =
+                fromType.map {
+                    $0.collection == nil && ($0.scalar == .string || $0.scalar == .bool || ($0.scalar?.isInteger ?? false) || $0.scalar == .double || $0.scalar == .float)
+                } ?? false
             guard convertible, var value = conversion(source, to: to, fallback: fallback) else {
-                unsupported(version, "\(where_) converts \(type).\(property) from \(fromType?.description ?? "?") to \(to)", hint: "Realm's migration block converts between text, numbers and booleans; use a `custom` step for this one")
+                unsupported(
+                    version, "\(stepPlace) converts \(type).\(property) from \(fromType?.description ?? "?") to \(to)",
+                    hint: "Realm's migration block converts between text, numbers and booleans; use a `custom` step for this one")
                 return
             }
             // Null stays null where the new property may be null, as in the store's migration.
@@ -267,7 +305,7 @@ struct RealmMigrationGenerator {
         case .deleteObjects(let type, let conditions):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             closure.usesNew = true
-            guard let test = self.test(conditions, of: type, before: version, schema: old, closure: &closure, step: where_) else { return }
+            guard let test = self.test(conditions, of: type, before: version, schema: old, closure: &closure, step: stepPlace) else { return }
             let delete = SwiftStatement.expression(.call(.member(.identifier("migration"), "delete"), [.unlabelled(.identifier("newObject"))]))
             closure.body.append(test.map { .ifThen($0, [delete]) } ?? delete)
             builder.append([closure.statement])
@@ -280,21 +318,23 @@ struct RealmMigrationGenerator {
                 var elements: [SwiftDictionaryElement] = []
                 for value in values {
                     guard let propertyType = object.property(named: value.property)?.storedType,
-                          let final = finalName(type, value.property, from: version) else { continue }
-                    guard let literal = literal(value.value, for: propertyType, in: new, step: where_, version: version) else { return }
+                        let final = finalName(type, value.property, from: version)
+                    else { continue }
+                    guard let literal = literal(value.value, for: propertyType, in: new, step: stepPlace, version: version) else { return }
                     elements.append(SwiftDictionaryElement(.string(final), literal))
                 }
                 // Every other property its default, generated values fresh for each object.
                 for property in object.storedProperties where !values.contains(where: { $0.property == property.name }) {
                     guard let type = property.storedType, type.collection == nil, type.objectName == nil,
-                          let value = property.defaultValue, value != .null,
-                          let final = finalName(object.name, property.name, from: version) else { continue }
+                        let value = property.defaultValue, value != .null,
+                        let final = finalName(object.name, property.name, from: version)
+                    else { continue }
                     let fresh: SwiftExpression?
                     if value == .generated(.now) {
                         usesMigrationTime = true
                         fresh = .identifier("migrationTime")
                     } else {
-                        fresh = literal(value, for: type, in: new, step: where_, version: version)
+                        fresh = literal(value, for: type, in: new, step: stepPlace, version: version)
                     }
                     guard let fresh else { continue }
                     elements.append(SwiftDictionaryElement(.string(final), fresh))
@@ -309,20 +349,25 @@ struct RealmMigrationGenerator {
             var closure = Closure(type: addTo.type, storedName: types.storedName(addTo.type), version: version)
             closure.usesNew = true
             guard let holder = new.objectType(named: addTo.type)?.property(named: addTo.property)?.storedType,
-                  let target = writeTarget(addTo.type, addTo.property, at: version, step: where_),
-                  let test = self.test(addTo.where, of: addTo.type, before: version, schema: old, closure: &closure, step: where_) else { return }
-            let collection = SwiftExpression.parenthesized(.cast(closure.write(target), .named(holder.collection == .set ? "MutableSet" : "List", generics: [.name("MigrationObject")]), forced: false))
-            let add: SwiftStatement = switch holder.collection {
-            case nil: .assignment(closure.write(target), .member(.identifier(name), "last"))
-            case .set?: .forIn("object", .identifier(name), [.expression(.call(.member(.optionalChain(collection), "insert"), [.unlabelled(.identifier("object"))]))])
-            default: .expression(.call(.member(.optionalChain(collection), "append"), [SwiftArgument("objectsIn", .identifier(name))]))
-            }
+                let target = writeTarget(addTo.type, addTo.property, at: version, step: stepPlace),
+                let test = self.test(addTo.where, of: addTo.type, before: version, schema: old, closure: &closure, step: stepPlace)
+            else { return }
+            let collection = SwiftExpression.parenthesized(
+                .cast(closure.write(target), .named(holder.collection == .set ? "MutableSet" : "List", generics: [.name("MigrationObject")]), forced: false))
+            let add: SwiftStatement =
+                switch holder.collection {
+                case nil: .assignment(closure.write(target), .member(.identifier(name), "last"))
+                case .set?: .forIn("object", .identifier(name), [.expression(.call(.member(.optionalChain(collection), "insert"), [.unlabelled(.identifier("object"))]))])
+                default: .expression(.call(.member(.optionalChain(collection), "append"), [SwiftArgument("objectsIn", .identifier(name))]))
+                }
             closure.body.append(test.map { .ifThen($0, [add]) } ?? add)
             statements.append(closure.statement)
             builder.append(statements)
         case .custom(let name, let type, _):
             guard SwiftNames.isIdentifier(name) else {
-                unsupported(version, "\(where_) is named '\(name)', which is not a Swift name", hint: "Realm's block calls the closure `RealmCustomSteps.\(name)`: name the step with letters, digits and underscores")
+                unsupported(
+                    version, "\(stepPlace) is named '\(name)', which is not a Swift name",
+                    hint: "Realm's block calls the closure `RealmCustomSteps.\(name)`: name the step with letters, digits and underscores")
                 return
             }
             customSteps.append((name, type, version))
@@ -344,7 +389,7 @@ struct RealmMigrationGenerator {
     /// The value a `set` step writes.
     private mutating func setValue(_ template: String, of type: String, _ property: String, version: Int, new: Schema, closure: inout Closure, step: String) -> SwiftExpression? {
         guard let propertyType = new.objectType(named: type)?.property(named: property)?.storedType else { return nil }
-        guard let parts = try? Template(parsing: template) else { return nil } // the planner reports it
+        guard let parts = try? Template(parsing: template) else { return nil }  // the planner reports it
         if let text = parts.literalText {
             return literal(.string(text), for: propertyType, in: new, step: step, version: version, fromText: true)
         }
@@ -371,7 +416,8 @@ struct RealmMigrationGenerator {
         }
         if let range = scalar.integerRange {
             let bounds = SwiftExpression.binary(.int(range.lowerBound), "...", .int(range.upperBound))
-            let call = SwiftExpression.call(.member(values, "integer"), [.unlabelled(source), SwiftArgument("in", scalar == .int || scalar == .int64 ? .token("Int64.min...Int64.max") : bounds)])
+            let call = SwiftExpression.call(
+                .member(values, "integer"), [.unlabelled(source), SwiftArgument("in", scalar == .int || scalar == .int64 ? .token("Int64.min...Int64.max") : bounds)])
             return converted(call, scalar == .int64 ? nil : render(swiftType))
         }
         switch scalar {
@@ -395,11 +441,15 @@ struct RealmMigrationGenerator {
 
     /// The condition of `deleteObjects` or `addTo` (`nil` when there is none, so every object
     /// matches); `.none` when a condition cannot be translated.
-    private mutating func test(_ conditions: [MigrationStep.PropertyMatch], of type: String, before version: Int, schema: Schema, closure: inout Closure, step: String) -> SwiftExpression?? {
+    private mutating func test(
+        _ conditions: [MigrationStep.PropertyMatch], of type: String, before version: Int, schema: Schema, closure: inout Closure, step: String
+    ) -> SwiftExpression?? {
         var tests: [SwiftExpression] = []
         for match in conditions {
             guard !match.property.contains(".") else {
-                unsupported(version, "\(step) has a condition on \(match.property), through a link", hint: "Realm's migration block here tests the object's own properties; use a `custom` step")
+                unsupported(
+                    version, "\(step) has a condition on \(match.property), through a link",
+                    hint: "Realm's migration block here tests the object's own properties; use a `custom` step")
                 return .none
             }
             guard let value = read(type, match.property, before: version, closure: &closure, step: step) else { return .none }
@@ -408,8 +458,10 @@ struct RealmMigrationGenerator {
             var readsOld = false
             if case .subscripted(.identifier("oldObject"), _) = value { readsOld = true }
             let schemaRead = readsOld ? schema : newSchema
-            guard let propertyType = schemaRead.objectType(named: type)?.property(named: match.property)?.storedType
-                ?? schema.objectType(named: type)?.property(named: match.property)?.storedType else { return .none }
+            guard
+                let propertyType = schemaRead.objectType(named: type)?.property(named: match.property)?.storedType
+                    ?? schema.objectType(named: type)?.property(named: match.property)?.storedType
+            else { return .none }
             switch match.condition {
             case .lessThan(.null), .lessThanOrEqual(.null), .greaterThan(.null), .greaterThanOrEqual(.null):
                 unsupported(version, "\(step) orders \(match.property) against null", hint: "compare with a value, or test for null with `\(match.property): null`")
@@ -419,12 +471,24 @@ struct RealmMigrationGenerator {
             func lit(_ literal: DefaultValue) -> SwiftExpression? { self.literal(literal, for: propertyType, in: schemaRead, step: step, version: version) }
             let condition: SwiftExpression
             switch match.condition {
-            case .equals(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("equals"), [.unlabelled(l)])
-            case .notEquals(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("notEquals"), [.unlabelled(l)])
-            case .lessThan(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("lessThan"), [.unlabelled(l)])
-            case .lessThanOrEqual(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("lessThanOrEqual"), [.unlabelled(l)])
-            case .greaterThan(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("greaterThan"), [.unlabelled(l)])
-            case .greaterThanOrEqual(let v): guard let l = lit(v) else { return .none }; condition = .call(.implicitMember("greaterThanOrEqual"), [.unlabelled(l)])
+            case .equals(let v):
+                guard let l = lit(v) else { return .none }
+                condition = .call(.implicitMember("equals"), [.unlabelled(l)])
+            case .notEquals(let v):
+                guard let l = lit(v) else { return .none }
+                condition = .call(.implicitMember("notEquals"), [.unlabelled(l)])
+            case .lessThan(let v):
+                guard let l = lit(v) else { return .none }
+                condition = .call(.implicitMember("lessThan"), [.unlabelled(l)])
+            case .lessThanOrEqual(let v):
+                guard let l = lit(v) else { return .none }
+                condition = .call(.implicitMember("lessThanOrEqual"), [.unlabelled(l)])
+            case .greaterThan(let v):
+                guard let l = lit(v) else { return .none }
+                condition = .call(.implicitMember("greaterThan"), [.unlabelled(l)])
+            case .greaterThanOrEqual(let v):
+                guard let l = lit(v) else { return .none }
+                condition = .call(.implicitMember("greaterThanOrEqual"), [.unlabelled(l)])
             case .isIn(let vs):
                 let ls = vs.compactMap(lit)
                 guard ls.count == vs.count else { return .none }
@@ -516,33 +580,44 @@ struct RealmMigrationGenerator {
     private mutating func read(_ type: String, _ property: String, before version: Int, closure: inout Closure, step: String) -> SwiftExpression? {
         guard let history, let schema = history.schema(at: version - 1), let newSchema = history.schema(at: version) else { return nil }
         guard !property.contains(".") else {
-            unsupported(version, "\(step) reads \(type).\(property), through a link or an embedded object", hint: "Realm's migration block here reads the object's own properties; use a `custom` step")
+            unsupported(
+                version, "\(step) reads \(type).\(property), through a link or an embedded object",
+                hint: "Realm's migration block here reads the object's own properties; use a `custom` step")
             return nil
         }
         let stored = schema.objectType(named: type)?.property(named: property)?.storedType
         // A property of this version that keeps its stored form (or that earlier steps of this
         // version wrote) holds its current value in the new object.
         if let current = newSchema.objectType(named: type)?.property(named: property)?.storedType,
-           writtenThisVersion.contains("\(type).\(property)") || (stored.map({ storage($0, in: schema) == storage(current, in: newSchema) }) ?? true),
-           let final = finalName(type, property, from: version),
-           let finalType = types.schema.objectType(named: type)?.property(named: final)?.storedType,
-           storage(current, in: newSchema) == storage(finalType, in: types.schema) {
+            writtenThisVersion.contains("\(type).\(property)") || (stored.map({ storage($0, in: schema) == storage(current, in: newSchema) }) ?? true),
+            let final = finalName(type, property, from: version),
+            let finalType = types.schema.objectType(named: type)?.property(named: final)?.storedType,
+            storage(current, in: newSchema) == storage(finalType, in: types.schema)
+        {
             closure.usesNew = true
             return .subscripted(.identifier("newObject"), [.unlabelled(.string(final))])
         }
         guard let stored else {
-            unsupported(version, "\(step) reads \(type).\(property), which neither version \(version - 1) nor \(version) has", hint: "name a property of the version before the step, or one an earlier step of this version writes")
+            unsupported(
+                version, "\(step) reads \(type).\(property), which neither version \(version - 1) nor \(version) has",
+                hint: "name a property of the version before the step, or one an earlier step of this version writes")
             return nil
         }
         let everywhere = (1..<version).allSatisfy { earlier in
-            guard let earlierSchema = history.schema(at: earlier), let earlierType = earlierSchema.objectType(named: type)?.property(named: property)?.storedType else { return false }
+            guard let earlierSchema = history.schema(at: earlier), let earlierType = earlierSchema.objectType(named: type)?.property(named: property)?.storedType else {
+                return false
+            }
             return storage(earlierType, in: earlierSchema) == storage(stored, in: schema)
         }
         let writtenBefore = (2..<version).contains { earlier in
             history.migration(to: earlier)?.steps.contains { $0.typeName == type && ($0.writtenProperties ?? []).contains(property) } ?? false
         }
         guard everywhere, !writtenBefore else {
-            unsupported(version, "\(step) reads \(type).\(property), which the newest schema does not keep and which not every older version has as it is", hint: "Realm's migration block sees only the old file's schema and the newest one; keep the property until the step that reads it is released everywhere, or use a `custom` step")
+            unsupported(
+                version, "\(step) reads \(type).\(property), which the newest schema does not keep and which not every older version has as it is",
+                hint:
+                    "Realm's migration block sees only the old file's schema and the newest one; keep the property until the step that reads it is released everywhere, or use a `custom` step"
+            )
             return nil
         }
         closure.usesOld = true
@@ -598,13 +673,21 @@ struct RealmMigrationGenerator {
     private func keyFill(_ object: ObjectType, guarded: Bool, old: ObjectType? = nil) -> SwiftStatement? {
         guard !object.isEmbedded, let key = object.primaryKeyProperty, let keyType = key.storedType, case .generated(let generated)? = key.defaultValue else { return nil }
         if !guarded, old?.property(named: key.name) != nil { return nil }
-        guard let fresh = SwiftTypeMapper.literal(.generated(generated), for: keyType, schema: types.schema).map({ generated == .objectId ? SwiftExpression.call(.member(.identifier("ObjectId"), "generate"), []) : $0 }) else { return nil }
-        let fill = SwiftStatement.callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", realmClass(object.name))], parameters: ["_", "newObject"], body: [
-            .assignment(.subscripted(.optionalChain(.identifier("newObject")), [.unlabelled(.string(key.name))]), fresh),
-        ])
+        guard
+            let fresh = SwiftTypeMapper.literal(.generated(generated), for: keyType, schema: types.schema).map({
+                generated == .objectId ? SwiftExpression.call(.member(.identifier("ObjectId"), "generate"), []) : $0
+            })
+        else { return nil }
+        let fill = SwiftStatement.callWithClosure(
+            .member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", realmClass(object.name))], parameters: ["_", "newObject"],
+            body: [
+                .assignment(.subscripted(.optionalChain(.identifier("newObject")), [.unlabelled(.string(key.name))]), fresh)
+            ])
         guard guarded else { return fill }
         // Only where the old class lacks the property: existing values are never replaced.
-        let lacksKey = SwiftExpression.binary(.subscripted(.optionalChain(.subscripted(.member(.identifier("migration"), "oldSchema"), [.unlabelled(realmClass(object.name))])), [.unlabelled(.string(key.name))]), "==", .nil)
+        let lacksKey = SwiftExpression.binary(
+            .subscripted(.optionalChain(.subscripted(.member(.identifier("migration"), "oldSchema"), [.unlabelled(realmClass(object.name))])), [.unlabelled(.string(key.name))]),
+            "==", .nil)
         return .ifThen(lacksKey, [fill])
     }
 
@@ -621,7 +704,6 @@ struct RealmMigrationGenerator {
         diagnostics.append(.error("realm-unsupported-step", "\(prefix)\(what), which Realm's migration block cannot express", at: location, hint: hint))
     }
 }
-
 
 /// A version's block as it is built: statements in step order, with consecutive steps that
 /// work object by object on one type (`set`, `split`, `convert`, `mapValues`, added
@@ -686,15 +768,16 @@ struct Closure {
         if usesOld { bound.append("let oldObject") }
         if usesNew { bound.append("let newObject") }
         let guardStatement: [SwiftStatement] = bound.isEmpty ? [] : [.guardElse(.token(bound.joined(separator: ", ")), [.returnVoid])]
-        return .callWithClosure(.member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", .string(storedName))],
-                                parameters: [usesOld ? "oldObject" : "_", usesNew ? "newObject" : "_"], body: guardStatement + body)
+        return .callWithClosure(
+            .member(.identifier("migration"), "enumerateObjects"), [SwiftArgument("ofType", .string(storedName))],
+            parameters: [usesOld ? "oldObject" : "_", usesNew ? "newObject" : "_"], body: guardStatement + body)
     }
 }
 
-private extension MigrationStep {
+extension MigrationStep {
     /// Steps the store's migration runs after its rewrite of every object: objects made and
     /// closures called once the values are in place.
-    var runsAfterRewrite: Bool {
+    fileprivate var runsAfterRewrite: Bool {
         switch self {
         case .createObjects, .custom: true
         default: false

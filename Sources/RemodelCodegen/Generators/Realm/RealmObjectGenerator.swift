@@ -11,13 +11,14 @@ struct RealmObjectGenerator: Sendable {
         let className = RealmTypeMapper.className(object.name)
         let bridge = RealmTypeMapper.bridgeName(object.name)
         var members: [SwiftDeclaration] = object.properties.map { property in
-            .property(SwiftProperty(
-                doc: property.doc,
-                attribute: types.attribute(property, of: object),
-                name: property.name,
-                type: types.propertyType(property),
-                value: types.initialValue(property)
-            ))
+            .property(
+                SwiftProperty(
+                    doc: property.doc,
+                    attribute: types.attribute(property, of: object),
+                    name: property.name,
+                    type: types.propertyType(property),
+                    value: types.initialValue(property)
+                ))
         }
         let needsRealm = types.needsRealm(object)
         var parameters = [SwiftParameter(name: bridge, type: .name(object.name))]
@@ -28,19 +29,23 @@ struct RealmObjectGenerator: Sendable {
             body += types.assignments(property, from: .member(.identifier(bridge), property.name), in: object)
         }
         let lookups = needsRealm ? " Linked objects are looked up in `realm` by primary key; one it does not hold is a `RealmBridgeError`." : ""
-        members.append(.initializer(SwiftInitializer(
-            doc: "Creates the Realm object of `\(bridge)`, unmanaged until it is added to a Realm.\(lookups)",
-            isConvenience: true,
-            parameters: parameters,
-            isThrowing: needsRealm,
-            body: body
-        )))
-        members.append(.property(SwiftProperty(
-            doc: "The plain value of this object" + (object.isEmbedded ? "." : ", links as the primary keys of their targets."),
-            name: bridge,
-            type: .name(object.name),
-            getter: [.returnValue(.call(.identifier(object.name), stored.map { SwiftArgument($0.name, types.modelExpression($0)) }))]
-        )))
+        members.append(
+            .initializer(
+                SwiftInitializer(
+                    doc: "Creates the Realm object of `\(bridge)`, unmanaged until it is added to a Realm.\(lookups)",
+                    isConvenience: true,
+                    parameters: parameters,
+                    isThrowing: needsRealm,
+                    body: body
+                )))
+        members.append(
+            .property(
+                SwiftProperty(
+                    doc: "The plain value of this object" + (object.isEmbedded ? "." : ", links as the primary keys of their targets."),
+                    name: bridge,
+                    type: .name(object.name),
+                    getter: [.returnValue(.call(.identifier(object.name), stored.map { SwiftArgument($0.name, types.modelExpression($0)) }))]
+                )))
         let storedName = types.storedName(object.name)
         if storedName != className {
             var rename = SwiftFunction(
@@ -73,14 +78,15 @@ struct RealmObjectGenerator: Sendable {
             } else if let first = model?.property(named: components[0]) {
                 type = types.propertyType(first)
             } else {
-                type = .name("Never") // unreachable after the checks
+                type = .name("Never")  // unreachable after the checks
             }
-            return .property(SwiftProperty(
-                doc: property.doc ?? "`\(projection.of).\(property.keyPath)`.",
-                attribute: .call(.identifier("Projected"), [.unlabelled(.keyPath(root, components))]),
-                name: property.name,
-                type: type
-            ))
+            return .property(
+                SwiftProperty(
+                    doc: property.doc ?? "`\(projection.of).\(property.keyPath)`.",
+                    attribute: .call(.identifier("Projected"), [.unlabelled(.keyPath(root, components))]),
+                    name: property.name,
+                    type: type
+                ))
         }
         let doc = "Realm's projection of `\(projection.name)`" + (projection.doc.map { ": " + $0 } ?? ".")
         return .classType(SwiftClass(doc: doc, name: RealmTypeMapper.className(projection.name), inherits: [.named("RealmSwift.Projection", generics: [root])], members: members))

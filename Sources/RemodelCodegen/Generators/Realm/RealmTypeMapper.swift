@@ -125,12 +125,15 @@ struct RealmTypeMapper: Sendable {
                 return needsRealm(target!) ? .tryExpression(call) : call
             }
             let key = target?.primaryKeyProperty?.storedType.map { realmValue(value, of: $0.element, link: link) } ?? value
-            return .tryExpression(.call(.member(values, "object"), [
-                .unlabelled(.metatype(.name(Self.className(name)))),
-                SwiftArgument("forKey", key),
-                SwiftArgument("in", .identifier("realm")),
-                SwiftArgument("link", .string(link)),
-            ]))
+            return .tryExpression(
+                .call(
+                    .member(values, "object"),
+                    [
+                        .unlabelled(.metatype(.name(Self.className(name)))),
+                        SwiftArgument("forKey", key),
+                        SwiftArgument("in", .identifier("realm")),
+                        SwiftArgument("link", .string(link)),
+                    ]))
         }
     }
 
@@ -222,7 +225,9 @@ struct RealmTypeMapper: Sendable {
         case .map?:
             if type.objectName != nil, !elementOptional {
                 // Realm's object maps hold optionals: entries whose object is gone are left out.
-                return .call(.member(values, "dictionary"), [.unlabelled(source), .unlabelled(.closure([], .call(.member(.token("$0"), "map"), [.unlabelled(.closure([], modelValue(.token("$0"), of: element)))])))])
+                return .call(
+                    .member(values, "dictionary"),
+                    [.unlabelled(source), .unlabelled(.closure([], .call(.member(.token("$0"), "map"), [.unlabelled(.closure([], modelValue(.token("$0"), of: element)))])))])
             }
             let transform: SwiftExpression = isIdentity(type) ? .token("$0") : convertElement(.token("$0"))
             return .call(.member(values, "dictionary"), [.unlabelled(source), .unlabelled(.closure([], transform))])
