@@ -63,6 +63,21 @@ final class DiagramCommandTests: CLIFolderTestCase {
         XCTAssertEqual(try String(contentsOfFile: path("notes.md"), encoding: .utf8), try reference("example-v3.mmd"))
         let noFolder = try remodel(["diagram", "--output", "missing/model.mmd"], expect: 1)
         XCTAssertTrue(noFolder.stderr.hasPrefix("Error: cannot write 'missing/model.mmd': the folder 'missing' does not exist"), noFolder.stderr)
+        let folder = try remodel(["diagram", "--format", "dot", "--output", "Schemas"], expect: 1)
+        XCTAssertEqual(folder.stderr, "Error: cannot write 'Schemas': it is a folder; name a file (e.g. 'Schemas/model.dot')\n")
+    }
+
+    /// A one-character file name is a file name like any other (Foundation's path functions
+    /// trap on it on Linux; OutputFile does without them).
+    func testAOneCharacterOutputPathIsWritten() throws {
+        try copyExample()
+        XCTAssertEqual(try remodel(["diagram", "-o", "m"]).stderr, "Wrote 'm'\n")
+        XCTAssertEqual(try String(contentsOfFile: path("m"), encoding: .utf8), try reference("example-v3.mmd"))
+        try remodel(["init", "--store", "s"])
+        XCTAssertEqual(try remodel(["export", "--store", "s", "--output", "e", "--quiet"]).stderr, "")
+        XCTAssertEqual(try String(contentsOfFile: path("e"), encoding: .utf8), try remodel(["export", "--store", "s"]).stdout)
+        let missing = try remodel(["validate", "--schemas", "S"], expect: 1)
+        XCTAssertTrue(missing.stderr.contains("error: 'S' does not exist"), missing.stderr)
     }
 
     func testUsageErrors() throws {

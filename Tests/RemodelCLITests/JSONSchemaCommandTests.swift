@@ -20,7 +20,7 @@ final class JSONSchemaCommandTests: XCTestCase {
         let unknown = try CLIRunner.run(["json-schema", "snapshot"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertEqual(unknown.stdout, "")
-        XCTAssertTrue(unknown.stderr.hasPrefix("Error: unknown kind of file 'snapshot': expected 'schema' or 'migration'\n"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.hasPrefix("Error: unknown kind of file 'snapshot': expected 'schema' or 'migration' (snapshots are schema files: 'schema')\n"), unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("Usage: remodel json-schema KIND"), unknown.stderr)
 
         let missing = try CLIRunner.run(["json-schema"])

@@ -19,6 +19,17 @@ final class OutputFileTests: XCTestCase {
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
     private func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() }
 
+    func testTheFolderAndNameOfAPath() {
+        let cases: [(path: String, folder: String, name: String)] = [
+            ("m", ".", "m"), ("model.mmd", ".", "model.mmd"), ("a/b", "a", "b"), ("a/b/", "a", "b"), ("a//b", "a", "b"),
+            ("/m", "/", "m"), ("/", "/", "/"), ("./-", ".", "-"), ("/x/y/z.json", "/x/y", "z.json"),
+        ]
+        for (path, folder, name) in cases {
+            XCTAssertEqual(FilePaths.folder(of: path), folder, path)
+            XCTAssertEqual(FilePaths.name(of: path), name, path)
+        }
+    }
+
     func testWritesANewFileAndLeavesNoTemporaryFile() throws {
         try OutputFile(path: path("a.txt"), existing: .refuse).write(Data("new".utf8))
         XCTAssertEqual(FileManager.default.contents(atPath: path("a.txt")), Data("new".utf8))

@@ -222,6 +222,35 @@ final class JSONSchemaTests: XCTestCase {
         }
     }
 
+    /// Files the loader takes with at most a warning pass too: a file of comments only (a new
+    /// file holding just the modeline), an empty migration file, and an `accept:` subject that
+    /// names nothing (`remodel check` warns about it, the loader takes it).
+    func testFilesTheLoaderTakesWithAWarningPass() throws {
+        let validator = try Self.checkJSONSchema()
+        let modeline = "# yaml-language-server: $schema=../JSONSchema/remodel-schema.schema.json\n# Kennels, to come.\n"
+        let schemas = folder.appendingPathComponent("Schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        try "objects:\n  Dog:\n    properties: { name: string }\n".write(to: schemas.appendingPathComponent("Dog.yaml"), atomically: true, encoding: .utf8)
+        try modeline.write(to: schemas.appendingPathComponent("Kennels.yaml"), atomically: true, encoding: .utf8)
+        let schemaDiagnostics = SchemaLoader.load(path: schemas.path).diagnostics
+        XCTAssertEqual(schemaDiagnostics.map(\.rule), ["empty-file"])
+        for (document, text) in [
+            (JSONSchemaDocument.migration, ""),
+            (
+                .migration,
+                "description: weights\nsteps:\n  - convert: { type: Dog, property: weight, to: int, onError: default }\naccept:\n  data-dependent:\n    not a subject!: a reason\n"
+            ),
+        ] {
+            _ = try writeHistory(migration: text)
+            let diagnostics = MigrationHistoryLoader.load(migrations: folder.path).diagnostics
+            XCTAssertFalse(diagnostics.contains { $0.severity == .error }, "\(text.debugDescription): \(diagnostics)")
+            let file = schemas.appendingPathComponent("probe-\(UUID().uuidString).yaml")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            XCTAssertEqual(try validate([file.path], against: document, with: validator).rejected, [], text.debugDescription)
+        }
+        XCTAssertEqual(try validate([schemas.appendingPathComponent("Kennels.yaml").path], against: .schema, with: validator).rejected, [])
+    }
+
     /// Validating a file that breaks the JSON Schema fails, so the tests above can fail.
     func testTheValidatorReportsAFileItRejects() throws {
         let validator = try Self.checkJSONSchema()

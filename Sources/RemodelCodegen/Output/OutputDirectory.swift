@@ -195,7 +195,7 @@ public struct OutputDirectory: Sendable {
     }
 
     static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        FilePaths.join(folder, name)
     }
 
     /// A unified diff of `changes`, as `git diff` shows them (`a/` old, `b/` new).

@@ -23,8 +23,8 @@ struct DiagramCommand: Command {
         that GitHub draws in a ```mermaid block; --format dot writes Graphviz for `dot -Tsvg` or \
         `dot -Tpng`. The same schema gives the same text. With --output the file is written \
         only when its contents change, and an existing file only replaced when it is a diagram \
-        (or with --force). Exit status: 0 drawn, 1 a schema or the history does not load, 64 \
-        usage error.
+        (or with --force). Exit status: 0 drawn, 1 a schema or the history does not load or the \
+        diagram cannot be written (FILE refused, a full disk), 64 usage error.
 
         Examples:
           remodel diagram --output Docs/model.mmd
@@ -50,6 +50,7 @@ struct DiagramCommand: Command {
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let version = try checkedVersion(arguments)
+        let format = arguments.value(Self.format).flatMap(DiagramFormat.init(rawValue:)) ?? .mermaid
         let file = arguments.value(Self.output).map { path in
             OutputFile(
                 path: path,
@@ -58,7 +59,7 @@ struct DiagramCommand: Command {
                     : .replaceOwn(
                         described: "a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote)",
                         isOwn: { DiagramFormat.isDiagram(String(decoding: $0, as: UTF8.self)) }),
-                advice: "choose another path, or pass --force to replace it"
+                advice: "choose another path, or pass --force to replace it", exampleName: "model.\(format.fileExtension)"
             )
         }
         // Refused before anything is loaded: no drawing is wasted on a path it cannot write.
@@ -78,7 +79,6 @@ struct DiagramCommand: Command {
             guard let side = try operands.side(version.map(String.init), default: .schemas) else { return ExitStatus.failure }
             diagram = Diagram(schema: side.schema)
         }
-        let format = arguments.value(Self.format).flatMap(DiagramFormat.init(rawValue:)) ?? .mermaid
         let text = format.render(diagram)
         if let file {
             let wrote = try file.writeIfChanged(Data(text.utf8))

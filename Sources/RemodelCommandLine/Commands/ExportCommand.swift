@@ -72,7 +72,7 @@ struct ExportCommand: Command {
                 path: output,
                 existing: arguments.flag(Self.force)
                     ? .replace : .replaceOwn(described: "JSON in the export format (an earlier `remodel export`)", isOwn: StoreJSON.isExportDocument),
-                protected: protected, advice: "choose another path, or pass --force to replace it"
+                protected: protected, advice: "choose another path, or pass --force to replace it", exampleName: "export.json"
             )
         }
     }

@@ -15,7 +15,8 @@ struct JSONSchemaCommand: Command {
         point an editor at them with a first line \
         '# yaml-language-server: $schema=<path or URL>' or with VS Code's yaml.schemas setting \
         (the README shows both). They check the shape of a file; `remodel validate` checks its \
-        meaning (names, types, defaults, the history). Exit status: 0 printed, 64 usage error.
+        meaning (names, types, defaults, the history). Exit status: 0 printed, 1 standard output \
+        cannot be written (a full disk), 64 usage error.
         """
     let arguments = [
         ArgumentSpec("KIND", help: "schema (schema files and snapshots) or migration (migration files).", example: "remodel json-schema schema > remodel-schema.schema.json")
@@ -25,9 +26,9 @@ struct JSONSchemaCommand: Command {
         let kind = arguments.positionals.first ?? ""
         guard let document = JSONSchemaDocument(rawValue: kind) else {
             let kinds = JSONSchemaDocument.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
-            throw UsageError("unknown kind of file '\(kind)': expected \(kinds)")
+            throw UsageError("unknown kind of file '\(kind)': expected \(kinds) (snapshots are schema files: 'schema')")
         }
-        try Console.writeResult(document.text, intact: "nothing else was written")
+        try Console.writeResult(document.text, intact: "no file was changed")
         return ExitStatus.success
     }
 }

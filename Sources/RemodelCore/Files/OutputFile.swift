@@ -29,15 +29,18 @@ public struct OutputFile: Sendable {
     public var protected: [(identities: Set<FileIdentity>, described: String)]
     /// Advice added to a refusal to replace an existing file, e.g. "pass --force to replace it".
     public var advice: String
+    /// A name for the file, suggested when the path names a folder (`export.json`).
+    public var exampleName: String?
 
     public init(
         path: String, existing: Existing, protected: [(identities: Set<FileIdentity>, described: String)] = [],
-        advice: String = "choose another path, or move the file away first"
+        advice: String = "choose another path, or move the file away first", exampleName: String? = nil
     ) {
         self.path = path
         self.existing = existing
         self.protected = protected
         self.advice = advice
+        self.exampleName = exampleName
     }
 
     /// Throws the `OutputFileError` that writing would, without writing: lets a command
@@ -70,11 +73,11 @@ public struct OutputFile: Sendable {
     /// a power loss is left to the caller.
     public func stage(_ data: Data, flushed: Bool = true) throws -> Staged {
         let target = try checkedTarget()
-        let folder = Self.folder(of: target)
+        let folder = FilePaths.folder(of: target)
         var mode: mode_t = 0o666
         var info = stat()
         if stat(target, &info) == 0 { mode = info.st_mode & 0o7777 }
-        let temporary = Self.join(folder, ".\(Self.name(of: target)).remodel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let temporary = FilePaths.join(folder, ".\(FilePaths.name(of: target)).remodel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure(errno, folder: folder) }
         var code: Int32 = 0
@@ -115,7 +118,7 @@ public struct OutputFile: Sendable {
         public func commit() throws {
             defer { unlink(temporary) }
             if mayReplace {
-                guard rename(temporary, target) == 0 else { throw file.failure(errno, folder: OutputFile.folder(of: target)) }
+                guard rename(temporary, target) == 0 else { throw file.failure(errno, folder: FilePaths.folder(of: target)) }
             } else if link(temporary, target) != 0 {
                 var code = errno
                 // A file system without hard links (exFAT, some network shares): check, then rename.
@@ -123,10 +126,10 @@ public struct OutputFile: Sendable {
                     code = access(target, F_OK) == 0 ? EEXIST : (rename(temporary, target) == 0 ? 0 : errno)
                 }
                 if code == EEXIST { throw OutputFileError(path: file.path, kind: .exists(why: "it already exists", advice: file.advice)) }
-                if code != 0 { throw file.failure(code, folder: OutputFile.folder(of: target)) }
+                if code != 0 { throw file.failure(code, folder: FilePaths.folder(of: target)) }
             }
             // The new name itself is on disk only once the folder is flushed.
-            if flushed { OutputFile.flushFolder(OutputFile.folder(of: target)) }
+            if flushed { OutputFile.flushFolder(FilePaths.folder(of: target)) }
         }
 
         /// Removes the temporary file; the path is left as it was.
@@ -143,14 +146,14 @@ public struct OutputFile: Sendable {
         if lstat(path, &linkInfo) == 0, linkInfo.st_mode & S_IFMT == S_IFLNK {
             target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         }
-        let folder = Self.folder(of: target)
+        let folder = FilePaths.folder(of: target)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw OutputFileError(path: path, kind: .noFolder(folder))
         }
         guard isFolder.boolValue else { throw OutputFileError(path: path, kind: .notAFolder(folder)) }
         guard let mode = existingMode(of: target) else { return target }
-        if mode & S_IFMT == S_IFDIR { throw OutputFileError(path: path, kind: .isFolder) }
+        if mode & S_IFMT == S_IFDIR { throw OutputFileError(path: path, kind: .isFolder(example: exampleName.map { FilePaths.join(path, $0) })) }
         if let identity = FileIdentity(path: target), let match = protected.first(where: { $0.identities.contains(identity) }) {
             throw OutputFileError(path: path, kind: .protected(match.described))
         }
@@ -193,18 +196,6 @@ public struct OutputFile: Sendable {
         return OutputFileError(path: path, kind: .failed(String(cString: strerror(code))))
     }
 
-    static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
-    }
-
-    static func name(of path: String) -> String {
-        (path as NSString).lastPathComponent
-    }
-
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
 }
 
 /// Why `OutputFile` wrote nothing. The file at `path` (if any) is unchanged.
@@ -214,8 +205,8 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible, Storage
         case exists(why: String, advice: String)
         /// The path names a file that is being read (the store).
         case protected(String)
-        /// The path is a folder.
-        case isFolder
+        /// The path is a folder; `example` is a file in it to suggest.
+        case isFolder(example: String?)
         /// The path is a device, a socket or a pipe.
         case notRegular
         /// The folder to write into does not exist.
@@ -243,8 +234,8 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible, Storage
             "refusing to replace '\(path)': \(why); nothing was written: \(advice)"
         case .protected(let described):
             "refusing to write '\(path)': it is \(described) (the same file, by another path or link); nothing was written: choose another output path"
-        case .isFolder:
-            "cannot write '\(path)': it is a folder; name a file (e.g. '\(OutputFile.join(path, "export.json"))')"
+        case .isFolder(let example):
+            "cannot write '\(path)': it is a folder; name a file" + (example.map { " (e.g. '\($0)')" } ?? " in it")
         case .notRegular:
             "refusing to write '\(path)': it is not a regular file (a device, pipe or socket); name a file, or leave out the option to write to standard output"
         case .noFolder(let folder):

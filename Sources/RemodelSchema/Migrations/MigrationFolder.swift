@@ -66,14 +66,14 @@ public enum MigrationFolder {
     public static func path(besideSchemas schemas: String) -> String {
         var trimmed = schemas
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let last = (trimmed as NSString).lastPathComponent
+        let last = FilePaths.name(of: trimmed)
         if trimmed.isEmpty || last == "." || last == ".." {
             // The schemas folder named by a path that ends in a dot: resolve it to find its parent.
             let folder = URL(fileURLWithPath: trimmed.isEmpty ? "." : trimmed).standardizedFileURL
             return folder.deletingLastPathComponent().appendingPathComponent(defaultName).path
         }
-        let parent = (trimmed as NSString).deletingLastPathComponent
-        return parent.isEmpty ? defaultName : join(parent, defaultName)
+        guard trimmed.contains("/") else { return defaultName }
+        return join(FilePaths.folder(of: trimmed), defaultName)
     }
 
     /// The name of the migrations folder beside the schemas.
@@ -85,7 +85,7 @@ public enum MigrationFolder {
 
     /// `directory/file` without doubling a trailing slash.
     public static func join(_ directory: String, _ file: String) -> String {
-        directory.hasSuffix("/") ? directory + file : directory + "/" + file
+        FilePaths.join(directory, file)
     }
 
     private static func stem(_ fileName: String) -> Substring? {

@@ -46,11 +46,10 @@ package indirect enum ValueShape: Sendable {
 package enum KeyPattern: Sendable {
     /// Declared names: identifiers.
     case name
-    /// `Type` or `Type.property`.
-    case subject
     /// A property, or a path through links: `name`, `owner.name`.
     case path
-    /// Anything (old values of a `mapValues`).
+    /// Anything: old values of a `mapValues`; the subjects of `accept:` (`Type.property`, which
+    /// `remodel check` matches against its findings, warning about one that matches none).
     case any
 }
 
@@ -223,7 +222,7 @@ extension FileVocabulary {
         id: "accept",
         summary: "Changes of this version declared intended, each with the reason.",
         keys: ChangeAcceptance.Kind.allCases.map { kind in
-            VocabularyKey(kind.rawValue, .orNull(.entries(keys: .subject, value: .text, nonEmpty: false)), acceptSummary[kind] ?? "")
+            VocabularyKey(kind.rawValue, .orNull(.entries(keys: .any, value: .text, nonEmpty: false)), acceptSummary[kind] ?? "")
         }
     )
 

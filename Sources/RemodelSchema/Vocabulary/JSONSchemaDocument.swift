@@ -59,7 +59,10 @@ struct JSONSchemaWriter {
     static func document(_ document: JSONSchemaDocument) -> JSONValue {
         var writer = JSONSchemaWriter()
         let root = writer.mapping(document.root)
-        guard case .object(let members) = root else { return root }
+        guard case .object(var members) = root else { return root }
+        // An empty file, or one of comments only (a new file holding just the modeline), is a
+        // null document: the loader takes it, with a warning.
+        if let index = members.firstIndex(where: { $0.0 == "type" }) { members[index].1 = .array([.string("object"), .string("null")]) }
         var out: [(String, JSONValue)] = [
             ("$schema", .string(Self.dialect)),
             ("title", .string("Remodel \(document.rawValue) file")),
@@ -146,7 +149,6 @@ struct JSONSchemaWriter {
             var members: [(String, JSONValue)] = [("type", .string("object"))]
             switch keys {
             case .name: members.append(("propertyNames", .object([("pattern", .string("^\(Self.identifier)$"))])))
-            case .subject: members.append(("propertyNames", .object([("pattern", .string("^\(Self.identifier)(?:\\.\(Self.identifier))?$"))])))
             case .path: members.append(("propertyNames", .object([("pattern", .string("^\(Self.identifier)(?:\\.\(Self.identifier))*$"))])))
             case .any: break
             }

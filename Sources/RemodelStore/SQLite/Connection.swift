@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import RemodelCore
 
 /// One SQLite connection, used by one thread at a time (the store serialises access): the
 /// handle, a statement cache and the per-model coding contexts.
@@ -55,8 +56,7 @@ package final class Connection {
     /// The folder that holds the database file `path` ("." for a bare file name), where SQLite
     /// writes its journal.
     package static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+        FilePaths.folder(of: path)
     }
 
     /// Opens (without creating, unless `create`) the database at `path`; `immutable` (with

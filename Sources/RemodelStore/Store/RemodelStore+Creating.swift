@@ -14,7 +14,7 @@ extension RemodelStore {
         let folder = Connection.folder(of: path)
         let temporary =
             (folder == "." && !path.hasPrefix("./") ? "" : folder + "/")
-            + ".\((path as NSString).lastPathComponent).remodel-creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            + ".\(FilePaths.name(of: path)).remodel-creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         func removeTemporary() { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         defer { removeTemporary() }
         let result: T
