@@ -27,6 +27,12 @@ final class DiagramCommandTests: CLIFolderTestCase {
         XCTAssertEqual(diff.stderr, "")
         XCTAssertEqual(try remodel(["diagram", "--diff", "1", "3", "--format", "dot"]).stdout, try reference("example-diff-1-3.dot"))
         XCTAssertTrue(diff.stdout.contains("employeeId → personId: string"), diff.stdout)
+        // Backwards, newest first: the same renames, seen the other way (not a removal and an addition).
+        let backwards = try remodel(["diagram", "--diff", "3", "1"])
+        XCTAssertTrue(backwards.stdout.contains("personId → employeeId: string"), backwards.stdout)
+        XCTAssertFalse(backwards.stdout.contains("employeeId: string «added»"), backwards.stdout)
+        XCTAssertEqual(backwards.stderr, "")
+        XCTAssertTrue(try remodel(["diff", "3", "1"]).stdout.contains("property Person.personId renamed to employeeId"))
         // Files instead of versions: renames by name and renamedFrom only, and a note saying so.
         let files = try remodel(["diagram", "--diff", "Migrations/snapshots/v1.yaml", "Schemas"])
         XCTAssertTrue(files.stdout.contains("title: \"Changes from 'Migrations/snapshots/v1.yaml' to 'Schemas'\""), files.stdout)

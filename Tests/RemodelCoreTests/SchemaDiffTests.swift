@@ -116,6 +116,21 @@ import Testing
         new.objects[0].properties[3] = Property("weight", .scalar(to))
         #expect(SchemaDiff(from: old, to: new).changes.map(\.impact) == [impact])
     }
+
+    @Test func renamesSeenBackwards() {
+        let forward = SchemaDiff.Renames(
+            types: RenameMap([(old: "Doggo", new: "Dog"), (old: "Person", new: "Person")]),
+            properties: ["Dog": RenameMap([(old: "kg", new: "weight")]), "Person": RenameMap([(old: "name", new: "fullName")])]
+        )
+        let backwards = forward.reversed
+        #expect(backwards.types.new(for: "Dog") == "Doggo")
+        #expect(backwards.types.old(for: "Doggo") == "Dog")
+        // Properties stay keyed by the type's name in the schema compared to: the old one now.
+        #expect(backwards.properties["Doggo"]?.new(for: "weight") == "kg")
+        #expect(backwards.properties["Dog"] == nil)
+        #expect(backwards.properties["Person"]?.new(for: "fullName") == "name")
+        #expect(backwards.reversed == forward)
+    }
 }
 
 extension ObjectType {

@@ -74,21 +74,27 @@ final class SchemaOperands {
     }
 
     /// Between two versions, FROM before TO: the plan `remodel migrate` runs and the renames
-    /// across it (a plan that fails is printed, and the renames are matched by name and
-    /// `renamedFrom` only). Between anything else, the note that says renames are matched so.
+    /// across it; FROM after TO: the renames of the plan from TO to FROM, seen backwards (a
+    /// plan that fails is printed, and the renames are matched by name and `renamedFrom`
+    /// only). Between anything else, the note that says renames are matched so.
     func between(_ from: Side, _ to: Side) throws -> Between {
         var result = Between()
-        if let old = from.version, let new = to.version, old < new, let history = loaded.history {
+        if let first = from.version, let second = to.version, first != second, let history = loaded.history {
+            let (old, new) = (min(first, second), max(first, second))
             do {
                 // `$now` as a migration run now would give it, as `migrate --dry-run` shows it.
                 let plan = try MigrationPlanner(history: history, customSteps: history.customStepNames, sources: loaded.sources)
                     .plan(from: old, to: new, now: Date())
-                result.plan = plan
-                result.renames = plan.renamesAcrossVersions
+                if first < second {
+                    result.plan = plan
+                    result.renames = plan.renamesAcrossVersions
+                } else {
+                    result.renames = plan.renamesAcrossVersions.reversed
+                }
             } catch let error as MigrationPlanningError {
                 DiagnosticsOutput.print(error.diagnostics)
                 Console.writeError(
-                    "Error: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan, renames matched by name and renamedFrom only\n"
+                    "Warning: versions \(old) to \(new) cannot be planned (the problems above); the changes are shown without the plan, renames matched by name and renamedFrom only\n"
                 )
             }
         }

@@ -43,4 +43,12 @@ public struct RenameMap: Hashable, Sendable {
     public var newNames: Set<String> { Set(oldByNew.keys) }
 
     public var isEmpty: Bool { newByOld.isEmpty }
+
+    /// The same names seen from the new schema back to the old.
+    public var reversed: RenameMap {
+        var map = RenameMap()
+        map.newByOld = oldByNew
+        map.oldByNew = newByOld
+        return map
+    }
 }

@@ -14,6 +14,14 @@ public struct SchemaDiff: Hashable, Sendable {
             self.types = types
             self.properties = properties
         }
+
+        /// The same renames seen from the new schema back to the old: for comparing two
+        /// versions newest first.
+        public var reversed: Renames {
+            var result = Renames(types: types.reversed)
+            for (type, map) in properties { result.properties[types.old(for: type) ?? type] = map.reversed }
+            return result
+        }
     }
 
     public var changes: [SchemaChange]
