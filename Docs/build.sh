@@ -37,9 +37,14 @@ while [ $# -gt 0 ]; do
         *) echo "Error: unknown argument '$1' (usage: Docs/build.sh [--output DIR] [--scratch-path DIR]; --help says more)" >&2; exit 64 ;;
     esac
 done
-case "${output#./}" in
-    Sources | Sources/* | Docs | Docs/* | Tests | Tests/* | Schemas | Schemas/* | Migrations | Migrations/*)
-        echo "Error: --output $output is in the source tree; choose a folder under .build/ or outside the repository" >&2
+# The output folder, resolved (whatever spelling names it), must not be the repository or in
+# its sources: only .build/ and places outside the repository are safe to fill.
+root=$(pwd -P)
+resolved=$(realpath -m -- "$output")
+case "$resolved" in
+    "$root" | "$root"/Sources | "$root"/Sources/* | "$root"/Docs | "$root"/Docs/* | "$root"/Tests | "$root"/Tests/* | \
+        "$root"/Schemas | "$root"/Schemas/* | "$root"/Migrations | "$root"/Migrations/* | "$root"/Examples | "$root"/Examples/*)
+        echo "Error: --output $output is in the source tree ($resolved); choose a folder under .build/ or outside the repository" >&2
         exit 64 ;;
 esac
 

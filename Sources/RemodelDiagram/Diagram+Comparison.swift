@@ -15,8 +15,8 @@ extension Diagram {
         let before = SchemaDrawing(schema: old, projections: false)
         let after = SchemaDrawing(schema: new, projections: false)
         let nodes =
-            comparison.merge(old: before.objects, new: after.objects, origin: { diff.types.old(for: $0) }, id: SchemaDrawing.objectID)
-            + comparison.merge(old: before.enums, new: after.enums, origin: { diff.enums.old(for: $0) }, id: SchemaDrawing.enumID)
+            comparison.merge(old: before.objects, new: after.objects, origin: { diff.types.old(for: $0) })
+            + comparison.merge(old: before.enums, new: after.enums, origin: { diff.enums.old(for: $0) })
         let edges = comparison.merge(old: before.edges, new: after.edges)
         self = Diagram(title: title, nodes: nodes, edges: edges, isComparison: true).finished()
     }
@@ -49,7 +49,7 @@ private struct Comparison {
 
     /// The new nodes, each marked against the old node it continues, with the old nodes that
     /// do not continue marked removed and placed after the node that came before them.
-    mutating func merge(old: [Diagram.Node], new: [Diagram.Node], origin: (String) -> String?, id: (String) -> String) -> [Diagram.Node] {
+    mutating func merge(old: [Diagram.Node], new: [Diagram.Node], origin: (String) -> String?) -> [Diagram.Node] {
         let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var continuing: [String: String] = [:]  // old name → new node id
         var merged: [Diagram.Node] = []

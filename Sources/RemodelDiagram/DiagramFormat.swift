@@ -25,7 +25,9 @@ public enum DiagramFormat: String, Hashable, Sendable, CaseIterable {
     /// diagram, with or without a title, or the `schema` digraph): what a tool may replace
     /// without asking.
     public static func isDiagram(_ text: String) -> Bool {
-        text.hasPrefix(MermaidRenderer.header) || (text.hasPrefix("---\n") && text.contains("\n---\n" + MermaidRenderer.header))
-            || text.hasPrefix(DotRenderer.header)
+        if text.hasPrefix(MermaidRenderer.header) || text.hasPrefix(DotRenderer.header) { return true }
+        // A titled Mermaid diagram: the title's front matter, three lines, then the header.
+        let lines = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
+        return lines.count == 4 && lines[0] == "---" && lines[1].hasPrefix("title: ") && lines[2] == "---" && (lines[3] + "\n").hasPrefix(MermaidRenderer.header)
     }
 }

@@ -71,10 +71,12 @@ extension PostgresStore {
             for batch in checked.batches {
                 guard let table = store.layout.layout.table(named: batch.type) else { continue }
                 counter.begin(batch.type)
-                // A statement's worth of objects at a time, so that progress moves as they go in.
+                // With a callback, `DataTransferProgress.step` objects at a time, so that progress
+                // moves as they go in; without one, each type in one call.
+                let chunk = progress == nil ? max(1, batch.objects.count) : DataTransferProgress.step
                 var start = 0
                 while start < batch.objects.count {
-                    let end = min(batch.objects.count, start + DataTransferProgress.step)
+                    let end = min(batch.objects.count, start + chunk)
                     try store.insert(batch.objects[start..<end], into: table)
                     counter.advance(by: end - start)
                     start = end

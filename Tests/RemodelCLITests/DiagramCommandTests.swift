@@ -154,5 +154,16 @@ final class DiagramCommandTests: CLIFolderTestCase {
             readme.range(of: #"!\[[^\]]*\]\((Docs/Images/[^)]+\.png)\)"#, options: .regularExpression, range: section.upperBound..<readme.endIndex), "no PNG under '### Diagrams'")
         let imagePath = String(readme[image]).components(separatedBy: "(").last!.dropLast()
         XCTAssertTrue(FileManager.default.fileExists(atPath: CLIRunner.packageRoot.appendingPathComponent(String(imagePath)).path), "\(imagePath) is missing")
+        // Each picture's DOT source, beside it, is what the command draws today.
+        for (source, arguments) in [
+            ("Docs/Images/example-model.dot", ["diagram", "--format", "dot"]), ("Docs/Images/example-changes-1-3.dot", ["diagram", "--diff", "1", "3", "--format", "dot"]),
+        ] {
+            XCTAssertTrue(readme.contains("dot -Tpng -Grankdir=TB -o \(source.dropLast(4)).png \(source)"), "the README does not render \(source)")
+            let kept = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent(source), encoding: .utf8)
+            XCTAssertEqual(
+                kept, try remodel(arguments, in: CLIRunner.packageRoot).stdout,
+                "\(source) (and so its PNG) is out of date: run the README's commands under '### Diagrams' again"
+            )
+        }
     }
 }

@@ -26,6 +26,19 @@ final class ProgressLineTests: XCTestCase {
         XCTAssertEqual(narrow.count, 79)
     }
 
+    /// Wide characters in the detail (a CJK or emoji value in a statement) take two columns:
+    /// the line measured so never reaches the last column, so it cannot wrap.
+    func testWideCharactersInTheDetailNeverMakeTheLineWrap() {
+        let state = line(done: 5, total: 12, seconds: 2.5, detail: "version 3: UPDATE \"Person\" SET \"name\" = '名前名前名前名前名前🐕🐕🐕🐕🐕名前名前'")
+        for width in [60, 80, 100, 120] {
+            let text = state.terminal(width: width)
+            let columns = text.reduce(0) { $0 + ($1.isASCII || "█░·…—".contains($1) ? 1 : 2) }
+            XCTAssertLessThanOrEqual(columns, width - 1, "width \(width): \(text)")
+        }
+        XCTAssertEqual(ProgressLine.shortened("ab名前cd", to: 5), "ab名…")
+        XCTAssertEqual(ProgressLine.shortened("ab名前cd", to: 8), "ab名前cd")
+    }
+
     func testTheLineNeverFillsTheLastColumnAndDropsWhatDoesNotFit() {
         let state = line(done: 1_234, total: 100_000, seconds: 3, detail: String(repeating: "x", count: 500), verb: "importing", unit: "objects")
         for width in [1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 80, 100, 200, 400] {

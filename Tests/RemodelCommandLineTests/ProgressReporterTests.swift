@@ -45,6 +45,28 @@ final class ProgressReporterTests: XCTestCase {
             ])
     }
 
+    /// The timer redraws a state an update left undrawn (it came too soon) and keeps a long
+    /// step's line current; after `finish` it writes nothing.
+    func testTheTimerRedrawsWhatAnUpdateLeftAndStopsAtTheEnd() throws {
+        let recorder = Recorder()
+        let progress = ProgressReporter(
+            finished: "migrated", mode: .terminal, write: recorder.write, now: { recorder.now }, width: { 80 }, tick: .milliseconds(5)
+        )
+        progress.update(verb: "migrating", unit: "statements", done: 0, total: 4, detail: "version 2: ALTER TABLE")
+        recorder.advance(.milliseconds(10))
+        progress.update(verb: "migrating", unit: "statements", done: 1, total: 4, detail: "version 2: UPDATE")
+        XCTAssertEqual(recorder.output.count, 1, "the second state came too soon to be drawn by the update")
+        let deadline = Date().addingTimeInterval(5)
+        while recorder.output.count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertEqual(recorder.output.count, 2, "the timer did not draw the waiting state: \(recorder.output)")
+        XCTAssertTrue(try XCTUnwrap(recorder.output.last).contains("1/4 statements"), "\(recorder.output)")
+        progress.finish(succeeded: true)
+        let ended = recorder.output.count
+        recorder.advance(.seconds(5))
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(recorder.output.count, ended, "written after finish: \(recorder.output.suffix(2))")
+    }
+
     func testAFailureClearsTheLine() {
         let recorder = Recorder()
         let progress = reporter(.terminal, recorder)

@@ -168,4 +168,16 @@ import Testing
         #expect(read.problems.isEmpty, "\(read.problems)")
         #expect(read.classes.map(\.title) == ["Thing", "Café", "Thing"])
     }
+
+    /// What `--output` may replace without --force: a diagram as either renderer writes it,
+    /// titled or not; not a file that merely holds one further down.
+    @Test func aDiagramIsRecognisedByHowItStarts() throws {
+        let schema = Schema(objects: [ObjectType(name: "Dog", primaryKey: "id", properties: [Property("id", .scalar(.int))])])
+        let titled = Diagram(comparing: schema, to: schema)
+        for text in [MermaidRenderer.render(Diagram(schema: schema)), MermaidRenderer.render(titled), DotRenderer.render(Diagram(schema: schema)), DotRenderer.render(titled)] {
+            #expect(DiagramFormat.isDiagram(text), "\(text)")
+        }
+        #expect(!DiagramFormat.isDiagram("---\ntitle: Notes\n---\n# Notes\n\n---\nclassDiagram\n"))
+        #expect(!DiagramFormat.isDiagram("# Model\n\n```mermaid\nclassDiagram\n```\n"))
+    }
 }

@@ -148,14 +148,24 @@ package struct ProgressLine: Sendable, Equatable {
         return Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
-    /// `text` on one line, cut to `length` characters, ending in `…` when cut. Line breaks,
-    /// tabs and other control characters (an escape in a value a step writes) become spaces,
-    /// so that nothing but the line itself reaches the terminal.
+    /// `text` on one line, cut to `length` columns, ending in `…` when cut. Line breaks, tabs
+    /// and other control characters (an escape in a value a step writes) become spaces, so
+    /// that nothing but the line itself reaches the terminal. A character beyond ASCII counts
+    /// as two columns, as wide ones (CJK, emoji) take: the line may end a little short, but
+    /// never wraps, which would break its rewriting in place.
     static func shortened(_ text: String, to length: Int) -> String {
         var line = ""
         line.unicodeScalars.append(contentsOf: text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
-        guard line.count > length else { return line }
-        guard length > 1 else { return String(line.prefix(max(0, length))) }
-        return String(line.prefix(length - 1)) + "…"
+        func columns(_ character: Character) -> Int { character.isASCII ? 1 : 2 }
+        guard line.reduce(0, { $0 + columns($1) }) > length else { return line }
+        let room = length > 1 ? length - 1 : max(0, length)
+        var cut = ""
+        var used = 0
+        for character in line {
+            guard used + columns(character) <= room else { break }
+            cut.append(character)
+            used += columns(character)
+        }
+        return length > 1 ? cut + "…" : cut
     }
 }

@@ -18,6 +18,10 @@ import RemodelStore
 /// statement runs, so that the time and rate stay current. In a log a line is written when a
 /// stage starts, then when another tenth of it is done (at most one a second) or
 /// `lineInterval` has passed, and a summary at the end.
+///
+/// Sendable by hand: every stored `var` is read and written only while `lock` is held, by
+/// the updates (on the thread doing the work) and by the timer's handler (on a global queue)
+/// alike; the `let`s are set once, in `init`.
 package final class ProgressReporter: @unchecked Sendable {
     /// Where the progress goes.
     package enum Mode: Sendable, Equatable {
@@ -32,7 +36,7 @@ package final class ProgressReporter: @unchecked Sendable {
         /// `TERM=dumb`), `.lines` otherwise, `.off` when `quiet`.
         package static func standardError(quiet: Bool) -> Mode {
             if quiet { return .off }
-            return Console.errorIsTerminal && ProcessInfo.processInfo.environment["TERM"] != "dumb" ? .terminal : .lines
+            return Console.errorTakesEscapes ? .terminal : .lines
         }
     }
 

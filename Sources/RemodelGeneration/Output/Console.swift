@@ -32,11 +32,16 @@ package enum Console {
     /// Whether standard error is a terminal.
     package static var errorIsTerminal: Bool { isatty(FileHandle.standardError.fileDescriptor) != 0 }
 
-    /// Whether to colour output written to stderr: only on a terminal, and never when
-    /// `NO_COLOR` is set or `TERM` is `dumb`.
+    /// Whether stderr is a terminal that understands escape codes (not `TERM=dumb`): where a
+    /// progress line can be rewritten in place.
+    package static var errorTakesEscapes: Bool {
+        errorIsTerminal && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    /// Whether to colour output written to stderr: only on a terminal that takes escape
+    /// codes, and never when `NO_COLOR` is set.
     package static var colorsErrors: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return errorIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        errorTakesEscapes && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
     /// What the tools print after `Error: ` for a failure no diagnostic explains (a folder
