@@ -142,6 +142,99 @@ final class JSONSchemaTests: XCTestCase {
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
 
+    /// Each mapping written with the keys it needs, to take one away at a time.
+    private struct Complete {
+        var definition: String
+        var document: JSONSchemaDocument
+        var header: String
+        var indent: Int
+        var keys: [(String, String)]
+    }
+
+    private var completeMappings: [Complete] {
+        let objectT = "objects:\n  T:\n    properties: { a: string }\n"
+        var mappings = [
+            Complete(definition: "enum", document: .schema, header: "enums:\n  E:\n", indent: 4, keys: [("cases", "[a]")]),
+            Complete(definition: "object", document: .schema, header: "objects:\n  T:\n", indent: 4, keys: [("properties", "{ a: string }")]),
+            Complete(definition: "property", document: .schema, header: "objects:\n  T:\n    properties:\n      a:\n", indent: 8, keys: [("type", "string")]),
+            Complete(definition: "projection", document: .schema, header: objectT + "projections:\n  P:\n", indent: 4, keys: [("of", "T"), ("properties", "{ a: a }")]),
+            Complete(
+                definition: "projectionProperty", document: .schema, header: objectT + "projections:\n  P:\n    of: T\n    properties:\n      a:\n", indent: 8,
+                keys: [("keyPath", "a")]
+            ),
+            Complete(
+                definition: "linkTarget", document: .migration,
+                header: "description: probe\nsteps:\n  - createObjects:\n      type: Dog\n      objects: [{ name: Rex }]\n      addTo:\n", indent: 8,
+                keys: [("type", "Dog"), ("property", "name"), ("where", "{ name: Fido }")]
+            ),
+        ]
+        // A value for each key a step needs; `to` differs by kind.
+        let values = [
+            "type": "Dog", "from": "name", "property": "name", "value": "x", "into": "[a, b]", "separator": "\" \"", "values": "{ a: b }",
+            "objects": "[{ name: Rex }]", "name": "fixNames", "where": "{ name: Rex }",
+        ]
+        let to = ["renameType": "Hound", "renameProperty": "title", "convert": "int"]
+        for kind in FileVocabulary.stepKinds {
+            // The keys it needs, and `where` for deleteObjects, which needs it or `all`.
+            let names = kind.mapping.requiredKeys + (kind.name == "deleteObjects" ? ["where"] : [])
+            mappings.append(
+                Complete(
+                    definition: "step.\(kind.name)", document: .migration, header: "description: probe\nsteps:\n  - \(kind.name):\n", indent: 6,
+                    keys: names.map { ($0, $0 == "to" ? to[kind.name]! : values[$0]!) }
+                )
+            )
+        }
+        return mappings
+    }
+
+    /// Takes each key a mapping is written with away in turn: the loader reports a missing
+    /// key exactly for those the JSON Schema requires (its `required`, or the one of
+    /// alternatives it needs at least one of: a property's `type` or `inverse`, `where` or
+    /// `all`). Required keys, too, cannot drift apart.
+    func testTheLoaderRequiresExactlyTheKeysTheJSONSchemaRequires() throws {
+        var failures: [String] = []
+        for mapping in completeMappings {
+            let json = try Self.parse(mapping.document)
+            let schema = try XCTUnwrap(Self.definition(mapping.definition, in: json), mapping.definition)
+            var required: Set<String> = []
+            if case .array(let names)? = schema["required"] { required.formUnion(names.compactMap { if case .string(let name) = $0 { name } else { nil } }) }
+            for alternatives in Self.alternatives(in: schema) where alternatives.count(where: { key in mapping.keys.contains { $0.0 == key } }) == 1 {
+                required.formUnion(alternatives.filter { key in mapping.keys.contains { $0.0 == key } })
+            }
+            var missing: Set<String> = []
+            for (index, (key, _)) in mapping.keys.enumerated() {
+                var kept = mapping.keys
+                kept.remove(at: index)
+                let text = mapping.header + kept.map { String(repeating: " ", count: mapping.indent) + "\($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
+                let diagnostics = try load(kept.isEmpty ? mapping.header + String(repeating: " ", count: mapping.indent) + "doc: x\n" : text, as: mapping.document)
+                if diagnostics.contains(where: { $0.rule == "missing-key" && $0.message.contains("'\(key)'") }) { missing.insert(key) }
+            }
+            let complete = mapping.header + mapping.keys.map { String(repeating: " ", count: mapping.indent) + "\($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
+            let problems = try load(complete, as: mapping.document).filter {
+                ["missing-key", "unknown-key", "invalid-structure", "invalid-value", "invalid-step"].contains($0.rule)
+            }
+            if !problems.isEmpty { failures.append("\(mapping.definition): the complete mapping does not read: \(problems.map(\.message))") }
+            if missing != required {
+                failures.append("\(mapping.definition): the loader requires \(missing.sorted()), the JSON Schema \(required.sorted())")
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
+
+    /// The groups of keys a schema needs one of (`anyOf` of `required`).
+    private static func alternatives(in schema: JSONValue) -> [[String]] {
+        var groups: [[String]] = []
+        walk(schema, path: "#") { _, value in
+            guard case .array(let options)? = value["anyOf"] else { return }
+            let keys = options.compactMap { option -> String? in
+                guard case .array(let names)? = option["required"], names.count == 1, case .string(let name) = names[0] else { return nil }
+                return name
+            }
+            if keys.count == options.count, !keys.isEmpty { groups.append(keys) }
+        }
+        return groups
+    }
+
     /// The probe of a mapping that holds one key must see the readers' rejections at all:
     /// a candidate the loader rejects is reported as such.
     func testTheProbeSeesARejectedKey() throws {
