@@ -13,6 +13,15 @@ public enum DiagramFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The format a file's extension names (`model.dot`, `model.gv`; `model.mmd`), if any.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "dot", "gv": self = .dot
+        case "mmd", "mermaid": self = .mermaid
+        default: return nil
+        }
+    }
+
     /// The usual file extension: `mmd`, `dot`.
     public var fileExtension: String {
         switch self {
@@ -21,13 +30,18 @@ public enum DiagramFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// Whether `text` is a diagram these renderers write, in either language (a Mermaid class
-    /// diagram, with or without a title, or the `schema` digraph): what a tool may replace
-    /// without asking.
+    /// The comment each drawing carries (`%%` in Mermaid, `//` in DOT): it says how the file
+    /// came about, and lets `--output` tell a drawing it may replace from a hand-written one.
+    public static let marker = "Drawn by remodel diagram: draw it again rather than edit it."
+
+    /// Whether `text` is a drawing these renderers wrote, in either language (a Mermaid class
+    /// diagram, with or without a title, or the `schema` digraph, each with the `marker`):
+    /// what a tool may replace without asking. A hand-written diagram is not one.
     public static func isDiagram(_ text: String) -> Bool {
-        if text.hasPrefix(MermaidRenderer.header) || text.hasPrefix(DotRenderer.header) { return true }
-        // A titled Mermaid diagram: the title's front matter, three lines, then the header.
-        let lines = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
-        return lines.count == 4 && lines[0] == "---" && lines[1].hasPrefix("title: ") && lines[2] == "---" && (lines[3] + "\n").hasPrefix(MermaidRenderer.header)
+        if text.hasPrefix(DotRenderer.header) { return true }
+        var lines = text.split(separator: "\n", maxSplits: 5, omittingEmptySubsequences: false)
+        // A title: its front matter, three lines, first.
+        if lines.count > 3, lines[0] == "---", lines[1].hasPrefix("title: "), lines[2] == "---" { lines.removeFirst(3) }
+        return lines.count > 2 && (lines[0] + "\n" + lines[1] + "\n") == MermaidRenderer.header
     }
 }

@@ -12,8 +12,8 @@
 /// All text from the schema goes into HTML-like labels with `&`, `<`, `>` and `"` written as
 /// entities; identifiers are quoted.
 public enum DotRenderer {
-    /// The line the graph starts with.
-    static let header = "digraph schema {\n"
+    /// The lines a drawing starts with: the marker, and the graph.
+    static let header = "// \(DiagramFormat.marker)\ndigraph schema {\n"
 
     /// The diagram as a DOT `digraph`, ending with a newline: graph defaults and the title, the
     /// boxes grouping embedded types, the nodes, then the edges.

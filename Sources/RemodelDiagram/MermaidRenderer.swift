@@ -15,8 +15,8 @@ import RemodelCore
 /// `~` a generic, `:` and `;` end a label, a trailing `*` or `$` is a classifier, `%%` a
 /// comment, `"` a string.
 public enum MermaidRenderer {
-    /// The line a class diagram starts with (after the title).
-    static let header = "classDiagram\n"
+    /// The lines a class diagram starts with (after the title): the kind, and the marker.
+    static let header = "classDiagram\n%% \(DiagramFormat.marker)\n"
 
     /// The diagram as Mermaid text, ending with a newline: the title as front matter, the
     /// classes, the relations, then the `classDef` styles a comparison uses.
@@ -26,7 +26,7 @@ public enum MermaidRenderer {
             // A YAML string; its `#` as an entity code, which Mermaid reads anywhere.
             lines += ["---", "title: " + CanonicalYAML.quoted(title.replacingOccurrences(of: "#", with: "#35;")), "---"]
         }
-        lines.append(String(header.dropLast()))
+        lines += header.split(separator: "\n").map(String.init)
         for node in diagram.nodes {
             lines += classLines(node, in: diagram)
         }

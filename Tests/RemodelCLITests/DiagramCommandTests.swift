@@ -18,8 +18,16 @@ final class DiagramCommandTests: CLIFolderTestCase {
         XCTAssertEqual(mermaid.stdout, try reference("example-v3.mmd"))
         XCTAssertEqual(mermaid.stderr, "")
         XCTAssertEqual(try remodel(["diagram", "--format", "dot"]).stdout, try reference("example-v3.dot"))
-        // A version of the history: its snapshot.
+        // A version of the history: its snapshot (--schemas says where the history is: beside it).
         XCTAssertEqual(try remodel(["diagram", "--version", "2"]).stdout, try reference("example-v2.mmd"))
+        XCTAssertEqual(try remodel(["diagram", "--schemas", "Schemas", "--version", "2"]).stdout, try reference("example-v2.mmd"))
+        // The format --output's extension names, unless --format says otherwise.
+        try remodel(["diagram", "--output", "model.gv"])
+        XCTAssertEqual(try String(contentsOfFile: path("model.gv"), encoding: .utf8), try reference("example-v3.dot"))
+        try remodel(["diagram", "--output", "model.txt"])
+        XCTAssertEqual(try String(contentsOfFile: path("model.txt"), encoding: .utf8), try reference("example-v3.mmd"))
+        try remodel(["diagram", "--output", "model.gv", "--format", "mermaid"])
+        XCTAssertEqual(try String(contentsOfFile: path("model.gv"), encoding: .utf8), try reference("example-v3.mmd"))
         XCTAssertEqual(try remodel(["diagram", "--version", "1", "--format", "dot"]).stdout, try reference("example-v1.dot"))
         // What changes from 1 to 3, the renames of the steps followed.
         let diff = try remodel(["diagram", "--diff", "1", "3"])
@@ -40,7 +48,10 @@ final class DiagramCommandTests: CLIFolderTestCase {
         XCTAssertEqual(files.stderr, "Note: renames are matched by name and renamedFrom only: a schema file or folder has no migration steps to follow\n")
         // The defaults: the newest version against the schema folder, which are the same.
         let same = try remodel(["diagram", "--diff"]).stdout
-        XCTAssertTrue(same.hasPrefix("---\ntitle: \"Changes from version 3 to 'Schemas'\"\n---\nclassDiagram\n    class Person {\n"), same)
+        XCTAssertTrue(
+            same.hasPrefix(
+                "---\ntitle: \"Changes from version 3 to 'Schemas'\"\n---\nclassDiagram\n%% Drawn by remodel diagram: draw it again rather than edit it.\n    class Person {\n"),
+            same)
         XCTAssertFalse(same.contains("classDef") || same.contains("«added") || same.contains("«removed") || same.contains("→"), same)
     }
 
@@ -57,12 +68,17 @@ final class DiagramCommandTests: CLIFolderTestCase {
         // Another drawing replaces a diagram.
         XCTAssertEqual(try remodel(["diagram", "--format", "dot", "--output", "model.mmd"]).stderr, "Wrote 'model.mmd'\n")
         XCTAssertEqual(try String(contentsOfFile: path("model.mmd"), encoding: .utf8), try reference("example-v3.dot"))
+        // A hand-written diagram is not one remodel drew: kept too.
+        try write("classDiagram\n    class Hand\n", to: "hand.mmd")
+        XCTAssertTrue(try remodel(["diagram", "--output", "hand.mmd"], expect: 1).stderr.hasPrefix("Error: refusing to replace 'hand.mmd': it is not a diagram"))
+        try write("digraph schema {\n    my -> hand\n}\n", to: "hand.dot")
+        XCTAssertTrue(try remodel(["diagram", "--output", "hand.dot"], expect: 1).stderr.hasPrefix("Error: refusing to replace 'hand.dot': it is not a diagram"))
         // A file that is not a diagram is kept, unless --force.
         try write("# Notes\n", to: "notes.md")
         let refused = try remodel(["diagram", "--output", "notes.md"], expect: 1)
         XCTAssertEqual(
             refused.stderr,
-            "Error: refusing to replace 'notes.md': it is not a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote); nothing was written: choose another path, or pass --force to replace it\n"
+            "Error: refusing to replace 'notes.md': it is not a diagram remodel drew (its first lines say so); nothing was written: choose another path, or pass --force to replace it\n"
         )
         XCTAssertEqual(try String(contentsOfFile: path("notes.md"), encoding: .utf8), "# Notes\n")
         try remodel(["diagram", "--output", "notes.md", "--force"])
@@ -96,10 +112,6 @@ final class DiagramCommandTests: CLIFolderTestCase {
         try usage(["diagram", "--version", "9"], "version 9 does not exist: the history in 'Migrations' has versions 1 to 3")
         try usage(["diagram", "--version", "two"], "--version needs a version number (1, 2, …), found 'two'")
         try usage(["diagram", "--format", "svg"], "invalid value 'svg' for '--format': expected mermaid or dot")
-        try usage(
-            ["diagram", "--schemas", "Schemas", "--version", "2"],
-            "--schemas and --version cannot be used together: --version N draws version N of the history in the migrations folder (pass --migrations DIR to read another one), --schemas a schema folder"
-        )
         try usage(
             ["diagram", "--diff", "--version", "2"],
             "--version and --diff cannot be used together: draw one version with --version N, or the changes between two with --diff FROM TO")

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelDiagram
 
 /// A reader of the Mermaid class diagrams `MermaidRenderer` writes, written from Mermaid's own
 /// grammar (`packages/mermaid/src/diagrams/class/parser/classDiagram.jison`, and what `classDb`
@@ -70,7 +71,12 @@ struct MermaidClassDiagram {
             if line.range(of: #"direction\s+(TB|BT|RL|LR)"#, options: .regularExpression) != nil {
                 problems.append("'direction …' outside a direction statement is read as one: \(line)")
             }
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("%%") { problems.append("a comment line: \(line)") }
+            // The one comment is the marker, right after the header; any other is text that
+            // Mermaid would drop.
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("%%") {
+                if !(index == 2 && line == "%% \(DiagramFormat.marker)") { problems.append("a comment line: \(line)") }
+                continue
+            }
             if let match = Self.match(Self.classDefLine, line) {
                 classDefs.append(match[1]!)
             } else if let match = Self.match(Self.classLine, line) {

@@ -13,7 +13,8 @@ struct DiagramCommand: Command {
         (0..1 to one object; * for a list, set or map), inverse relationships dashed towards \
         the type whose link they follow, enums with their cases (and raw values where they differ \
         from the names), enum uses dotted, and projections. It draws the schema folder \
-        (--schemas), or with --version N the snapshot of version N of the history. With --diff \
+        (--schemas), or with --version N the snapshot of version N of the history (--migrations, \
+        by default the Migrations folder beside --schemas). With --diff \
         it draws what changes from FROM to TO instead: types, properties and enum cases added \
         (+, green), removed (−, red), renamed (old → new) or retyped (old type → new type), with \
         everything else plain around them. FROM and TO are what 'remodel diff' takes (versions, \
@@ -38,9 +39,17 @@ struct DiagramCommand: Command {
     static let version = OptionSpec.option("version", value: "N", help: "Draw version N of the history (its snapshot in --migrations) instead of the schema folder.")
     static let diff = OptionSpec.flag("diff", help: "Draw what changes from FROM to TO.")
     static let format = OptionSpec.option(
-        "format", value: "FORMAT", default: DiagramFormat.mermaid.rawValue, allowed: DiagramFormat.allCases.map(\.rawValue),
-        help: "A Mermaid class diagram, or Graphviz DOT."
+        "format", value: "FORMAT", allowed: DiagramFormat.allCases.map(\.rawValue),
+        help: "A Mermaid class diagram, or Graphviz DOT. Default: as --output's extension says (.dot or .gv; .mmd), else mermaid."
     )
+
+    /// `--format`, else what `--output`'s extension names, else Mermaid.
+    static func format(_ arguments: ParsedArguments) -> DiagramFormat {
+        if let written = arguments.value(format) { return DiagramFormat(rawValue: written) ?? .mermaid }
+        let output = arguments.value(Self.output).map { FilePaths.name(of: $0) } ?? ""
+        guard let dot = output.lastIndex(of: ".") else { return .mermaid }
+        return DiagramFormat(fileExtension: String(output[output.index(after: dot)...])) ?? .mermaid
+    }
     static let output = OptionSpec.option("output", short: "o", value: "FILE", help: "Write the diagram to FILE instead of standard output.")
     static let force = OptionSpec.flag("force", help: "Replace an existing FILE even when it is not a diagram.")
     let options: [OptionSpec] = [
@@ -50,14 +59,14 @@ struct DiagramCommand: Command {
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let version = try checkedVersion(arguments)
-        let format = arguments.value(Self.format).flatMap(DiagramFormat.init(rawValue:)) ?? .mermaid
+        let format = Self.format(arguments)
         let file = arguments.value(Self.output).map { path in
             OutputFile(
                 path: path,
                 existing: arguments.flag(Self.force)
                     ? .replace
                     : .replaceOwn(
-                        described: "a diagram (a Mermaid class diagram or a Graphviz digraph remodel wrote)",
+                        described: "a diagram remodel drew (its first lines say so)",
                         isOwn: { DiagramFormat.isDiagram(String(decoding: $0, as: UTF8.self)) }),
                 advice: "choose another path, or pass --force to replace it", exampleName: "model.\(format.fileExtension)"
             )
@@ -90,7 +99,8 @@ struct DiagramCommand: Command {
     }
 
     /// The `--version` asked for, after checking what goes with what: FROM and TO only with
-    /// --diff, --version neither with --diff nor with --schemas.
+    /// --diff, --version not with --diff. (With --version, --schemas only says where the
+    /// history is: the Migrations folder beside it, as for every command.)
     private func checkedVersion(_ arguments: ParsedArguments) throws -> Int? {
         let diff = arguments.flag(Self.diff)
         if !diff, let extra = arguments.positional(0) {
@@ -101,11 +111,6 @@ struct DiagramCommand: Command {
         guard let text = arguments.value(Self.version) else { return nil }
         if diff {
             throw UsageError("--version and --diff cannot be used together: draw one version with --version N, or the changes between two with --diff FROM TO")
-        }
-        if arguments.values[CommonOptions.schemas.name] != nil {
-            throw UsageError(
-                "--schemas and --version cannot be used together: --version N draws version N of the history in the migrations folder (pass --migrations DIR to read another one), --schemas a schema folder"
-            )
         }
         guard let number = Int(text), number > 0 else { throw UsageError("--version needs a version number (1, 2, …), found '\(text)'") }
         return number
