@@ -80,14 +80,14 @@ final class ProgressReporterTests: XCTestCase {
         XCTAssertEqual(drawn.output.last, "\r\u{1B}[K")
     }
 
-    func testInALogLinesComeAtEachStageEachTenthAtMostOnceASecondAndEveryFewSeconds() {
+    func testInALogLinesComeOnceAStageHasRunASecondThenEachTenthAtMostOnceASecondAndEveryFewSeconds() {
         let recorder = Recorder()
         let progress = reporter(.lines, recorder)
         progress.update(verb: "checking", unit: "objects", done: 0, total: 1_000, detail: "")
-        // A tenth more, but within a second: no line.
+        // Within the stage's first second: no line.
         recorder.advance(.milliseconds(500))
         progress.update(verb: "checking", unit: "objects", done: 200, total: 1_000, detail: "Person")
-        // A second on and a tenth more: a line.
+        // A second on: the first line.
         recorder.advance(.milliseconds(600))
         progress.update(verb: "checking", unit: "objects", done: 300, total: 1_000, detail: "Person")
         // Less than a tenth more: a line only once five seconds have passed.
@@ -95,18 +95,23 @@ final class ProgressReporterTests: XCTestCase {
         progress.update(verb: "checking", unit: "objects", done: 350, total: 1_000, detail: "Dog")
         recorder.advance(.seconds(1))
         progress.update(verb: "checking", unit: "objects", done: 360, total: 1_000, detail: "Dog")
-        // A new stage: a line at once, with a rate of its own.
+        // A new stage, with a rate of its own once it has run a second.
         recorder.advance(.milliseconds(10))
         progress.update(verb: "importing", unit: "objects", done: 0, total: 1_000, detail: "")
-        recorder.advance(.seconds(2))
+        recorder.advance(.milliseconds(1_200))
+        progress.update(verb: "importing", unit: "objects", done: 600, total: 1_000, detail: "Dog")
+        // A stage over within its first second: no line, but the summary.
+        recorder.advance(.milliseconds(10))
+        progress.update(verb: "writing", unit: "objects", done: 0, total: 1_000, detail: "")
+        recorder.advance(.milliseconds(800))
+        progress.update(verb: "writing", unit: "objects", done: 1_000, total: 1_000, detail: "")
         progress.finish(succeeded: true)
         XCTAssertEqual(
             recorder.output,
             [
-                "checking: 0/1,000 objects (0%) · —/s · — left\n",
                 "checking: 300/1,000 objects (30%) · 273/s · 3s left · Person\n",
                 "checking: 360/1,000 objects (36%) · 59/s · 11s left · Dog\n",
-                "importing: 0/1,000 objects (0%) · —/s · — left\n",
+                "importing: 600/1,000 objects (60%) · 500/s · 1s left · Dog\n",
                 "migrated 1,000/1,000 objects in 8.1s (123/s)\n",
             ])
         XCTAssertFalse(recorder.output.joined().contains("\u{1B}"))
@@ -127,11 +132,18 @@ final class ProgressReporterTests: XCTestCase {
         let recorder = Recorder()
         let progress = reporter(.lines, recorder)
         // A migration reports the operation about to run: the ones before it are done.
-        try XCTUnwrap(progress.migration)(MigrationProgress(version: 3, completed: 5, total: 12, activity: "UPDATE \"Person\""))
+        // (Each state given twice, a second and a half apart: a log writes once a stage has run a second.)
+        let migration = MigrationProgress(version: 3, completed: 5, total: 12, activity: "UPDATE \"Person\"")
+        try XCTUnwrap(progress.migration)(migration)
+        recorder.advance(.milliseconds(1_500))
+        try XCTUnwrap(progress.migration)(migration)
         let transfer = Recorder()
         let data = reporter(.lines, transfer)
-        try XCTUnwrap(data.dataTransfer)(DataTransferProgress(stage: .importing, type: "Dog", completed: 1_000, total: 3_000))
-        XCTAssertEqual(recorder.output, ["migrating: 4/12 statements (33%) · —/s · — left · version 3: UPDATE \"Person\"\n"])
-        XCTAssertEqual(transfer.output, ["importing: 1,000/3,000 objects (33%) · —/s · — left · Dog\n"])
+        let imported = DataTransferProgress(stage: .importing, type: "Dog", completed: 1_000, total: 3_000)
+        try XCTUnwrap(data.dataTransfer)(imported)
+        transfer.advance(.milliseconds(1_500))
+        try XCTUnwrap(data.dataTransfer)(imported)
+        XCTAssertEqual(recorder.output, ["migrating: 4/12 statements (33%) · 2.7/s · 3s left · version 3: UPDATE \"Person\"\n"])
+        XCTAssertEqual(transfer.output, ["importing: 1,000/3,000 objects (33%) · 667/s · 3s left · Dog\n"])
     }
 }

@@ -15,9 +15,9 @@ import RemodelStore
 ///
 /// On a terminal the line is redrawn at most `redrawInterval` apart, but the first state of
 /// each stage and the final one are always drawn; a timer redraws it while one long
-/// statement runs, so that the time and rate stay current. In a log a line is written when a
-/// stage starts, then when another tenth of it is done (at most one a second) or
-/// `lineInterval` has passed, and a summary at the end.
+/// statement runs, so that the time and rate stay current. In a log a line is written once a
+/// stage has run for `firstLineDelay` (a quick one gets none), then when another tenth of it
+/// is done (at most one a second) or `lineInterval` has passed, and a summary at the end.
 ///
 /// Sendable by hand: every stored `var` is read and written only while `lock` is held, by
 /// the updates (on the thread doing the work) and by the timer's handler (on a global queue)
@@ -50,6 +50,8 @@ package final class ProgressReporter: @unchecked Sendable {
     package static let redrawInterval = Duration.milliseconds(100)
     /// The longest time between two lines in a log while work goes on.
     package static let lineInterval = Duration.seconds(5)
+    /// How long a stage runs before a log gets a line about it.
+    package static let firstLineDelay = Duration.seconds(1)
 
     private struct Stage {
         var verb: String
@@ -170,6 +172,9 @@ package final class ProgressReporter: @unchecked Sendable {
                 let fraction = line(at: time).fraction
                 let tenthMore = fraction >= logged.fraction + 0.1 && time - logged.at >= .seconds(1)
                 guard tenthMore || time - logged.at >= Self.lineInterval else { return }
+            } else {
+                // A stage over within a second makes no line of its own: the summary says it all.
+                guard time - stage!.started >= Self.firstLineDelay else { return }
             }
             log(at: time)
         case .off:
@@ -227,7 +232,11 @@ package final class ProgressReporter: @unchecked Sendable {
             guard let drawn else { return draw(at: time) }
             if drawn.done != stage.done || drawn.detail != stage.detail || time - drawn.at >= .seconds(1) { draw(at: time) }
         case .lines:
-            if let logged, time - logged.at >= Self.lineInterval { log(at: time) }
+            if let logged {
+                if time - logged.at >= Self.lineInterval { log(at: time) }
+            } else if time - stage.started >= Self.firstLineDelay {
+                log(at: time)
+            }
         case .off:
             break
         }

@@ -19,8 +19,8 @@ struct ImportCommand: Command {
         transaction: on any failure (a full disk too) the store is unchanged, and a store being \
         created is not left behind. A postgresql:// URL imports into the store in the URL's \
         schema the same way, in one transaction (creating the store in it when there is none). \
-        Progress goes to stderr: a bar on a terminal (objects checked, then imported, of all, \
-        rate, time left), a line now and then otherwise, nothing with --quiet. Exit status: 0 \
+        Progress goes to stderr: a bar on a terminal (the file's bytes read, then objects \
+        checked, then imported, of all, rate, time left), a line now and then otherwise, nothing with --quiet. Exit status: 0 \
         imported, 1 nothing imported because of an error, 64 usage error.
         """
     var arguments: [ArgumentSpec] { [ArgumentSpec("DATA.json", help: "The JSON file to import.")] }
@@ -35,60 +35,69 @@ struct ImportCommand: Command {
             Console.writeError("Error: cannot read '\(dataPath)'; check that the file exists and is readable\n")
             return ExitStatus.failure
         }
-        var parser = JSONParser(bytes: [UInt8](data))
-        let document: JSONValue
-        do {
-            document = try parser.parse()
-        } catch {
-            Console.writeError("\(dataPath):\(error.line):\(error.column): error: \(error.message)\n")
-            return ExitStatus.failure
-        }
-
         let quiet = arguments.flag(ProgressReporter.quietOption)
-        let path: String
-        switch location {
-        case .file(let file): path = file
-        case .postgres(let database): return try importIntoDatabase(database, document: document, dataPath: dataPath, quiet: quiet, arguments)
-        }
-        let counts: [(type: String, count: Int)]
-        if FileManager.default.fileExists(atPath: path) {
-            let info = try RemodelStore.inspect(path: path)
-            if let text = arguments.value(StoreCommandSupport.version), Int(text) != info.version {
-                Console.writeError(
-                    "Error: '\(path)' is at schema version \(info.version), not \(text); import with --version \(info.version), or migrate the store first (`remodel migrate --store \(path)`)\n"
-                )
-                return ExitStatus.failure
+        do {
+            let path: String
+            switch location {
+            case .file(let file): path = file
+            case .postgres(let database): return try importIntoDatabase(database, data: data, dataPath: dataPath, quiet: quiet, arguments)
             }
-            let store = try StoreCommandSupport.openExisting(path, readOnly: false)
-            // Objects added to a damaged store could be lost with it.
-            try RemodelStore.checkIntegrity(path: path)
-            // One transaction: on any failure SQLite rolls it back.
-            counts = try StoreCommandSupport.reportingStorageFaults(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
-                try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
-                    try StoreJSON.importDocument(document, into: store, source: dataPath, progress: progress.dataTransfer)
+            let counts: [(type: String, count: Int)]
+            if FileManager.default.fileExists(atPath: path) {
+                let info = try RemodelStore.inspect(path: path)
+                if let text = arguments.value(StoreCommandSupport.version), Int(text) != info.version {
+                    Console.writeError(
+                        "Error: '\(path)' is at schema version \(info.version), not \(text); import with --version \(info.version), or migrate the store first (`remodel migrate --store \(path)`)\n"
+                    )
+                    return ExitStatus.failure
                 }
-            }
-        } else {
-            // Check before creating anything, so that a bad file leaves no store behind.
-            guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
-            counts = try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
-                let checked = try StoreJSON.check(document, schema: target.schema, source: dataPath, progress: progress.dataTransfer)
-                // Built beside STORE and renamed into place once imported: a failure leaves no file.
-                return try StoreCommandSupport.reportingStorageFaults(
-                    cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind"
-                ) {
-                    try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in
-                        try StoreJSON.importDocument(checked, into: store, progress: progress.dataTransfer)
+                let store = try StoreCommandSupport.openExisting(path, readOnly: false)
+                // Objects added to a damaged store could be lost with it.
+                try RemodelStore.checkIntegrity(path: path)
+                // One transaction: on any failure SQLite rolls it back.
+                counts = try StoreCommandSupport.reportingStorageFaults(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
+                    try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
+                        let document = try Self.read(data, from: dataPath, progress: progress)
+                        return try StoreJSON.importDocument(document, into: store, source: dataPath, progress: progress.dataTransfer)
+                    }
+                }
+            } else {
+                // Check before creating anything, so that a bad file leaves no store behind.
+                guard let target = try StoreCommandSupport.targetSchema(arguments, command: "import") else { return ExitStatus.failure }
+                counts = try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
+                    let document = try Self.read(data, from: dataPath, progress: progress)
+                    let checked = try StoreJSON.check(document, schema: target.schema, source: dataPath, progress: progress.dataTransfer)
+                    // Built beside STORE and renamed into place once imported: a failure leaves no file.
+                    return try StoreCommandSupport.reportingStorageFaults(
+                        cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind"
+                    ) {
+                        try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in
+                            try StoreJSON.importDocument(checked, into: store, progress: progress.dataTransfer)
+                        }
                     }
                 }
             }
+            Console.write("Imported \(StoreCommandSupport.counts(counts)) into '\(path)'\n")
+            return ExitStatus.success
+        } catch let error as JSONSyntaxError {
+            // Printed once the progress line is gone, at the place in the file.
+            Console.writeError("\(dataPath):\(error.line):\(error.column): error: \(error.message)\n")
+            return ExitStatus.failure
         }
-        Console.write("Imported \(StoreCommandSupport.counts(counts)) into '\(path)'\n")
-        return ExitStatus.success
+    }
+
+    /// DATA.json's document, read as the first stage of the import's progress (a large file
+    /// takes a while: its bytes, all at once when read).
+    private static func read(_ data: Data, from dataPath: String, progress: ProgressReporter) throws -> JSONValue {
+        progress.update(verb: "reading", unit: "bytes", done: 0, total: data.count, detail: FilePaths.name(of: dataPath))
+        var parser = JSONParser(bytes: [UInt8](data))
+        let document = try parser.parse()
+        progress.update(verb: "reading", unit: "bytes", done: data.count, total: data.count, detail: FilePaths.name(of: dataPath))
+        return document
     }
 
     /// The same import into a store in a PostgreSQL schema, created there when missing.
-    private func importIntoDatabase(_ database: PostgresTarget, document: JSONValue, dataPath: String, quiet: Bool, _ arguments: ParsedArguments) throws -> Int32 {
+    private func importIntoDatabase(_ database: PostgresTarget, data: Data, dataPath: String, quiet: Bool, _ arguments: ParsedArguments) throws -> Int32 {
         let requested = try arguments.value(StoreCommandSupport.version).map { text in
             guard let number = Int(text) else { throw UsageError("--version takes a version number, not '\(text)'") }
             return number
@@ -99,7 +108,8 @@ struct ImportCommand: Command {
             fresh = target
         }
         let (counts, server) = try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
-            try PostgresStore.importDocument(
+            let document = try Self.read(data, from: dataPath, progress: progress)
+            return try PostgresStore.importDocument(
                 document, into: database, source: dataPath, expectedVersion: fresh == nil ? requested : nil,
                 recordedSchema: StoreCommandSupport.recordedSchema(of: database), create: fresh, progress: progress.dataTransfer
             )
