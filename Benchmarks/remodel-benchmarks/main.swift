@@ -26,6 +26,10 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
         "check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
         "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark
     ),
+    (
+        "transfer", "import N Person + N Dog of the example into a new store, migrate it to v3, export it: whole processes, against a baseline build",
+        "[--people N] [--runs N] [--remodel PATH] [--baseline-remodel PATH]", runTransferBenchmark
+    ),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),
     ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", "[--count N] [--reads N] [--runs N]", runStoreBenchmark),
 ]

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelTestSupport
 import XCTest
 
 /// A test case with a fresh folder of its own for each test, removed afterwards, and the real
@@ -77,20 +78,9 @@ class CLIFolderTestCase: XCTestCase {
         return try Self.canonicalJSON(object)
     }
 
-    /// A v1 document with `people` Persons, as many Dogs (one each), and a few Notes.
+    /// A v1 document with `people` Persons, as many Dogs (one each), and a Note.
     static func generatedV1(people: Int) -> String {
-        let units = ["Eng", "HR", "Docs", "Sales", "Marketing"]
-        var persons: [String] = []
-        var dogs: [String] = []
-        for index in 0..<people {
-            let dog = String(format: "00000000-0000-0000-0000-%012X", index + 1)
-            persons.append(
-                #"{"_id": "\#(String(format: "%024x", index + 1))", "name": "First\#(index) Last\#(index)", "employeeId": "E-\#(index)", "company": "Co", "businessUnit": "\#(units[index % units.count])", "dogs": ["\#(dog)"]}"#
-            )
-            dogs.append(#"{"_id": "\#(dog)", "name": "Dog \#(index)", "breed": "Mixed", "weight": "\#(index % 7 == 0 ? "heavy" : String(index % 50))"}"#)
-        }
-        return
-            #"{"Person": [\#(persons.joined(separator: ", "))], "Dog": [\#(dogs.joined(separator: ", "))], "Note": [{"identifier": "n1", "content": "hello", "lastEdited": "2026-01-01T00:00:00Z"}]}"#
+        ExampleData.generatedV1(people: people)
     }
 
     func golden(_ name: String) throws -> String {
