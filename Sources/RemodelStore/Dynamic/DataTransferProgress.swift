@@ -58,15 +58,9 @@ package struct DataTransferCounter {
         progress?(state)
     }
 
-    /// One more object through the stage.
+    /// `count` more objects through the stage (one by default).
     @inline(__always)
-    package mutating func advance() {
-        state.completed += 1
-        if state.completed >= next { report() }
-    }
-
-    /// `count` more objects through the stage.
-    package mutating func advance(by count: Int) {
+    package mutating func advance(by count: Int = 1) {
         state.completed += count
         if state.completed >= next { report() }
     }
