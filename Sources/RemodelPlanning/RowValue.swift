@@ -68,8 +68,6 @@ struct PropertyScope {
     var values: [String: RowValue] = [:]
     /// New properties a step gave a value, with the step and its change.
     var writes: [String: (step: StepReference, change: Int)] = [:]
-    /// Conditions no object may meet before the rewrite.
-    var checks: [PendingCheck] = []
 
     init(oldObject: ObjectType, newObject: ObjectType?, properties: RenameMap) {
         self.oldObject = oldObject

@@ -72,17 +72,17 @@ extension VersionPlanner {
     private mutating func planChecks(_ name: String) {
         guard let table = tables[name] else { return }
         let key: SQLExpression = table.keyColumn.map { .column($0) } ?? .rowid
-        for check in table.scope.checks {
+        for check in pendingChecks[.table(name)] ?? [] {
             let (from, shownKey) = check.place ?? (name, key)
             schedule(.check(dataCheck(check, type: table.typeName, from: from, key: shownKey, condition: check.condition)), in: .check, for: check.change)
         }
     }
 
-    func dataCheck(_ check: PendingCheck, type: String, from table: String, key: SQLExpression, condition: SQLExpression) -> DataCheck {
+    func dataCheck(_ check: PendingCheck, type: String, from table: String, key: SQLExpression, condition: SQLExpression, limit: Int = 5) -> DataCheck {
         DataCheck(
             type: type, property: check.property, step: check.step, problem: check.problem, hint: check.hint, location: changes[check.change].location,
             valueIsProse: check.shownIsProse,
-            query: SQLSelect([key, check.shown], from: table, where: condition, limit: 5),
+            query: SQLSelect([key, check.shown], from: table, where: condition, limit: limit),
             countQuery: SQLSelect([.call(.count, .rowid)], from: table, where: condition)
         )
     }
@@ -90,13 +90,15 @@ extension VersionPlanner {
     /// Checks of embedded types run on every column and side table that holds them.
     private mutating func planEmbeddedChecks() {
         for name in embedded.keys.sorted() {
-            guard let state = embedded[name], !state.scope.checks.isEmpty else { continue }
+            guard let checks = pendingChecks[.embedded(name)], !checks.isEmpty else { continue }
             for container in containers(holding: name) {
-                for check in state.scope.checks {
+                for check in checks {
                     let value = SQLExpression.column(container.column)
                     let condition = SQLExpression.binary(.and, .isNotNull(value), check.condition.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) })
                     var shown = check
                     shown.shown = check.shown.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) }
+                    // Named from the owner: `Owner.box.priority`.
+                    shown.property = check.property.map { "\(container.property).\($0)" } ?? container.property
                     schedule(.check(dataCheck(shown, type: container.owner, from: container.table, key: container.ownerKey, condition: condition)), in: .check, for: check.change)
                 }
             }

@@ -61,11 +61,11 @@ extension VersionPlanner {
             if let write = scope.writes[name] {
                 let value = scope.values[name]!
                 if !type.isOptional && !value.isNonNull {
-                    scope.checks.append(
+                    require(
                         PendingCheck(
                             property: name, step: write.step.label, problem: "a null value, but the property is required",
                             hint: "make '\(name)' optional, or give the step a value for every object", condition: .isNull(value.expression), shown: value.expression,
-                            change: write.change))
+                            change: write.change), at: target)
                 }
                 continue
             }
@@ -89,11 +89,11 @@ extension VersionPlanner {
             if oldType.isOptional && !type.isOptional && !continued.isNonNull {
                 let change = record(
                     SchemaChange(.propertyMadeRequired(type: typeName, property: name), impact: .dataDependent), "make \(typeName).\(name) required", type: typeName, member: name)
-                scope.checks.append(
+                require(
                     PendingCheck(
                         property: name, step: "schema", problem: "no value, but '\(name)' becomes required",
                         hint: "give these objects a value first, keep '\(name)' optional, or add a convert step with onError: default",
-                        condition: .isNull(continued.expression), shown: continued.expression, change: change))
+                        condition: .isNull(continued.expression), shown: continued.expression, change: change), at: target)
                 continued.isNonNull = true
             } else if !oldType.isOptional && type.isOptional {
                 record(SchemaChange(.propertyMadeOptional(type: typeName, property: name), impact: .additive), "make \(typeName).\(name) optional", type: typeName, member: name)
@@ -160,13 +160,11 @@ extension VersionPlanner {
                 let change = record(
                     SchemaChange(.propertyMadeRequired(type: table.typeName, property: side.property), impact: .dataDependent),
                     "make the elements of \(table.typeName).\(side.property) required", type: table.typeName, member: side.property)
-                var scope = tables[name]!.scope
-                scope.checks.append(
+                require(
                     PendingCheck(
                         property: side.property, step: "schema", problem: "null elements, but the elements become required",
                         hint: "remove the null elements first, or keep the elements optional", condition: .isNull(value.expression), shown: .null, change: change,
-                        place: (current, .column("owner"))))
-                tables[name]!.scope = scope
+                        place: (current, .column("owner"))), at: .table(name))
             }
         }
     }
@@ -226,7 +224,7 @@ extension VersionPlanner {
                 whens.append(SQLCaseBranch(StoredLiteral.raw(oldCase.rawValue), StoredLiteral.raw(newCase.rawValue)))
             }
         }
-        let removed = oldEnum.cases.filter { newEnum.enumCase(named: $0.name) == nil }
+        let removed = oldEnum.casesRemoved(in: newEnum)
         let typeName = scope(of: target).typeName
         if !removed.isEmpty {
             let change = record(
@@ -237,9 +235,7 @@ extension VersionPlanner {
                 hint: "add a mapValues step that maps the removed cases to remaining ones",
                 condition: .inList(value, removed.map { StoredLiteral.raw($0.rawValue) }, negated: false), shown: value, change: change)
             if let container, container.isSideTable { check.place = (container.table, container.ownerKey) }
-            var scope = scope(of: target)
-            scope.checks.append(check)
-            store(scope, at: target)
+            require(check, at: target)
         }
         guard !whens.isEmpty else { return value }
         let remapped = SQLExpression.caseWhen(operand: value, branches: whens, otherwise: value)
@@ -406,13 +402,11 @@ extension VersionPlanner {
             let held = counts.dropFirst().reduce(counts.first ?? .integer(0)) { .binary(.plus, $0, $1) }
             let parts = shown.map { SQLExpression.call(.coalesce, .binary(.concatenate, $0, .text(", ")), .text("")) }
             let holders = SQLExpression.call(.trim, parts.dropFirst().reduce(parts.first ?? .text("")) { .binary(.concatenate, $0, $1) }, .text(", "))
-            var scope = table.scope
-            scope.checks.append(
+            require(
                 PendingCheck(
                     property: nil, step: "schema", problem: "more than one object holding them, but an embedded object has exactly one owner",
                     hint: "make each object held by one owner (give the others their own copy, or unlink them in a version before), or keep '\(newName)' a linked type",
-                    condition: .binary(.greater, held, .integer(1)), shown: holders, change: change, shownIsProse: true))
-            tables[name]!.scope = scope
+                    condition: .binary(.greater, held, .integer(1)), shown: holders, change: change, shownIsProse: true), at: .table(name))
             schedule(
                 .count(
                     CountNote(
@@ -433,12 +427,10 @@ extension VersionPlanner {
                 "make \(table.typeName).\(key) the primary key", type: table.typeName, member: key)
         let duplicates = SQLSelect(
             [SQLSelect.Column(value.expression)], from: SQLSelect.Source(name), groupBy: [value.expression], having: .binary(.greater, .call(.count, .rowid), .integer(1)))
-        var scope = table.scope
-        scope.checks.append(
+        require(
             PendingCheck(
                 property: key, step: table.scope.writes[key]?.step.label ?? "schema", problem: "a primary key that another object would also have",
                 hint: "make the new keys unique, or delete the duplicates first with deleteObjects",
-                condition: .inSelect(value.expression, duplicates), shown: value.expression, change: change))
-        tables[name]!.scope = scope
+                condition: .inSelect(value.expression, duplicates), shown: value.expression, change: change), at: .table(name))
     }
 }

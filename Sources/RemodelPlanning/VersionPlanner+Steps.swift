@@ -217,10 +217,10 @@ extension VersionPlanner {
             if otherwise == nil {
                 let unmapped = SQLExpression.isNull(mapped)
                 let condition = type.isOptional ? .binary(.and, .isNotNull(operand.expression), unmapped) : unmapped
-                scope.checks.append(
+                require(
                     PendingCheck(
                         property: property, step: reference.label, problem: "values that mapValues does not map (and there is no `otherwise`)",
-                        hint: "add the missing values to `values:`, or an `otherwise:` value", condition: condition, shown: operand.expression, change: change))
+                        hint: "add the missing values to `values:`, or an `otherwise:` value", condition: condition, shown: operand.expression, change: change), at: target)
             }
             assign(property, RowValue(expression: mapped, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
@@ -273,7 +273,7 @@ extension VersionPlanner {
             let nonNull = !type.isOptional && (operand.isNonNull || fallbackNonNull) && (conversion.test == nil || fallbackNonNull || onError == .fail)
             changes[change].summary = "convert \(typeName).\(property) from \(operand.type) to \(type) (onError: \(onError.rawValue))"
             changes[change].assignments = [assignment(property, value, target: target)]
-            if let check { scope.checks.append(check) }
+            if let check { require(check, at: target) }
             assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
         case .renameType, .renameProperty, .deleteObjects, .createObjects, .custom:

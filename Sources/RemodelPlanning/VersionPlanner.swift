@@ -19,7 +19,7 @@ struct VersionPlanner {
         case snapshot, dropRemoved, dropIndexes, renameTables, renameColumns, renameSideTables
         // Values a deletion's condition reads are kept before it; every other kept value after
         // the deletions, so that it sees their effect (links to deleted objects are gone).
-        case materializeForDeletions, delete, materialize, check, unembed, rewrite, dropKept, create, createObjects, custom, cleanup, normalize, linkCheck
+        case materializeForDeletions, delete, materialize, check, unembed, rewrite, dropKept, create, createObjects, custom, cleanup, normalize, conform, linkCheck
     }
 
     let old: Schema
@@ -65,6 +65,10 @@ struct VersionPlanner {
     var embeddingOwners: [String: [Container]] = [:]
     /// Embedded types that become tables (by new name): where their values are.
     var unembeddings: [String: [Unembedding]] = [:]
+    /// The conditions no object of a table or embedded type may meet, in the order required.
+    /// They live here rather than in a `PropertyScope`, which planning copies and stores back:
+    /// a check required on a copy that is then overwritten would be printed and never run.
+    var pendingChecks: [StepTarget: [PendingCheck]] = [:]
 
     init(old: Schema, new: Schema, migration: Migration, sources: HistorySources, nowMicroseconds: Int64, customSteps: Set<String>, tableRewrite: MigrationPlanner.TableRewrite) {
         self.old = old
@@ -208,6 +212,12 @@ struct VersionPlanner {
         record(.schema(change), impact ?? change.impact, summary, at: type.map { .schema(type: $0, member: member, old: old) }, assignments: assignments)
     }
 
+    /// Requires that no object of `target` meets `check.condition`: a data check that runs
+    /// before the target's rewrite, owned by `check.change`.
+    mutating func require(_ check: PendingCheck, at target: StepTarget) {
+        pendingChecks[target, default: []].append(check)
+    }
+
     mutating func schedule(_ operation: PlanOperation, in phase: Phase, for change: Int) {
         scheduled[phase, default: []].append(ScheduledOperation(change: change, operation: operation))
     }
@@ -244,6 +254,8 @@ struct VersionPlanner {
         planRewrites()
         planCreations()
         planCleanup()
+        planConformance()
+        verifyChecksRun()
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         let operations = Phase.allCases.flatMap { scheduled[$0] ?? [] }
         return VersionPlan(

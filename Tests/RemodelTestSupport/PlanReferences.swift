@@ -15,6 +15,13 @@ public enum PlanReferences {
         public var history: MigrationHistory
         public var from: Int
         public var customSteps: [String] = []
+
+        public init(name: String, history: MigrationHistory, from: Int, customSteps: [String] = []) {
+            self.name = name
+            self.history = history
+            self.from = from
+            self.customSteps = customSteps
+        }
     }
 
     /// The instant `$now` stands for in every reference.

@@ -48,4 +48,13 @@ public struct EnumType: Hashable, Sendable {
     public func enumCase(named name: String) -> Case? {
         cases.first { $0.name == name }
     }
+
+    /// The cases of this (older) enum whose stored values `newer` cannot read: gone by name,
+    /// and their raw value no case of `newer` has. (A case renamed with its raw value kept reads
+    /// as the new case, so its values need nothing.) The one rule the planner's checks and the
+    /// migration draft's questions share.
+    public func casesRemoved(in newer: EnumType) -> [Case] {
+        let rawValues = Set(newer.cases.map(\.rawValue))
+        return cases.filter { newer.enumCase(named: $0.name) == nil && !rawValues.contains($0.rawValue) }
+    }
 }

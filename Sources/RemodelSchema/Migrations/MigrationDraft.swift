@@ -294,6 +294,48 @@ public enum MigrationDraft {
                     questions.append(question)
                 }
             }
+            questions += Self.removedCaseQuestions(old: old, new: new, diff: diff, answered: answered)
+        }
+
+        /// Enum cases removed: stored values of them stop the migration, so each property that
+        /// keeps holding the enum gets a `mapValues` to answer, each removed case mapped to the
+        /// added case of the closest name (a rename), else to the property's default case or
+        /// the enum's first.
+        static func removedCaseQuestions(old: Schema, new: Schema, diff: SchemaDiff, answered: Answered) -> [String] {
+            var questions: [String] = []
+            for newEnum in new.enums {
+                guard let oldName = diff.enums.old(for: newEnum.name), let oldEnum = old.enumType(named: oldName), let first = newEnum.cases.first else { continue }
+                let removed = oldEnum.casesRemoved(in: newEnum)
+                guard !removed.isEmpty else { continue }
+                // Closest pairs first; a pair whose names differ in more than half their letters is no rename.
+                let added = newEnum.cases.filter { oldEnum.enumCase(named: $0.name) == nil }.map(\.name)
+                let pairs = removed.flatMap { oldCase in added.map { (old: oldCase.name, new: $0, distance: Suggestion.editDistance(oldCase.name, $0)) } }
+                var renamed: [String: String] = [:]
+                for pair in pairs.sorted(by: { ($0.distance, $0.old, $0.new) < ($1.distance, $1.old, $1.new) })
+                where pair.distance * 2 <= max(pair.old.count, pair.new.count) && renamed[pair.old] == nil && !renamed.values.contains(pair.new) {
+                    renamed[pair.old] = pair.new
+                }
+                for newObject in new.objects {
+                    guard let originName = diff.types.old(for: newObject.name), let oldObject = old.objectType(named: originName) else { continue }
+                    let origins = diff.properties[newObject.name] ?? RenameMap()
+                    for property in newObject.properties {
+                        guard let type = property.storedType, type.collection == nil, type.enumName == newEnum.name,
+                            let oldProperty = oldObject.property(named: origins.old(for: property.name) ?? property.name), oldProperty.storedType?.enumName == oldName,
+                            !answered.mentions(property.name, of: newObject.name)
+                        else { continue }
+                        let fallback: String = if case .enumCase(let name)? = property.defaultValue, newEnum.enumCase(named: name) != nil { name } else { first.name }
+                        let pairs = removed.map { ($0.name, renamed[$0.name] ?? fallback) }
+                        let guesses = pairs.map { renamed[$0.0] != nil ? "\($0.0) → \($0.1) looks like a rename" : "\($0.0) → \($0.1) is a guess" }
+                        questions.append(
+                            """
+                              # Question: what do the cases removed from \(newEnum.name) (\(removed.map(\.name).joined(separator: ", "))) become in \(newObject.name).\(property.name)? Stored values of a removed case stop the migration.
+                              # Uncomment this step and check each value (\(guesses.joined(separator: "; "))).
+                              # - mapValues: { type: \(scalar(newObject.name)), property: \(scalar(property.name)), values: { \(pairs.map { "\(scalar($0.0)): \(scalar($0.1))" }.joined(separator: ", ")) } }
+                            """)
+                    }
+                }
+            }
+            return questions
         }
 
         /// How much of two types' properties they share (names of stored properties, the

@@ -78,8 +78,9 @@ package struct EmbeddedValueCoding: Sendable {
     }
 
     /// The stored JSON text of an embedded `typeName` whose stored properties, in declaration
-    /// order, have `values` (embedded objects and collections as JSON text). Null optionals are
-    /// left out, as the generated models' encoders leave them out.
+    /// order, have `values` (embedded objects and collections as JSON text). A null optional is
+    /// written as `null`, so that a reshaped object keeps every member it had (an export shows
+    /// every optional member either way).
     package func jsonText(ofType typeName: String, values: [StoreValue]) throws -> String {
         guard let object = self.members[typeName] else { throw Failure(description: "unknown embedded type \(typeName)") }
         var members: [(String, JSONValue)] = []
@@ -87,7 +88,11 @@ package struct EmbeddedValueCoding: Sendable {
         for member in object where member.position < values.count {
             let value = values[member.position]
             if value.isNull {
-                if member.type.collection != nil { members.append((member.name, member.type.collection == .map ? .object([]) : .array([]))) }
+                switch member.type.collection {
+                case .map?: members.append((member.name, .object([])))
+                case .list?, .set?: members.append((member.name, .array([])))
+                case nil: members.append((member.name, .null))
+                }
                 continue
             }
             if member.isJSON {

@@ -38,11 +38,42 @@ package struct StoreValueConversion {
             if target.isEmbedded {
                 guard case .text(let text) = value else { throw StoreError.invalidInput("expected embedded JSON text, found \(value)") }
                 var parser = JSONParser(text)
-                return try parser.parse()
+                return exported(try parser.parse(), embedded: target)
             }
             guard let keyType = target.primaryKeyProperty?.storedType else { throw StoreError.unsupportedSchema("'\(name)' has no primary key") }
             return try json(value, type: keyType)
         }
+    }
+
+    /// An embedded object as the data format shows it: every optional member present (`null`
+    /// where the stored JSON leaves it out) and every collection (`[]` or `{}`), nested embedded
+    /// objects alike. The models' encoders leave a nil out while an import and a migration keep
+    /// the nulls they are given, so the stored text of one object can differ; its export cannot.
+    private func exported(_ json: JSONValue, embedded type: ObjectType) -> JSONValue {
+        guard case .object(let members) = json else { return json }
+        var result: [(String, JSONValue)] = []
+        for (name, member) in members {
+            guard let propertyType = type.property(named: name)?.storedType, let target = propertyType.objectName.flatMap(schema.objectType(named:)), target.isEmbedded
+            else {
+                result.append((name, member))
+                continue
+            }
+            switch member {
+            case .array(let elements): result.append((name, .array(elements.map { exported($0, embedded: target) })))
+            case .object(let entries) where propertyType.collection == .map: result.append((name, .object(entries.map { ($0.0, exported($0.1, embedded: target)) })))
+            default: result.append((name, exported(member, embedded: target)))
+            }
+        }
+        for property in type.storedProperties where json[property.name] == nil {
+            guard let propertyType = property.storedType else { continue }
+            switch propertyType.collection {
+            case .list?, .set?: result.append((property.name, .array([])))
+            case .map?: result.append((property.name, .object([])))
+            case nil where propertyType.isOptional: result.append((property.name, .null))
+            case nil: continue
+            }
+        }
+        return .object(result.sorted { $0.0 < $1.0 })
     }
 
     private func json(_ value: StoreValue, scalar: ScalarType) throws -> JSONValue {

@@ -1,0 +1,111 @@
+import RemodelCore
+import RemodelLayout
+
+/// After a version's last statement, inside its transaction: every value the version wrote, and
+/// every value whose allowed set it narrowed, must be one the new schema allows where SQLite's
+/// own constraints do not say so (enum cases, the range of a sized integer). `NOT NULL`, the
+/// primary key and links are the table definitions' and the link check's.
+///
+/// The steps' and the schema's own checks run before the rewrite and explain the cause; this
+/// one checks the result, whatever composed it, so that no version can commit a value the new
+/// schema cannot read. It scans only the columns and side tables such a value is in.
+extension VersionPlanner {
+    mutating func planConformance() {
+        for name in tableOrder {
+            guard let table = tables[name], table.role == .continued, let newTable = table.newTable, let newObject = table.newObject else { continue }
+            let key: SQLExpression = newTable.primaryKey.map { .column($0.name) } ?? .rowid
+            for column in newTable.columns {
+                guard let property = newObject.property(named: column.name), let type = property.storedType, type.collection == nil,
+                    let value = table.scope.values[column.name], !value.isConstant
+                else { continue }
+                let oldType = table.properties.old(for: column.name).flatMap { table.oldObject.property(named: $0)?.storedType }
+                let wrote = value.sourceColumn != column.name
+                guard wrote || narrows(from: oldType, to: type) else { continue }
+                conform(.column(column.name), type: type, in: newTable.name, key: key, owner: newObject.name, property: column.name, written: table.scope.writes[column.name])
+            }
+            for side in newTable.sideTables {
+                guard let value = table.elementValues[side.property] else { continue }
+                let oldType = table.oldSideTable(forNew: side.property)?.type
+                let wrote = value.expression != .column("value")
+                guard wrote || narrows(from: oldType?.element, to: side.type.element) else { continue }
+                conform(.column("value"), type: side.type.element, in: side.name, key: .column("owner"), owner: newObject.name, property: side.property, written: nil)
+            }
+        }
+    }
+
+    /// Whether values of `old` may be outside what `new` allows: enum cases removed, or a
+    /// smaller integer range.
+    private func narrows(from old: PropertyType?, to new: PropertyType) -> Bool {
+        guard let old else { return true }
+        switch (old.base, new.base) {
+        case (.enumeration(let from), .enumeration(let to)):
+            guard diff.enums.new(for: from) == to, let oldEnum = self.old.enumType(named: from), let newEnum = self.new.enumType(named: to) else { return true }
+            return !oldEnum.casesRemoved(in: newEnum).isEmpty
+        case (.scalar(let from), .scalar(let to)):
+            guard let fromRange = from.integerRange, let toRange = to.integerRange else { return from != to }
+            return !(toRange.lowerBound <= fromRange.lowerBound && fromRange.upperBound <= toRange.upperBound)
+        default:
+            return old.base != new.base
+        }
+    }
+
+    /// Schedules the check that `value` (of the new schema's `type`) holds only what the type
+    /// allows, if SQLite's constraints leave anything to check.
+    private mutating func conform(
+        _ value: SQLExpression, type: PropertyType, in table: String, key: SQLExpression, owner: String, property: String, written: (step: StepReference, change: Int)?
+    ) {
+        let allowed: SQLExpression
+        let what: String
+        let detail: String
+        switch type.base {
+        case .enumeration(let name):
+            guard let enumType = new.enumType(named: name) else { return }
+            allowed = .inList(value, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
+            what = "a case of \(name)"
+            detail = "\(what) (\(enumType.cases.map(\.name).joined(separator: ", ")))"
+        case .scalar(let scalar):
+            guard let range = scalar.integerRange, range != Int64.min...Int64.max else { return }
+            allowed = .between(value, lower: .integer(range.lowerBound), upper: .integer(range.upperBound))
+            what = "a \(scalar)"
+            detail = "\(what) (\(range.lowerBound)…\(range.upperBound))"
+        case .object:
+            return
+        }
+        let condition = SQLExpression.binary(.and, .isNotNull(value), .not(allowed))
+        let blame: Blame = written.map { .step($0.step.index) } ?? .schema(type: owner, member: property)
+        let change = record(
+            .plan(type: table), .dataDependent, "check that every \(owner).\(property) is \(what) after version \(version)", at: blame)
+        let check = PendingCheck(
+            property: property, step: written?.step.label ?? "schema", problem: "values that are not \(detail), as version \(version) requires",
+            hint: written == nil
+                ? "map the values to cases of the new schema with a mapValues step, or keep the removed cases"
+                : "make the step write only values the schema allows (a mapValues `otherwise:`, or onError: default)",
+            condition: condition, shown: value, change: change)
+        schedule(.check(dataCheck(check, type: owner, from: table, key: key, condition: condition, limit: 10)), in: .conform, for: change)
+    }
+}
+
+extension VersionPlanner {
+    /// Every check a change required is a query the plan runs: a plan that would print a check
+    /// and skip it is refused (an internal error, reported as one) rather than run. The only
+    /// checks without a query are those on values nothing stores: an embedded type no
+    /// continued object holds.
+    mutating func verifyChecksRun() {
+        var scheduledChecks = Set<Int>()
+        for operation in scheduled.values.joined() {
+            if case .check = operation.operation { scheduledChecks.insert(operation.change) }
+        }
+        for (target, checks) in pendingChecks.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+            switch target {
+            case .table(let name) where tables[name]?.role == .removed: continue
+            case .embedded(let name) where containers(holding: name).isEmpty: continue
+            default: break
+            }
+            for check in checks where !scheduledChecks.contains(check.change) {
+                error(
+                    "migration-internal", "the plan describes a check it would not run (\(changes[check.change].summary)); nothing was migrated",
+                    at: .migration, hint: "this is a fault in Remodel's planner: report it with the migration file")
+            }
+        }
+    }
+}

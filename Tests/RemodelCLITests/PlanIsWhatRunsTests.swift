@@ -1,0 +1,216 @@
+import Foundation
+import RemodelTestSupport
+import XCTest
+
+/// The plan a reviewer reads is what runs, through the real CLI: each check a plan prints stops
+/// the migration on the data it describes (and changes nothing), the result of every version
+/// conforms to its schema, and reshaped embedded objects keep their members.
+final class PlanIsWhatRunsTests: CLIFolderTestCase {
+    // MARK: - A two-version history
+
+    /// `Schemas/S.yaml` at `v1`, frozen as version 1, a store `s.sqlite` holding `data`, then
+    /// the schema edited to `v2` and frozen as version 2 with `steps` (YAML list items, or
+    /// `[]`). Returns the store's path.
+    @discardableResult
+    func history(v1: String, data: String, v2: String, steps: String = "  []\n") throws -> String {
+        try write(v1, to: "Schemas/S.yaml")
+        try remodel(["migration", "new", "initial"])
+        try write(data, to: "data.json")
+        try remodel(["import", "--store", path("s.sqlite"), "--quiet", path("data.json")])
+        try write(v2, to: "Schemas/S.yaml")
+        let output = try CLIRunner.run(["migration", "new", "change"], in: folder)
+        XCTAssertTrue([0, 1].contains(output.status), output.stderr)
+        try write("description: change\nsteps:\n\(steps)", to: "Migrations/0002-change.yaml")
+        return path("s.sqlite")
+    }
+
+    /// Runs `migrate` (a dry run, then for real) expecting a data error with every text of
+    /// `contains`, and checks that the store's bytes did not change.
+    func expectRefused(_ store: String, contains texts: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        for arguments in [["--dry-run"], []] {
+            let output = try remodel(["migrate", "--store", store, "--quiet"] + arguments, expect: 1, file: file, line: line)
+            for text in texts {
+                XCTAssertTrue(output.stderr.contains(text), "missing: \(text)\n\(output.stderr)", file: file, line: line)
+            }
+            XCTAssertTrue(output.stderr.contains("Nothing was changed"), output.stderr, file: file, line: line)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "the store changed", file: file, line: line)
+        }
+    }
+
+    // MARK: - Removed enum cases
+
+    static let notes = """
+        enums:
+          Priority:
+            type: string
+            cases: [low, normal, urgent]
+        objects:
+          Note:
+            primaryKey: id
+            properties:
+              id: string
+              priority: PRIORITY
+
+        """
+
+    static let notesData = #"{"Note": [{"id": "a", "priority": "low"}, {"id": "b", "priority": "urgent"}, {"id": "c", "priority": "normal"}]}"#
+
+    func testRemovedStringEnumCasesStopTheMigrationNamingTheObjects() throws {
+        let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
+        let store = try history(v1: v1, data: Self.notesData, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal, critical]"))
+        try expectRefused(
+            store,
+            contains: [
+                "2 Note objects with values of enum cases removed from Priority (low, urgent) in Note.priority: \"a\" (\"low\"), \"b\" (\"urgent\")",
+                "hint: add a mapValues step that maps the removed cases to remaining ones",
+            ])
+    }
+
+    func testRemovedIntEnumCasesStopTheMigration() throws {
+        let v1 = """
+            enums:
+              Level:
+                type: int
+                cases: { low: 1, normal: 2, urgent: 3 }
+            objects:
+              Note:
+                primaryKey: id
+                properties:
+                  id: string
+                  level: Level
+
+            """
+        let data = #"{"Note": [{"id": "a", "level": 1}, {"id": "b", "level": 2}]}"#
+        let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "{ low: 1, normal: 2, urgent: 3 }", with: "{ normal: 2, urgent: 3 }"))
+        try expectRefused(store, contains: ["1 Note object with values of enum cases removed from Level (low) in Note.level: \"a\" (1)"])
+    }
+
+    func testRemovedCasesOfAnOptionalEnumStopTheMigrationAndNullsPass() throws {
+        let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority?")
+        let data = #"{"Note": [{"id": "a", "priority": "low"}, {"id": "b", "priority": null}, {"id": "c", "priority": "normal"}]}"#
+        let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal]"))
+        try expectRefused(store, contains: ["1 Note object with values of enum cases removed from Priority (low, urgent) in Note.priority: \"a\" (\"low\")"])
+    }
+
+    func testRemovedCasesOfAnEnumInsideAnEmbeddedObjectStopTheMigration() throws {
+        let v1 = """
+            enums:
+              Priority:
+                type: string
+                cases: [low, normal, urgent]
+            objects:
+              Owner:
+                primaryKey: id
+                properties:
+                  id: int
+                  box: Box?
+                  boxes: list<Box>
+              Box:
+                embedded: true
+                properties:
+                  priority: Priority
+
+            """
+        let data = #"{"Owner": [{"id": 1, "box": {"priority": "urgent"}, "boxes": []}, {"id": 2, "box": null, "boxes": [{"priority": "normal"}, {"priority": "low"}]}]}"#
+        let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal]"))
+        try expectRefused(
+            store,
+            contains: [
+                "1 Owner object with values of enum cases removed from Priority (low, urgent) in Owner.box.priority: 1 (\"urgent\")"
+            ])
+    }
+
+    func testAMapValuesStepForTheRemovedCasesMigratesEveryValue() throws {
+        let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
+        let store = try history(
+            v1: v1, data: Self.notesData, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal, critical]"),
+            steps: "  - mapValues: { type: Note, property: priority, values: { low: normal, urgent: critical } }\n")
+        try remodel(["migrate", "--store", store, "--quiet"])
+        XCTAssertEqual(
+            try export(store),
+            try Self.canonicalJSON(["Note": [["id": "a", "priority": "normal"], ["id": "b", "priority": "critical"], ["id": "c", "priority": "normal"]]]))
+    }
+
+    /// Every value a version wrote is checked against its schema after the version's last
+    /// statement: the plan shows the check, with the step that wrote the values.
+    func testThePlanShowsTheConformanceCheckOfWhatAStepWrote() throws {
+        let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
+        let store = try history(
+            v1: v1, data: Self.notesData, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal, critical]"),
+            steps: "  - mapValues: { type: Note, property: priority, values: { low: normal, urgent: critical } }\n")
+        let output = try remodel(["migrate", "--store", store, "--dry-run"])
+        XCTAssertTrue(output.stdout.contains("check that every Note.priority is a case of Priority after version 2"), output.stdout)
+        XCTAssertTrue(
+            output.stdout.contains(
+                #"(step 1 (mapValues)): SELECT "id", "priority" FROM "Note" WHERE "priority" IS NOT NULL AND NOT "priority" IN ('normal', 'critical') LIMIT 10"#),
+            output.stdout)
+    }
+
+    // MARK: - Embedded objects keep their members
+
+    func testAReshapedEmbeddedObjectKeepsItsNullMembersAsAFreshStoreDoes() throws {
+        let v1 = """
+            objects:
+              Owner:
+                primaryKey: id
+                properties:
+                  id: int
+                  box: Box?
+              Box:
+                embedded: true
+                properties:
+                  embeddedId1: int
+                  embeddedEntity2: Inner?
+              Inner:
+                embedded: true
+                properties:
+                  x: int
+
+            """
+        let v2 = v1.replacingOccurrences(of: "      embeddedEntity2: Inner?\n", with: "      embeddedEntity2: Inner?\n      added: string?\n")
+        let data = #"{"Owner": [{"id": 1, "box": {"embeddedId1": 11, "embeddedEntity2": null}}, {"id": 2, "box": {"embeddedId1": 12, "embeddedEntity2": {"x": 3}}}]}"#
+        let store = try history(v1: v1, data: data, v2: v2)
+        try remodel(["migrate", "--store", store, "--quiet"])
+        let migrated = try export(store)
+        XCTAssertTrue(migrated.contains(#""embeddedEntity2" : null"#), migrated)
+        // A fresh store at version 2 holding the same objects exports the same.
+        try remodel(["import", "--store", path("fresh.sqlite"), "--quiet", path("data.json")])
+        XCTAssertEqual(try export(path("fresh.sqlite")), migrated)
+    }
+}
+
+/// `migration new` drafts what removed enum cases become, as it drafts property renames: a
+/// commented `mapValues` for each property holding the enum, with a question; answered, the
+/// version migrates every value.
+final class RemovedEnumCaseDraftTests: CLIFolderTestCase {
+    func testTheDraftAsksWhatRemovedCasesBecomeAndItsAnswerMigrates() throws {
+        let v1 = PlanIsWhatRunsTests.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
+        try write(v1, to: "Schemas/S.yaml")
+        try remodel(["migration", "new", "initial"])
+        try write(PlanIsWhatRunsTests.notesData, to: "data.json")
+        try remodel(["import", "--store", path("s.sqlite"), "--quiet", path("data.json")])
+        try write(v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal, veryUrgent]"), to: "Schemas/S.yaml")
+        let output = try remodel(["migration", "new", "fewer-priorities"])
+        XCTAssertTrue(output.stdout.contains("it asks 1 question"), output.stdout)
+        let file = path("Migrations/0002-fewer-priorities.yaml")
+        let draft = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(
+            draft.contains(
+                "  # Question: what do the cases removed from Priority (low, urgent) become in Note.priority? Stored values of a removed case stop the migration.\n"
+                    + "  # Uncomment this step and check each value (low → normal is a guess; urgent → veryUrgent looks like a rename).\n"
+                    + "  # - mapValues: { type: Note, property: priority, values: { low: normal, urgent: veryUrgent } }\n"), draft)
+        // Left unanswered, the migration stops on the stored values and changes nothing.
+        let refused = try remodel(["migrate", "--store", path("s.sqlite"), "--quiet"], expect: 1)
+        XCTAssertTrue(refused.stderr.contains("2 Note objects with values of enum cases removed from Priority (low, urgent)"), refused.stderr)
+        // `validate` and `check` name the open question at its line.
+        let validate = try remodel(["validate"], expect: 0)
+        XCTAssertTrue(validate.stderr.contains("0002-fewer-priorities.yaml:") || validate.stdout.contains("0002-fewer-priorities.yaml:"), validate.stdout + validate.stderr)
+        // Answered, every value migrates.
+        try draft.replacingOccurrences(of: "  # - mapValues:", with: "  - mapValues:").write(toFile: file, atomically: true, encoding: .utf8)
+        try remodel(["migrate", "--store", path("s.sqlite"), "--quiet"])
+        XCTAssertEqual(
+            try export(path("s.sqlite")),
+            try Self.canonicalJSON(["Note": [["id": "a", "priority": "normal"], ["id": "b", "priority": "veryUrgent"], ["id": "c", "priority": "normal"]]]))
+    }
+}
