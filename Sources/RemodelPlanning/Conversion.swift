@@ -67,6 +67,10 @@ package struct Conversion {
             return Conversion(test: .inList(v, toEnum.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false), value: v)
         case (.object(let a), .object(let b)) where a == b || toSchema.objectType(named: b)?.renamedFrom == a:
             return Conversion(test: nil, value: v)
+        case (.object(let name), .scalar), (.object(let name), .enumeration):
+            // A link becomes the primary key of the object it points at, which it stores.
+            guard let target = fromSchema.objectType(named: name), !target.isEmbedded, let key = target.primaryKeyProperty?.storedType else { return nil }
+            return between(PropertyType(key.base), in: fromSchema, to, in: toSchema, operand: v)
         default:
             return nil
         }

@@ -235,7 +235,13 @@ extension VersionPlanner {
                 return
             }
             let operand = prepare(source.value, uses: 3, target: target, change: change)
-            guard let conversion = Conversion.between(operand.type, in: schema(of: operand), type, in: new, operand: operand.expression) else {
+            let conversion: Conversion
+            if case .object(let targetType) = type.base, operand.type.objectName == nil {
+                guard let linked = linkConversion(operand, to: targetType, reader: target, step: index) else { return }
+                conversion = linked
+            } else if let found = Conversion.between(operand.type, in: schema(of: operand), type, in: new, operand: operand.expression) {
+                conversion = found
+            } else {
                 error("migration-unsupported-conversion", "cannot convert \(operand.type) to \(type)", at: .step(index, field: "to"), hint: "use a custom step for this conversion")
                 return
             }
@@ -260,9 +266,18 @@ extension VersionPlanner {
                 if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), test.negated)) }
                 if nullFails { bad.append(.isNull(operand.expression)) }
                 if let condition = SQLExpression.any(bad) {
+                    let problem =
+                        if let linked = type.objectName, operand.type.objectName == nil {
+                            "values that are no \(linked)'s primary key, so they cannot become links to one"
+                        } else {
+                            "values that cannot be converted to \(type)"
+                        }
+                    let hint =
+                        type.objectName != nil && operand.type.objectName == nil
+                        ? "create the missing objects in an earlier version, fix the values, or use onError: null to leave them unlinked"
+                        : (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null"
                     check = PendingCheck(
-                        property: property, step: reference.label, problem: "values that cannot be converted to \(type)",
-                        hint: (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null", condition: condition,
+                        property: property, step: reference.label, problem: problem, hint: hint, condition: condition,
                         shown: operand.expression, change: change)
                 }
             }
@@ -282,6 +297,38 @@ extension VersionPlanner {
     }
 
     // MARK: - Values
+
+    /// `convert` of a value to a link (`int` → `Owner?`): the value is the primary key of the
+    /// object it will link to, in the key's stored form; a value that no object has as its key
+    /// does not convert (a data error, or null with `onError: null`). The objects must exist
+    /// before the version: a type the version adds has none yet.
+    mutating func linkConversion(_ operand: RowValue, to targetType: String, reader: StepTarget, step index: Int) -> Conversion? {
+        guard let object = new.objectType(named: targetType), !object.isEmbedded, let keyType = object.primaryKeyProperty?.storedType else {
+            error(
+                "migration-unsupported-conversion", "cannot convert \(operand.type) to a link to \(targetType), which has no primary key for a value to name",
+                at: .step(index, field: "to"), hint: "give \(targetType) a primary key, or fill the link with a custom step")
+            return nil
+        }
+        guard let table = continuedTableOfNewType[targetType], let key = tables[table]?.keyColumn else {
+            error(
+                "migration-unsupported-conversion", "cannot convert values to links to \(targetType): \(targetType) is new in version \(version), so no object has a key yet",
+                at: .step(index, field: "to"), hint: "add \(targetType) and its objects in an earlier version, then convert in the next")
+            return nil
+        }
+        let keyForm = PropertyType(keyType.base, optional: true)
+        guard let toKey = Conversion.between(operand.type, in: schema(of: operand), keyForm, in: new, operand: operand.expression) else {
+            error(
+                "migration-unsupported-conversion",
+                "cannot convert \(operand.type) to the primary key of \(targetType) (\(keyType.description.replacingOccurrences(of: "?", with: "")))",
+                at: .step(index, field: "to"), hint: "convert the values to the key's type in a step before, or link them with a custom step")
+            return nil
+        }
+        // The key the object has after the version, if it changes; the read names the old one.
+        let newKey = changedKey(of: table)?.value.expression ?? .column(key)
+        let linked = SQLExpression.linked(SQLLinkedRead(table: table, key: key, link: toKey.value(orElse: .null), value: newKey))
+        if case .table(let name) = reader, name != table { tables[name]?.reads.insert(table) }
+        return .parsed(by: linked)
+    }
 
     /// Keeps `value` in a temporary table when composing more on it would nest too deep, or
     /// repeat a large expression `uses` times; returns what to compose on.

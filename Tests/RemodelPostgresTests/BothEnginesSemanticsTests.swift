@@ -77,7 +77,7 @@ import Testing
 
     static let cases: [Case] = [
         Case(
-            // Embedded JSON leaves null members out, on both engines.
+            // A reshaped embedded object keeps its null members, on both engines.
             name: "an embedded type gains a property; set reads through an embedded object",
             v1: """
                 objects:
@@ -485,6 +485,42 @@ import Testing
             // An integer key is SQLite's rowid: objects come in key order, not the order they were added in.
             expected:
                 #"{"Thing": [{"id": 1, "size": 0, "label": "n8", "tags": [], "notes": {}}, {"id": 2, "size": 10, "label": "n7", "tags": ["a", "b"], "notes": {"a": 2, "z": 1}}]}"#
+        ),
+        Case(
+            name: "a value becomes a link by key; a key no object has becomes null with onError null",
+            v1: "objects:\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n  Pet:\n    primaryKey: id\n    properties:\n      id: int\n      owner: int32?\n",
+            v2: "objects:\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n  Pet:\n    primaryKey: id\n    properties:\n      id: int\n      owner: Owner?\n",
+            steps: "  - convert: { type: Pet, property: owner, to: Owner?, onError: null }\n",
+            input: #"{"Owner": [{"id": 1}, {"id": 2}], "Pet": [{"id": 10, "owner": 1}, {"id": 11, "owner": null}, {"id": 12, "owner": 7}, {"id": 13, "owner": 2}]}"#,
+            expected: #"{"Owner": [{"id": 1}, {"id": 2}], "Pet": [{"id": 10, "owner": 1}, {"id": 11, "owner": null}, {"id": 12, "owner": null}, {"id": 13, "owner": 2}]}"#
+        ),
+        Case(
+            name: "a value becoming a link stops on a key no object has, with onError fail",
+            v1: "objects:\n  Owner:\n    primaryKey: id\n    properties:\n      id: string\n  Pet:\n    primaryKey: id\n    properties:\n      id: int\n      owner: string\n",
+            v2: "objects:\n  Owner:\n    primaryKey: id\n    properties:\n      id: string\n  Pet:\n    primaryKey: id\n    properties:\n      id: int\n      owner: Owner?\n",
+            steps: "  - convert: { type: Pet, property: owner, to: Owner?, onError: fail }\n",
+            input: #"{"Owner": [{"id": "ada"}], "Pet": [{"id": 10, "owner": "ada"}, {"id": 11, "owner": "bob"}]}"#,
+            expected: nil,
+            error: "1 Pet object with values that are no Owner's primary key, so they cannot become links to one in Pet.owner: 11 (\"bob\")"
+        ),
+        Case(
+            name: "a link becomes the key of the object it pointed at",
+            v1: "objects:\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n  Pet:\n    primaryKey: id\n    properties:\n      id: int\n      owner: Owner?\n",
+            v2: "objects:\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n  Pet:\n    primaryKey: id\n    properties:\n      id: int\n      owner: string?\n",
+            steps: "  - convert: { type: Pet, property: owner, to: string?, onError: fail }\n",
+            input: #"{"Owner": [{"id": 1}, {"id": 2}], "Pet": [{"id": 10, "owner": 1}, {"id": 11, "owner": null}, {"id": 13, "owner": 2}]}"#,
+            expected: #"{"Owner": [{"id": 1}, {"id": 2}], "Pet": [{"id": 10, "owner": "1"}, {"id": 11, "owner": null}, {"id": 13, "owner": "2"}]}"#
+        ),
+        Case(
+            name: "values of removed enum cases stop the migration",
+            v1:
+                "enums:\n  Priority:\n    type: string\n    cases: [low, normal, urgent]\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n      priority: Priority\n",
+            v2:
+                "enums:\n  Priority:\n    type: string\n    cases: [normal, critical]\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n      priority: Priority\n",
+            steps: "  []\n",
+            input: #"{"Note": [{"id": "a", "priority": "low"}, {"id": "b", "priority": "normal"}]}"#,
+            expected: nil,
+            error: "1 Note object with values of enum cases removed from Priority (low, urgent) in Note.priority: \"a\" (\"low\")"
         ),
     ]
 
