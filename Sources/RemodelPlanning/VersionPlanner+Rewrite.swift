@@ -74,7 +74,12 @@ extension VersionPlanner {
         let key: SQLExpression = table.keyColumn.map { .column($0) } ?? .rowid
         for check in pendingChecks[.table(name)] ?? [] {
             let (from, shownKey) = check.place ?? (name, key)
-            schedule(.check(dataCheck(check, type: table.typeName, from: from, key: shownKey, condition: check.condition)), in: .check, for: check.change)
+            var query = dataCheck(check, type: table.typeName, from: from, key: shownKey, condition: check.condition)
+            if check.place != nil {
+                // Elements in a side table: the count is of the objects that hold them.
+                query.countQuery = SQLSelect([.call(.count, .rowid)], from: name, where: .inSelect(key, SQLSelect([shownKey], from: from, where: check.condition)))
+            }
+            schedule(.check(query), in: .check, for: check.change)
         }
     }
 
@@ -267,11 +272,16 @@ extension VersionPlanner {
                 schedule([.dropTable(current)] + side.createStatements, in: .rewrite, for: change)
                 continue
             }
+            // Values becoming links (or links values) need the new definition's foreign key,
+            // even where the stored values stay as they are.
             let structure =
-                value.expression != element.expression
-                && (oldSide.valueSQLType != side.valueSQLType || (oldSide.link == nil) != (side.link == nil) || oldSide.link?.table != side.link?.table)
+                (oldSide.link == nil) != (side.link == nil)
+                || (value.expression != element.expression && (oldSide.valueSQLType != side.valueSQLType || oldSide.link?.table != side.link?.table))
             if structure || ownerKey != nil {
-                let change = record(.plan(type: name), .dataDependent, "rewrite the side table \(side.name) into a new table (its \(structure ? "values" : "owners' keys") change)")
+                let reason =
+                    (oldSide.link == nil) != (side.link == nil)
+                    ? (side.link == nil ? "its links become values" : "its values become links") : "its \(structure ? "values" : "owners' keys") change"
+                let change = record(.plan(type: name), .dataDependent, "rewrite the side table \(side.name) into a new table (\(reason))")
                 var columns = ["owner"]
                 var values: [SQLExpression] = [ownerKey ?? .column("owner")]
                 if side.kind == .list {

@@ -147,7 +147,8 @@ extension VersionPlanner {
     /// The new element values of a continued table's collections, and the checks they need.
     private mutating func completeElements(_ name: String) {
         guard let table = tables[name], let newTable = table.newTable else { return }
-        for side in newTable.sideTables {
+        for side in newTable.sideTables where table.elementValues[side.property] == nil {
+            // (A step that converted the elements gave them their values.)
             guard let oldSide = table.oldSideTable(forNew: side.property), oldSide.kind == side.kind else { continue }
             let current = currentName(of: oldSide, in: table)
             let element = RowValue.column("value", type: oldSide.type.element)
@@ -198,11 +199,19 @@ extension VersionPlanner {
         guard SchemaDiff.retypeImpactIgnoringOptionality(from: value.type, to: type) == .additive,
             let conversion = Conversion.between(value.type, in: old, type, in: new, operand: operand), conversion.test == nil
         else {
+            // Elements are planned one at a time; the message names the collections.
+            let declared = new.objectType(named: typeName)?.property(named: property)?.storedType
+            let (from, to) =
+                if let declared, let collection = declared.collection {
+                    (PropertyType(value.type.base, optional: value.type.isOptional, collection: collection), declared)
+                } else {
+                    (value.type, type)
+                }
+            let convert = MigrationStep.convertFor(type: typeName, property: property, from: from, to: to)
             error(
-                "migration-missing-step", "'\(typeName).\(property)' changes type from \(value.type) to \(type), which can lose or reject values",
+                "migration-missing-step", "'\(typeName).\(property)' changes type from \(from) to \(to), which can lose or reject values",
                 at: .schema(type: typeName, member: property),
-                hint:
-                    "add a step: convert: { type: \(typeName), property: \(property), to: \(type.element.description.replacingOccurrences(of: "?", with: "")), onError: fail }  (or mapValues for enums)"
+                hint: convert.map { "add a step: \($0)" + (to.enumName != nil ? "  (or mapValues for enums)" : "") } ?? "add a new property and move the values with a custom step"
             )
             return nil
         }

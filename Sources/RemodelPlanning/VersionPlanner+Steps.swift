@@ -226,6 +226,10 @@ extension VersionPlanner {
 
         case .convert(_, let property, let to, let onError):
             let change = record(.step(index: index, step), .dataDependent, "convert \(typeName).\(property) to \(to) (onError: \(onError.rawValue))")
+            if to.collection != nil {
+                convertElements(property, to: to, onError: onError, target: target, step: index, change: change)
+                return
+            }
             guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             guard to.base == type.base && to.collection == type.collection else {
@@ -237,7 +241,7 @@ extension VersionPlanner {
             let operand = prepare(source.value, uses: 3, target: target, change: change)
             let conversion: Conversion
             if case .object(let targetType) = type.base, operand.type.objectName == nil {
-                guard let linked = linkConversion(operand, to: targetType, reader: target, step: index) else { return }
+                guard let linked = linkConversion(operand, to: targetType, onError: onError, property: property, reader: target, step: index, change: change) else { return }
                 conversion = linked
             } else if let found = Conversion.between(operand.type, in: schema(of: operand), type, in: new, operand: operand.expression) {
                 conversion = found
@@ -260,7 +264,12 @@ extension VersionPlanner {
                 guard let value = defaultValue(for: property, type: type, in: scope, blame: .step(index, field: "onError")) else { return }
                 fallback = value
                 fallbackNonNull = !value.isNullLiteral
-            case .fail:
+            case .create where type.objectName == nil || operand.type.objectName != nil:
+                error(
+                    "migration-invalid-step", "onError: create makes the objects that values becoming links name, but '\(typeName).\(property)' becomes \(type)",
+                    at: .step(index, field: "onError"), hint: "use onError: fail, default or null")
+                return
+            case .fail, .create:
                 let nullFails = !type.isOptional && !operand.isNonNull
                 var bad: [SQLExpression] = []
                 if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), test.negated)) }
@@ -302,20 +311,42 @@ extension VersionPlanner {
     /// object it will link to, in the key's stored form; a value that no object has as its key
     /// does not convert (a data error, or null with `onError: null`). The objects must exist
     /// before the version: a type the version adds has none yet.
-    mutating func linkConversion(_ operand: RowValue, to targetType: String, reader: StepTarget, step index: Int) -> Conversion? {
+    mutating func linkConversion(
+        _ operand: RowValue, to targetType: String, onError: MigrationStep.ConversionFailure, property: String, reader: StepTarget, step index: Int, change: Int
+    ) -> Conversion? {
         guard let object = new.objectType(named: targetType), !object.isEmbedded, let keyType = object.primaryKeyProperty?.storedType else {
             error(
                 "migration-unsupported-conversion", "cannot convert \(operand.type) to a link to \(targetType), which has no primary key for a value to name",
                 at: .step(index, field: "to"), hint: "give \(targetType) a primary key, or fill the link with a custom step")
             return nil
         }
+        let keyForm = PropertyType(keyType.base, optional: true)
+        if onError == .create {
+            // The value is the key; the objects no one has are made once the table is rewritten.
+            guard let toKey = Conversion.between(operand.type, in: schema(of: operand), keyForm, in: new, operand: operand.expression) else {
+                error(
+                    "migration-unsupported-conversion", "cannot convert \(operand.type) to the primary key of \(targetType) (\(PropertyType(keyType.base)))",
+                    at: .step(index, field: "to"), hint: "convert the values to the key's type in a step before, or link them with a custom step")
+                return nil
+            }
+            if let continued = continuedTableOfNewType[targetType], changedKey(of: continued) != nil {
+                error(
+                    "migration-unsupported-change",
+                    "'\(targetType)' changes its primary key in version \(version), so values cannot become links to its objects in the same version",
+                    at: .step(index, field: "to"), hint: "change the key in one version and convert in the next")
+                return nil
+            }
+            guard case .table(let name) = reader, let owner = tables[name]?.newTable?.name,
+                createMissingObjects(object, keysIn: owner, column: property, step: index, change: change)
+            else { return nil }
+            return toKey
+        }
         guard let table = continuedTableOfNewType[targetType], let key = tables[table]?.keyColumn else {
             error(
                 "migration-unsupported-conversion", "cannot convert values to links to \(targetType): \(targetType) is new in version \(version), so no object has a key yet",
-                at: .step(index, field: "to"), hint: "add \(targetType) and its objects in an earlier version, then convert in the next")
+                at: .step(index, field: "to"), hint: "use onError: create to make a \(targetType) for each distinct value, or add its objects in an earlier version")
             return nil
         }
-        let keyForm = PropertyType(keyType.base, optional: true)
         guard let toKey = Conversion.between(operand.type, in: schema(of: operand), keyForm, in: new, operand: operand.expression) else {
             error(
                 "migration-unsupported-conversion",

@@ -6,38 +6,6 @@ import XCTest
 /// the migration on the data it describes (and changes nothing), the result of every version
 /// conforms to its schema, and reshaped embedded objects keep their members.
 final class PlanIsWhatRunsTests: CLIFolderTestCase {
-    // MARK: - A two-version history
-
-    /// `Schemas/S.yaml` at `v1`, frozen as version 1, a store `s.sqlite` holding `data`, then
-    /// the schema edited to `v2` and frozen as version 2 with `steps` (YAML list items, or
-    /// `[]`). Returns the store's path.
-    @discardableResult
-    func history(v1: String, data: String, v2: String, steps: String = "  []\n") throws -> String {
-        try write(v1, to: "Schemas/S.yaml")
-        try remodel(["migration", "new", "initial"])
-        try write(data, to: "data.json")
-        try remodel(["import", "--store", path("s.sqlite"), "--quiet", path("data.json")])
-        try write(v2, to: "Schemas/S.yaml")
-        let output = try CLIRunner.run(["migration", "new", "change"], in: folder)
-        XCTAssertTrue([0, 1].contains(output.status), output.stderr)
-        try write("description: change\nsteps:\n\(steps)", to: "Migrations/0002-change.yaml")
-        return path("s.sqlite")
-    }
-
-    /// Runs `migrate` (a dry run, then for real) expecting a data error with every text of
-    /// `contains`, and checks that the store's bytes did not change.
-    func expectRefused(_ store: String, contains texts: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        for arguments in [["--dry-run"], []] {
-            let output = try remodel(["migrate", "--store", store, "--quiet"] + arguments, expect: 1, file: file, line: line)
-            for text in texts {
-                XCTAssertTrue(output.stderr.contains(text), "missing: \(text)\n\(output.stderr)", file: file, line: line)
-            }
-            XCTAssertTrue(output.stderr.contains("Nothing was changed"), output.stderr, file: file, line: line)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "the store changed", file: file, line: line)
-        }
-    }
-
     // MARK: - Removed enum cases
 
     static let notes = """
@@ -212,5 +180,38 @@ final class RemovedEnumCaseDraftTests: CLIFolderTestCase {
         XCTAssertEqual(
             try export(path("s.sqlite")),
             try Self.canonicalJSON(["Note": [["id": "a", "priority": "normal"], ["id": "b", "priority": "veryUrgent"], ["id": "c", "priority": "normal"]]]))
+    }
+}
+
+extension CLIFolderTestCase {
+
+    /// `Schemas/S.yaml` at `v1`, frozen as version 1, a store `s.sqlite` holding `data`, then
+    /// the schema edited to `v2` and frozen as version 2 with `steps` (YAML list items, or
+    /// `[]`; `nil` keeps the draft `migration new` wrote). Returns the store's path.
+    @discardableResult
+    func history(v1: String, data: String, v2: String, steps: String? = "  []\n") throws -> String {
+        try write(v1, to: "Schemas/S.yaml")
+        try remodel(["migration", "new", "initial"])
+        try write(data, to: "data.json")
+        try remodel(["import", "--store", path("s.sqlite"), "--quiet", path("data.json")])
+        try write(v2, to: "Schemas/S.yaml")
+        let output = try CLIRunner.run(["migration", "new", "change"], in: folder)
+        XCTAssertTrue([0, 1].contains(output.status), output.stderr)
+        if let steps { try write("description: change\nsteps:\n\(steps)", to: "Migrations/0002-change.yaml") }
+        return path("s.sqlite")
+    }
+
+    /// Runs `migrate` (a dry run, then for real) expecting a data error with every text of
+    /// `contains`, and checks that the store's bytes did not change.
+    func expectRefused(_ store: String, contains texts: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        for arguments in [["--dry-run"], []] {
+            let output = try remodel(["migrate", "--store", store, "--quiet"] + arguments, expect: 1, file: file, line: line)
+            for text in texts {
+                XCTAssertTrue(output.stderr.contains(text), "missing: \(text)\n\(output.stderr)", file: file, line: line)
+            }
+            XCTAssertTrue(output.stderr.contains("Nothing was changed"), output.stderr, file: file, line: line)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "the store changed", file: file, line: line)
+        }
     }
 }

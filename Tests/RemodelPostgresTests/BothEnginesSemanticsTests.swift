@@ -512,6 +512,27 @@ import Testing
             expected: #"{"Owner": [{"id": 1}, {"id": 2}], "Pet": [{"id": 10, "owner": "1"}, {"id": 11, "owner": null}, {"id": 13, "owner": "2"}]}"#
         ),
         Case(
+            // New objects come after the existing ones, each step's in the order of their keys.
+            name: "a list of values becomes a list of objects keyed by the values, in order, creating the missing ones",
+            v1:
+                "objects:\n  Tag:\n    primaryKey: name\n    properties:\n      name: string\n      color: { type: string, default: gray }\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      tags: list<string>\n      labels: set<string>\n",
+            v2:
+                "objects:\n  Tag:\n    primaryKey: name\n    properties:\n      name: string\n      color: { type: string, default: gray }\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      tags: list<Tag>\n      labels: set<Tag>\n",
+            steps: "  - convert: { type: Note, property: tags, to: list<Tag>, onError: create }\n  - convert: { type: Note, property: labels, to: set<Tag>, onError: create }\n",
+            input:
+                #"{"Tag": [{"name": "home", "color": "blue"}], "Note": [{"id": 1, "tags": ["work", "home", "work"], "labels": ["a"]}, {"id": 2, "tags": ["urgent"], "labels": []}]}"#,
+            expected:
+                #"{"Tag": [{"name": "home", "color": "blue"}, {"name": "urgent", "color": "gray"}, {"name": "work", "color": "gray"}, {"name": "a", "color": "gray"}], "Note": [{"id": 1, "tags": ["work", "home", "work"], "labels": ["a"]}, {"id": 2, "tags": ["urgent"], "labels": []}]}"#
+        ),
+        Case(
+            name: "a list of links becomes a list of the objects' keys",
+            v1: "objects:\n  Tag:\n    primaryKey: id\n    properties:\n      id: int\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      tags: list<Tag>\n",
+            v2: "objects:\n  Tag:\n    primaryKey: id\n    properties:\n      id: int\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      tags: list<string>\n",
+            steps: "  - convert: { type: Note, property: tags, to: list<string> }\n",
+            input: #"{"Tag": [{"id": 5}, {"id": 6}], "Note": [{"id": 1, "tags": [6, 5, 6]}]}"#,
+            expected: #"{"Tag": [{"id": 5}, {"id": 6}], "Note": [{"id": 1, "tags": ["6", "5", "6"]}]}"#
+        ),
+        Case(
             name: "values of removed enum cases stop the migration",
             v1:
                 "enums:\n  Priority:\n    type: string\n    cases: [low, normal, urgent]\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n      priority: Priority\n",

@@ -237,7 +237,7 @@ final class MigrationHistoryLoaderTests: XCTestCase {
                   - split: { type: Dog, property: name, into: firstName, separator: "" }
                   - mapValues: { type: Dog, property: name, values: [a, b] }
                   - convert: { type: Dog, property: weight, to: int, onError: skip }
-                  - convert: { type: Dog, property: weight, to: list<int> }
+                  - convert: { type: Dog, property: weight, to: list<int }
                   - convert: { type: Dog, property: weight, to: Sise }
                   - deleteObjects: { type: Dog, where: {} }
                   - set: { type: Dog, property: [name], value: x }
@@ -251,8 +251,8 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         XCTAssertEqual(text.count, 9, text.joined(separator: "\n"))
         XCTAssertTrue(text[0].hasPrefix("0002-weights.yaml:3:47 invalid-value: 'into' in step 'split' must be a list of property names, found 'firstName'"), text[0])
         XCTAssertTrue(text[1].hasPrefix("0002-weights.yaml:4:53 invalid-value: 'values' in step 'mapValues' must map old values to new ones, found a list"), text[1])
-        XCTAssertTrue(text[2].contains("'onError' in step 'convert' must be one of fail, default, null, found 'skip'"), text[2])
-        XCTAssertTrue(text[3].contains("convert works on single values, not list<int>"), text[3])
+        XCTAssertTrue(text[2].contains("'onError' in step 'convert' must be one of fail, default, null, create, found 'skip'"), text[2])
+        XCTAssertTrue(text[3].contains("missing '>' at the end of type 'list<int'"), text[3])
         XCTAssertTrue(text[4].contains("unknown type 'Sise'") && text[4].contains("did you mean 'Size'?"), text[4])
         XCTAssertTrue(text[5].contains("'where' in step 'deleteObjects' must name at least one property, found an empty mapping"), text[5])
         XCTAssertTrue(text[5].contains("to delete every object, write 'all: true'"), text[5])

@@ -9,6 +9,9 @@ public enum MigrationStep: Hashable, Sendable {
         case `default`
         /// Store null (the new property must be optional).
         case null
+        /// For values becoming links: create the object a value names when none has that
+        /// primary key (its other properties their defaults).
+        case create
     }
 
     /// `renameType: { from: Doggo, to: Dog }`
@@ -190,6 +193,29 @@ public struct Migration: Hashable, Sendable {
         self.description = description
         self.steps = steps
         self.checksum = checksum
+    }
+}
+
+extension MigrationStep {
+    /// The `convert` a property retyped from `from` to `to` needs, as a migration file writes
+    /// it (`convert: { type: Pet, property: owner, to: "Owner?", onError: fail }`), or `nil`
+    /// when no `convert` makes that change. The one home of the step that `migration new`
+    /// drafts and that a planning error's hint names.
+    public static func convertFor(type: String, property: String, from: PropertyType, to: PropertyType) -> String? {
+        let onError: ConversionFailure
+        switch (from.collection, to.collection) {
+        case (nil, nil):
+            // Another type of object is a retarget (its links go), not a conversion.
+            guard from.objectName == nil || to.objectName == nil else { return nil }
+            onError = .fail
+        case (let a?, let b?) where a == b && (from.objectName == nil) != (to.objectName == nil):
+            // Values become links to the objects they name (made where missing), or links their keys.
+            onError = from.objectName == nil ? .create : .fail
+        default:
+            return nil
+        }
+        let target = to.collection == nil ? to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "") : to.description
+        return "convert: { type: \(CanonicalYAML.scalar(type)), property: \(CanonicalYAML.scalar(property)), to: \(CanonicalYAML.scalar(target)), onError: \(onError.rawValue) }"
     }
 }
 

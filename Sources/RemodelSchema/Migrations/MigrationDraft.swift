@@ -202,13 +202,20 @@ public enum MigrationDraft {
             let diff = SchemaDiff(from: old, to: new, renames: answered.renames)
             for change in diff.changes {
                 if case .propertyRetyped(let type, let property, let from, let to) = change.kind,
-                    SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent, from.collection == nil, to.collection == nil, from.objectName == nil,
+                    SchemaDiff.retypeImpact(from: from, to: to) == .dataDependent,
                     // A property the file's steps already convert (or write) needs no convert.
-                    !answered.mentions(property, of: type)
+                    !answered.mentions(property, of: type),
+                    let convert = MigrationStep.convertFor(type: type, property: property, from: from, to: to)
                 {
-                    let target = to.element.description.replacingOccurrences(of: "?", with: "") + (to.isOptional ? "?" : "")
-                    steps.append(
-                        "  - convert: { type: \(scalar(type)), property: \(scalar(property)), to: \(scalar(target)), onError: fail }   # \(from) → \(to): fail, default or null")
+                    let choices =
+                        if from.collection != nil {
+                            from.objectName == nil ? "create makes each \(to.objectName ?? "") no value names yet, fail needs them all" : "fail"
+                        } else if to.objectName != nil {
+                            "fail, null or create"
+                        } else {
+                            "fail, default or null"
+                        }
+                    steps.append("  - \(convert)   # \(from) → \(to): \(choices)")
                 }
             }
             // Removed and added types that look like one type renamed: the same kind and key

@@ -287,15 +287,16 @@ struct MigrationFileReader {
             log.error(
                 "invalid-value", "'onError' in \(reader.what) must be one of \(choices.joined(separator: ", ")), found '\(value.value)'", at: value.location,
                 hint: Suggestion.closest(to: value.value, in: choices).map { "did you mean '\($0)'?" }
-                    ?? "fail stops the migration, default uses the property's default, null stores null"
+                    ?? "fail stops the migration, default uses the property's default, null stores null, create makes the objects values becoming links name"
             )
             return nil
         }
         return failure
     }
 
-    /// `convert`'s `to:`: a single-value type, enum and object names resolved against the
-    /// schema the migration produces.
+    /// `convert`'s `to:`: a type (a list or set of objects or values too, for elements that
+    /// become links or keys), enum and object names resolved against the schema the migration
+    /// produces.
     private func propertyType(_ reader: YAMLMappingReader) -> PropertyType? {
         guard let text = reader.string("to") else { return nil }
         let expression: TypeExpression
@@ -303,10 +304,6 @@ struct MigrationFileReader {
         case .success(let parsed): expression = parsed
         case .failure(let problem):
             log.error(problem.rule, problem.message, at: text.location, hint: problem.hint)
-            return nil
-        }
-        guard expression.collection == nil else {
-            log.error("invalid-value", "convert works on single values, not \(text.value)", at: text.location, hint: "use a custom step to change collections")
             return nil
         }
         let base: BaseType
@@ -327,7 +324,7 @@ struct MigrationFileReader {
             )
             return nil
         }
-        return PropertyType(base, optional: expression.isOptional)
+        return PropertyType(base, optional: expression.isOptional, collection: expression.collection)
     }
 
     private func valueMappings(_ reader: YAMLMappingReader, fields: Fields) -> [MigrationStep.ValueMapping]? {

@@ -269,10 +269,14 @@ extension FileVocabulary {
             name: "convert", summary: "Converts a property's values to another type.",
             keys: [
                 typeKey, propertyKey("The property it converts."),
-                VocabularyKey("to", required: true, .typeExpression(collections: false), "The new type: a scalar type or an enum, optional with '?'."),
+                VocabularyKey(
+                    "to", required: true, .typeExpression(collections: true),
+                    "The new type: a scalar type, an enum or an object type (a value becomes a link to the object whose primary key it is), optional with '?'; a list or set of values becomes one of objects and back."
+                ),
                 VocabularyKey(
                     "onError", .orNull(.word(MigrationStep.ConversionFailure.allCases.map(\.rawValue))),
-                    "What a value that does not convert becomes: fail stops the migration naming the objects (the default), default uses the property's default, null stores null."),
+                    "What a value that does not convert becomes: fail stops the migration naming the objects (the default), default uses the property's default, null stores null; for values becoming links, create makes the object a value names when none has that key."
+                ),
             ]),
         StepKind(
             name: "split", summary: "Splits a text property into several at a separator.",

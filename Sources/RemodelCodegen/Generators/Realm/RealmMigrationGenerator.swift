@@ -279,6 +279,11 @@ struct RealmMigrationGenerator {
                     version, "\(stepPlace) fails on values that do not convert",
                     hint: "Realm's migration block cannot fail: use `onError: default`" + (to.isOptional ? " or `onError: null`" : ""))
                 return
+            case .create:
+                unsupported(
+                    version, "\(stepPlace) makes objects for values that become links",
+                    hint: "the Realm bridge converts values only: make the objects and their links with a custom step in the migration block")
+                return
             case .null:
                 fallback = .nil
             case .default:
