@@ -13,7 +13,7 @@ public enum HistoryCheck {
         var warnings: [Diagnostic] = []
         for migration in history.migrations {
             for (index, step) in migration.steps.enumerated() {
-                guard case .custom(let name, _, _) = step, !registered.contains(name) else { continue }
+                guard case .custom(let name, _, _, _) = step, !registered.contains(name) else { continue }
                 warnings.append(
                     .warning(
                         "migration-custom-step-unavailable",
@@ -106,7 +106,7 @@ extension MigrationHistory {
     public var customStepNames: Set<String> {
         Set(
             migrations.flatMap(\.steps).compactMap { step -> String? in
-                if case .custom(let name, _, _) = step { name } else { nil }
+                if case .custom(let name, _, _, _) = step { name } else { nil }
             })
     }
 }

@@ -255,4 +255,9 @@ package struct TableLayoutSnapshot: Hashable, Sendable {
 package struct SideTableSnapshot: Hashable, Sendable {
     package var table: String
     package var kind: CollectionKind
+
+    package init(table: String, kind: CollectionKind) {
+        self.table = table
+        self.kind = kind
+    }
 }

@@ -27,7 +27,7 @@ struct PlanningScope {
             if let type = step.typeName { affected.insert(type) }
             switch step {
             case .renameType(let from, let to): affected.formUnion([from, to])
-            case .custom(_, _, let reads): affected.formUnion(reads)
+            case .custom(_, _, let reads, _): affected.formUnion(reads)
             case .createObjects(_, _, let addTo?): affected.insert(addTo.type)
             default: break
             }

@@ -37,7 +37,7 @@ extension VersionPlanner {
             error(
                 "migration-unsupported-change",
                 "'\(typeName).\(property)' changes from a \(oldSide.kind.rawValue) to a \(newSide.kind.rawValue); convert keeps the collection's kind",
-                at: .step(index, field: "to"), hint: "add a new property and move the values with a custom step")
+                at: .step(index, field: "to"), hint: Self.customWritesHint(type: typeName, property: property))
             return
         }
         let element = RowValue.column("value", type: oldSide.type.element)

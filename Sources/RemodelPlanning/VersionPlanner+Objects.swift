@@ -312,7 +312,7 @@ extension VersionPlanner {
 
     mutating func planCustomSteps() {
         for (index, step) in migration.steps.enumerated() {
-            guard case .custom(let name, let typeName, let reads) = step else { continue }
+            guard case .custom(let name, let typeName, let reads, _) = step else { continue }
             let change = record(.step(index: index, step), .dataDependent, "run custom step '\(name)' on every \(typeName ?? "object")")
             guard customSteps.contains(name) else {
                 error(
@@ -327,6 +327,14 @@ extension VersionPlanner {
                 continue
             }
             guard let newName = resolveType(typeName, step: index) else { continue }
+            if case .custom(_, _, _, let writes) = step, let object = new.objectType(named: newName) {
+                for property in writes where object.property(named: property)?.storedType == nil {
+                    error(
+                        "migration-unknown-property", "custom step '\(name)' writes '\(property)', which '\(newName)' does not store in version \(version)",
+                        at: .step(index, field: "writes"),
+                        hint: Self.suggestion(property, in: object.storedProperties.map(\.name)) ?? "name properties of \(newName) in `writes:`")
+                }
+            }
             guard let table = tables.values.first(where: { $0.role == .continued && $0.newObject?.name == newName }) else {
                 error(
                     "migration-invalid-step",

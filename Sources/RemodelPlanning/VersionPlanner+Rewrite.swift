@@ -255,11 +255,20 @@ extension VersionPlanner {
                 continue
             }
             let current = currentName(of: oldSide, in: table)
+            if let value = table.elementValues[side.property], value.expression.isNullLiteral, let custom = customStep(writing: side.property, of: table.typeName) {
+                // A custom step writes it: a new, empty side table, of whatever kind.
+                let change = record(
+                    .step(index: custom, migration.steps[custom]), .destructive,
+                    "empty \(table.typeName).\(side.property) for custom step '\(customName(custom))', which writes it (the closure reads the old elements in `old`)")
+                schedule([.dropTable(current)] + side.createStatements, in: .rewrite, for: change)
+                linksChanged = linksChanged || side.link != nil
+                continue
+            }
             guard oldSide.kind == side.kind else {
                 error(
                     "migration-unsupported-change",
                     "'\(table.typeName).\(side.property)' changes from \(oldSide.type) to \(side.type); a collection cannot change its kind automatically",
-                    at: .schema(type: table.typeName, member: side.property), hint: "add a new property and move the values with a custom step")
+                    at: .schema(type: table.typeName, member: side.property), hint: Self.customWritesHint(type: table.typeName, property: side.property))
                 continue
             }
             let element = RowValue.column("value", type: oldSide.type.element)
@@ -305,7 +314,7 @@ extension VersionPlanner {
             if oldSide.name != side.name, let index = side.index {
                 // Its old index went with the renames.
                 let change =
-                    renameChanges["\(table.typeName).\(side.property)"] ?? renameChanges[table.typeName] ?? record(.plan(type: name), .additive, "index the values of \(side.name)")
+                    renameChange(of: side.property, in: table.typeName) ?? record(.plan(type: name), .additive, "index the values of \(side.name)")
                 schedule(.statement(.createIndex(index)), in: .rewrite, for: change)
             }
         }

@@ -69,6 +69,10 @@ extension VersionPlanner {
                 }
                 continue
             }
+            if case .table = target, let custom = customStep(writing: name, of: typeName) {
+                if let start = customStart(property, type: type, typeName: typeName, step: custom) { scope.values[name] = start }
+                continue
+            }
             guard let originName = scope.properties.old(for: name), let oldProperty = scope.oldObject.property(named: originName),
                 let oldType = oldProperty.storedType, let value = scope.values[name]
             else {
@@ -81,7 +85,7 @@ extension VersionPlanner {
                 error(
                     "migration-unsupported-change", "'\(typeName).\(name)' changes from \(oldType) to \(type); a collection cannot become a single value",
                     at: .schema(type: typeName, member: name),
-                    hint: "add a new property and move the values with a custom step")
+                    hint: Self.customWritesHint(type: typeName, property: name))
                 continue
             }
             let container = containerOf(target: target, column: name, typeName: typeName)
@@ -109,6 +113,46 @@ extension VersionPlanner {
                 type: scope.oldObject.name, member: oldProperty.name, old: true)
         }
         store(scope, at: target)
+    }
+
+    /// How to give a property values no declarative step can: a custom step that writes it.
+    static func customWritesHint(type: String, property: String) -> String {
+        "give it its values with a custom step: custom: { name: NAME, type: \(type), writes: [\(property)] } (the closure reads the old values in `object.old`)"
+    }
+
+    /// The custom step (its index) whose `writes:` names `property` of the new type `type`.
+    func customStep(writing property: String, of type: String) -> Int? {
+        migration.steps.indices.first { index in
+            guard case .custom(_, let stepType?, _, let writes) = migration.steps[index], writes.contains(property) else { return false }
+            return stepType == type || diff.types.new(for: stepType) == type
+        }
+    }
+
+    func customName(_ index: Int) -> String {
+        if case .custom(let name, _, _, _) = migration.steps[index] { name } else { "" }
+    }
+
+    /// The value a property a custom step writes has until the closure runs: its default, or
+    /// null; a required property without a default is an error (the closure may skip an object).
+    private mutating func customStart(_ property: Property, type: PropertyType, typeName: String, step index: Int) -> RowValue? {
+        let value: SQLExpression
+        if let defaultValue = property.defaultValue {
+            guard let stored = storedExpression(defaultValue, type: type, step: nil, blame: .schema(type: typeName, member: property.name)) else { return nil }
+            value = stored
+        } else if type.isOptional {
+            value = .null
+        } else {
+            error(
+                "migration-missing-value",
+                "custom step '\(customName(index))' writes '\(typeName).\(property.name)', which is required and has no default for the objects the closure leaves as they are",
+                at: .step(index, field: "writes"), hint: "add `default:` to '\(property.name)' in the schema, or make it optional")
+            return nil
+        }
+        let shown = value.isConstant ? SQLiteRenderer().expression(value, in: typeName) : "its default"
+        record(
+            .step(index: index, migration.steps[index]), .dataDependent,
+            "start \(typeName).\(property.name) (\(type)) at \(shown) for custom step '\(customName(index))', which writes it")
+        return RowValue(expression: value, type: type, isNew: true, isNonNull: !value.isNullLiteral)
     }
 
     /// An added property: its default, null when optional, else an error at its declaration.
@@ -149,6 +193,13 @@ extension VersionPlanner {
         guard let table = tables[name], let newTable = table.newTable else { return }
         for side in newTable.sideTables where table.elementValues[side.property] == nil {
             // (A step that converted the elements gave them their values.)
+            if customStep(writing: side.property, of: table.typeName) != nil {
+                // The closure writes the collection: it starts empty (the old elements are in its `old`).
+                if table.oldSideTable(forNew: side.property) != nil {
+                    tables[name]!.elementValues[side.property] = RowValue(expression: .null, type: side.type.element, isNew: true, isNonNull: false)
+                }
+                continue
+            }
             guard let oldSide = table.oldSideTable(forNew: side.property), oldSide.kind == side.kind else { continue }
             let current = currentName(of: oldSide, in: table)
             let element = RowValue.column("value", type: oldSide.type.element)
@@ -211,7 +262,7 @@ extension VersionPlanner {
             error(
                 "migration-missing-step", "'\(typeName).\(property)' changes type from \(from) to \(to), which can lose or reject values",
                 at: .schema(type: typeName, member: property),
-                hint: convert.map { "add a step: \($0)" + (to.enumName != nil ? "  (or mapValues for enums)" : "") } ?? "add a new property and move the values with a custom step"
+                hint: convert.map { "add a step: \($0)" + (to.enumName != nil ? "  (or mapValues for enums)" : "") } ?? Self.customWritesHint(type: typeName, property: property)
             )
             return nil
         }

@@ -132,7 +132,7 @@ extension VersionPlanner {
             } else {
                 record(.schema(SchemaChange(change, impact: .additive)), .additive, summary + " (renamedFrom)", at: .schema(type: isType ? to : type, member: isType ? nil : to))
             }
-        renameChanges[isType ? to : "\(type).\(to)"] = index
+        renameChanges[isType ? .type(to) : .property(type: type, name: to)] = index
         return index
     }
 
@@ -168,7 +168,7 @@ extension VersionPlanner {
                     continue
                 }
                 renames.append((side.name, newSide.name))
-                let change = renameChanges["\(table.typeName).\(newProperty)"] ?? renameChanges[table.typeName]
+                let change = renameChange(of: newProperty, in: table.typeName)
                 owners[side.name] = change ?? record(.plan(type: name), .additive, "rename the side table \(side.name) to \(newSide.name)")
                 // Its index is created again under the new name.
                 if let index = side.index { schedule(.statement(.dropIndex(index.name)), in: .dropIndexes, for: owners[side.name]!) }

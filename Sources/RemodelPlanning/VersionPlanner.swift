@@ -57,8 +57,8 @@ struct VersionPlanner {
     /// Tables whose rows this version's rewrite writes in full.
     var rewrittenTables = Set<String>()
     var temporaryCount = 0
-    /// The change of each rename, by the new name: `Type` or `Type.property`.
-    var renameChanges: [String: Int] = [:]
+    /// The change of each rename, by what it names afterwards.
+    var renameChanges: [Renamed: Int] = [:]
     /// The change of each removed type, by its table's current name.
     var removedTypeChanges: [String: Int] = [:]
     /// Types that become embedded (by table name): the columns and side tables linking to them.
@@ -69,6 +69,17 @@ struct VersionPlanner {
     /// They live here rather than in a `PropertyScope`, which planning copies and stores back:
     /// a check required on a copy that is then overwritten would be printed and never run.
     var pendingChecks: [StepTarget: [PendingCheck]] = [:]
+
+    /// What a rename names once it is done: a type, or a property of a type (new names).
+    enum Renamed: Hashable {
+        case type(String)
+        case property(type: String, name: String)
+    }
+
+    /// The change of the rename of `property` of `type`, else of `type` itself.
+    func renameChange(of property: String, in type: String) -> Int? {
+        renameChanges[.property(type: type, name: property)] ?? renameChanges[.type(type)]
+    }
 
     init(old: Schema, new: Schema, migration: Migration, sources: HistorySources, nowMicroseconds: Int64, customSteps: Set<String>, tableRewrite: MigrationPlanner.TableRewrite) {
         self.old = old

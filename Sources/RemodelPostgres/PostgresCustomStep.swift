@@ -23,14 +23,46 @@ struct PostgresCustomStep {
         }
         let oldByKey = Dictionary(try reader.all(call.oldType).map { ($0[call.oldKey] ?? .null, $0) }, uniquingKeysWith: { first, _ in first })
         let names = columns.keys.filter { $0 != PostgresLayout.rowid }.sorted()
+        // The new schema's objects, for the collections the closure sees and writes and the objects it creates.
+        let data = try OpenedStore(connection, schema: version.schema, version: version.version)
+        guard let table = data.layout.layout.table(named: call.type) else { return }
+        var collections: [StoreValue: [String: StoreValue]] = [:]
+        if !table.sideTables.isEmpty {
+            for object in try data.objects(of: table) {
+                collections[object[call.key] ?? .null] = object.filter { name, _ in table.sideTable(property: name) != nil }
+            }
+        }
         var pending: [(key: StoreValue, values: [String: StoreValue])] = []
-        for values in try rows(of: call.type, columns: names, types: columns, temporary: false, connection: connection) {
+        var changedCollections: [(key: StoreValue, values: [String: StoreValue])] = []
+        var created: [(owner: StoreValue, type: String, values: [String: StoreValue])] = []
+        for var values in try rows(of: call.type, columns: names, types: columns, temporary: false, connection: connection) {
             let key = values[call.key] ?? .null
-            let new = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
-            if new != values { pending.append((key, new)) }
+            let row = values
+            for side in table.sideTables { values[side.property] = collections[key]?[side.property] ?? (side.kind == .map ? StoreValue.map([:]) : .list([])) }
+            let result = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
+            created += result.created.map { (key, $0.type, $0.values) }
+            if names.contains(where: { result.new[$0] != row[$0] }) { pending.append((key, result.new)) }
+            if table.sideTables.contains(where: { result.new[$0.property] != values[$0.property] }) { changedCollections.append((key, result.new)) }
         }
         // Written after the scan, as on SQLite: the scan never sees its own writes.
-        let changed = names.filter { $0 != call.key }
+        try writeColumns(pending, changed: names.filter { $0 != call.key }, connection: connection)
+        // Created objects and changed collections through the store's own writer; an object
+        // whose collections changed is written again whole (its row as just updated), which
+        // replaces its elements.
+        try call.write(
+            created: created, collections: changedCollections, version: version.version,
+            primaryKey: { data.layout.layout.table(named: $0)?.primaryKey?.name },
+            insert: { type, values in
+                guard let target = data.layout.layout.table(named: type) else { throw StoreError.unknownType(type) }
+                try data.insert([values], into: target)
+            },
+            replaceCollections: { _, object in
+                try data.insert([object.filter { table.column(named: $0.key) != nil || table.sideTable(property: $0.key) != nil }], into: table, upsert: true)
+            })
+    }
+
+    /// The columns the closure changed, by key.
+    private func writeColumns(_ pending: [(key: StoreValue, values: [String: StoreValue])], changed: [String], connection: PostgresConnection) throws {
         guard !changed.isEmpty, let keyType = columns[call.key] else { return }
         let assignments = changed.enumerated().map { "\(SQLiteRenderer.identifier($1)) = $\($0 + 1)" }.joined(separator: ", ")
         let sql = "UPDATE \(SQLiteRenderer.identifier(call.type)) SET \(assignments) WHERE \(SQLiteRenderer.identifier(call.key)) = $\(changed.count + 1)"

@@ -214,9 +214,10 @@ enum SchemaExpressions {
                                 ])
                         } ?? .nil),
                 ])
-        case .custom(let name, let type, let reads):
+        case .custom(let name, let type, let reads, let writes):
             var arguments = [SwiftArgument("name", .string(name)), SwiftArgument("type", optionalString(type))]
             if !reads.isEmpty { arguments.append(SwiftArgument("reads", .array(reads.map(SwiftExpression.string)))) }
+            if !writes.isEmpty { arguments.append(SwiftArgument("writes", .array(writes.map(SwiftExpression.string)))) }
             return call("custom", arguments)
         }
     }

@@ -35,10 +35,12 @@ public enum MigrationStep: Hashable, Sendable {
     /// dogs, where: { name: Ada } } }`: new objects, each property its value or its default,
     /// optionally linked from the objects `addTo` selects.
     case createObjects(type: String, objects: [[PropertyValue]], addTo: LinkTarget?)
-    /// `custom: { name: fixPhoneNumbers, type: Person, reads: [Dog] }`: a Swift closure
-    /// registered under `name` with the migrator, called for every object of `type`; `reads`
-    /// names other types whose objects (as they were before the version) it may look at.
-    case custom(name: String, type: String?, reads: [String] = [])
+    /// `custom: { name: fixPhoneNumbers, type: Person, reads: [Dog], writes: [tags] }`: a Swift
+    /// closure registered under `name` with the migrator, called for every object of `type`;
+    /// `reads` names other types whose objects (as they were before the version) it may look
+    /// at; `writes` names properties of `type` the closure gives their values, which then need
+    /// no other step (a collection starts empty, a single value at its default or null).
+    case custom(name: String, type: String?, reads: [String] = [], writes: [String] = [])
 
     /// One `old: new` pair of `mapValues`.
     public struct ValueMapping: Hashable, Sendable {
@@ -157,7 +159,7 @@ public enum MigrationStep: Hashable, Sendable {
         case .renameProperty(let type, _, _), .set(let type, _, _), .convert(let type, _, _, _), .split(let type, _, _, _),
             .mapValues(let type, _, _, _), .deleteObjects(let type, _), .createObjects(let type, _, _):
             type
-        case .custom(_, let type, _): type
+        case .custom(_, let type, _, _): type
         }
     }
 

@@ -207,7 +207,12 @@ struct MigrationFileReader {
                 guard let names = names(reader, "reads", noun: "type", fields: fields, example: "reads: [Dog, Address]") else { return nil }
                 reads = names
             }
-            step = .custom(name: stepName, type: type, reads: reads)
+            var writes: [String] = []
+            if reader.contains("writes") {
+                guard let names = names(reader, "writes", fields: fields, example: "writes: [tags]") else { return nil }
+                writes = names
+            }
+            step = .custom(name: stepName, type: type, reads: reads, writes: writes)
         default:
             step = nil
         }

@@ -313,6 +313,10 @@ extension FileVocabulary {
                 VocabularyKey("name", required: true, .name, "The name the closure is registered under."),
                 VocabularyKey("type", .name, "The object type whose objects the closure visits, one old and new object at a time."),
                 VocabularyKey("reads", .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
+                VocabularyKey(
+                    "writes", .list(.name, nonEmpty: true),
+                    "Properties of the type the closure gives their values (a retyped collection, a new property): they need no other step, and start empty, at their default or null."
+                ),
             ]),
     ]
 

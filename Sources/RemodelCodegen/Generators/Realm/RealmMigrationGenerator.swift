@@ -190,7 +190,7 @@ struct RealmMigrationGenerator {
             switch step {
             case .set(let type, _, _), .split(let type, _, _, _), .mapValues(let type, _, _, _), .convert(let type, _, _, _), .deleteObjects(let type, _): type
             case .createObjects(_, _, let addTo): addTo?.type
-            case .custom(_, let type, _): type
+            case .custom(_, let type, _, _): type
             default: nil
             }
         if let visited, let created = createdIn[visited], created < version {
@@ -368,7 +368,7 @@ struct RealmMigrationGenerator {
             closure.body.append(test.map { .ifThen($0, [add]) } ?? add)
             statements.append(closure.statement)
             builder.append(statements)
-        case .custom(let name, let type, _):
+        case .custom(let name, let type, _, _):
             guard SwiftNames.isIdentifier(name) else {
                 unsupported(
                     version, "\(stepPlace) is named '\(name)', which is not a Swift name",
