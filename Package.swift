@@ -122,7 +122,9 @@ let package = Package(
         // where PostgreSQL's server programs are not installed.
         .testTarget(
             name: "RemodelPostgresTests",
-            dependencies: ["RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport", "RemodelExample"],
+            dependencies: [
+                "RemodelPostgres", "RemodelLayout", "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelTestSupport", "RemodelExample", "RemodelCodegen",
+            ],
             exclude: ["References"]),
         .testTarget(
             name: "RemodelMigrateTests",

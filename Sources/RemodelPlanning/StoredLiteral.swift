@@ -95,22 +95,12 @@ struct StoredLiteral {
         }
     }
 
-    /// How numbers and flags are written, for the hints of messages.
-    static func numericForm(of scalar: ScalarType) -> String? {
-        switch scalar {
-        case .bool: "write true or false, without quotes"
-        case _ where scalar.isInteger: "write a whole number, without quotes"
-        case .double, .float: "write a number such as 1.5, without quotes"
-        default: nil
-        }
-    }
-
     /// A literal of a scalar type, through `StoredForm` (the conversion `import` and dynamic
     /// defaults use): the same stored value whichever way it arrives.
     private func scalarLiteral(_ value: DefaultValue, scalar: ScalarType) throws -> SQLExpression {
         let mismatch = Mismatch(
             description: "\(CanonicalYAML.literal(value)) is not a valid \(scalar.rawValue)\(Self.expectedForm(of: scalar).map { " (\($0))" } ?? "")",
-            hint: Self.numericForm(of: scalar))
+            hint: StepLiteral.numericForm(of: scalar))
         let result: Result<StoreValue, ValueProblem>
         switch (scalar, value) {
         case (.bool, .bool(let flag)): return .integer(flag ? 1 : 0)

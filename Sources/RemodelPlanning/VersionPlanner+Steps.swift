@@ -96,20 +96,32 @@ extension VersionPlanner {
         let reference = reference(index)
         let typeName = scope.typeName
         switch step {
-        case .set(_, let property, let source):
-            let change = record(.step(index: index, step), .dataDependent, "set \(typeName).\(property) to \(CanonicalYAML.quoted(source))")
+        case .set(_, let property, let setValue):
+            let written: String
+            switch setValue {
+            case .null: written = "null"
+            case .template(let source): written = CanonicalYAML.quoted(source)
+            }
+            let change = record(.step(index: index, step), .dataDependent, "set \(typeName).\(property) to \(written)")
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
-            let template: Template
-            do { template = try Template(parsing: source) } catch {
+            let resolved: StepLiteral.Resolved
+            do { resolved = try StepLiteral.resolve(setValue, for: type) } catch let mismatch as StepLiteral.Mismatch {
+                error("migration-invalid-value", mismatch.description, at: .value(index, field: "value"), hint: mismatch.hint)
+                return
+            } catch {
                 self.error("migration-invalid-template", "\(error)", at: .step(index, field: "value"))
                 return
             }
             let value: SQLExpression
             var readsItself = false
-            if let text = template.literalText {
-                guard let literal = literal(text, for: type, step: index), let stored = storedExpression(literal, type: type, step: index, field: "value") else { return }
+            let isLiteral: Bool
+            switch resolved {
+            case .literal(let literal):
+                guard let stored = storedExpression(literal, type: type, step: index, field: "value") else { return }
                 value = stored
-            } else {
+                isLiteral = true
+            case .template(let template):
+                isLiteral = false
                 guard type.scalar == .string || type.scalar == .url else {
                     error(
                         "migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: "value"),
@@ -137,7 +149,7 @@ extension VersionPlanner {
             }
             changes[change].assignments = [assignment(property, value, target: target)]
             assign(
-                property, RowValue(expression: value, type: type, isNew: true, isNonNull: template.literalText == nil || !value.isNullLiteral),
+                property, RowValue(expression: value, type: type, isNew: true, isNonNull: !isLiteral || !value.isNullLiteral),
                 in: &scope, step: reference, change: change, readsPrevious: readsItself)
 
         case .split(_, let property, let targets, let separator):
@@ -434,34 +446,6 @@ extension VersionPlanner {
                 hint: "add `default:` to the property in the schema")
             return nil
         }
-    }
-
-    /// A literal written in a template with no placeholders, read as a value of `type`.
-    /// Numbers are YAML core-schema numbers, as elsewhere in steps; a number that does not fit
-    /// an integer property (too large, or not whole) is left to `StoredLiteral` to say why.
-    mutating func literal(_ text: String, for type: PropertyType, step: Int) -> DefaultValue? {
-        if text == "null" { return .null }
-        switch type.base {
-        case .enumeration: return .enumCase(text)
-        case .scalar(let scalar):
-            switch scalar {
-            case .bool:
-                if ["true", "false"].contains(text) { return .bool(text == "true") }
-            case _ where scalar.isInteger:
-                if let number = IntegerLiteral.parse(text) { return .int(number) }
-                if let number = FloatLiteral.parse(text) { return .double(number) }
-            case .double, .float:
-                if let number = FloatLiteral.parse(text) { return .double(number) }
-            default:
-                return .string(text)
-            }
-        case .object:
-            return .string(text)
-        }
-        error(
-            "migration-invalid-value", "\(CanonicalYAML.quoted(text)) is not a valid \(type)", at: .step(step, field: "value"),
-            hint: type.scalar.flatMap(StoredLiteral.numericForm))
-        return nil
     }
 
     /// The SQL literal a stored value of `type` is compared with, for `mapValues` keys.

@@ -83,8 +83,8 @@ import Testing
         let history = Self.history(
             [Self.names, Self.fullName],
             [
-                .set(type: "Person", property: "fullName", template: "{firstName}"),
-                .set(type: "Person", property: "fullName", template: "anonymous"),
+                .set(type: "Person", property: "fullName", value: .template("{firstName}")),
+                .set(type: "Person", property: "fullName", value: .template("anonymous")),
             ])
         let diagnostic = try #require(Self.planningError(history)?.diagnostics.first)
         #expect(diagnostic.rule == "migration-conflicting-steps")
@@ -93,8 +93,8 @@ import Testing
         let composed = Self.history(
             [Self.names, Self.fullName],
             [
-                .set(type: "Person", property: "fullName", template: "{firstName}"),
-                .set(type: "Person", property: "fullName", template: "{fullName} {lastName}"),
+                .set(type: "Person", property: "fullName", value: .template("{firstName}")),
+                .set(type: "Person", property: "fullName", value: .template("{fullName} {lastName}")),
             ])
         #expect(Self.planningError(composed) == nil)
     }
@@ -119,7 +119,7 @@ import Testing
 
     /// 40 `set` steps that each read the property they set.
     @Test func fortySelfReferencingSetStepsRun() throws {
-        let steps = (0..<40).map { _ in MigrationStep.set(type: "Item", property: "code", template: "{code}x") }
+        let steps = (0..<40).map { _ in MigrationStep.set(type: "Item", property: "code", value: .template("{code}x")) }
         let store = try StoreFixture(schema: Self.code, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Item\" VALUES (1, 'c5')")
@@ -130,7 +130,7 @@ import Testing
     /// Thousands of steps: planning and running stay bounded (the old planner took gigabytes
     /// at 10,000).
     @Test func tenThousandStepsPlanAndRun() throws {
-        let steps = (0..<10_000).map { index in MigrationStep.set(type: "Item", property: "code", template: index % 2 == 0 ? "{code}-" : "{code}+") }
+        let steps = (0..<10_000).map { index in MigrationStep.set(type: "Item", property: "code", value: .template(index % 2 == 0 ? "{code}-" : "{code}+")) }
         let history = Self.history([Self.code, Self.code], steps)
         let clock = ContinuousClock()
         let started = clock.now
@@ -332,8 +332,8 @@ import Testing
             [
                 // The owner's name as it is at this step: renamed, and changed by the step before.
                 .renameProperty(type: "Owner", from: "name", to: "fullName"),
-                .set(type: "Owner", property: "fullName", template: "Dr {fullName}"),
-                .set(type: "Dog", property: "label", template: "dog of {owner.fullName}"),
+                .set(type: "Owner", property: "fullName", value: .template("Dr {fullName}")),
+                .set(type: "Dog", property: "label", value: .template("dog of {owner.fullName}")),
                 .deleteObjects(type: "Dog", where: [.init(property: "owner.fullName", value: .string("Dr Gone"))]),
             ])
         let store = try StoreFixture(schema: v1, version: 1)
@@ -390,7 +390,7 @@ import Testing
                 [Self.code, Self.code],
                 [
                     .deleteObjects(type: "Item", where: [.init(property: "code", value: .string(""))]),
-                    .set(type: "Item", property: "code", template: "{code}!"),
+                    .set(type: "Item", property: "code", value: .template("{code}!")),
                 ])
         ).migrate(storeAt: store.path)
         #expect(plan.versions.count == 1)
@@ -408,7 +408,7 @@ import Testing
         let store = try StoreFixture(schema: Self.code, version: 1)
         defer { store.remove() }
         try store.execute("INSERT INTO \"Item\" VALUES (1, 'c5')")
-        let history = Self.history([Self.code, Self.code], [.set(type: "Item", property: "code", template: "x{code}")])
+        let history = Self.history([Self.code, Self.code], [.set(type: "Item", property: "code", value: .template("x{code}"))])
         // A third connection holds the write lock until both have read version 1 and wait.
         let holder = try Connection(path: store.path)
         try holder.execute("BEGIN IMMEDIATE")
@@ -481,7 +481,7 @@ import Testing
             [v1, v2],
             [
                 .renameProperty(type: "Address", from: "street", to: "road"),
-                .set(type: "Address", property: "city", template: "{city} ({road})"),
+                .set(type: "Address", property: "city", value: .template("{city} ({road})")),
             ])
         let store = try StoreFixture(schema: v1, version: 1)
         defer { store.remove() }

@@ -57,7 +57,7 @@ import Testing
             [Schema(objects: [Self.person()]), v2],
             [
                 .deleteObjects(type: "P", where: [.init(property: "name", condition: .equals(.string("x")))]),
-                .set(type: "P", property: "friendName", template: "{friend.name}"),
+                .set(type: "P", property: "friendName", value: .template("{friend.name}")),
             ], rows: ["INSERT INTO \"P\" VALUES (1, 'x', NULL), (2, 'y', 1), (3, 'z', 2)"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"id\", \"friendName\" FROM \"P\" ORDER BY 1") == [[.integer(2), .text("")], [.integer(3), .text("y")]])
@@ -93,7 +93,7 @@ import Testing
     /// A null bool in a template read "false"; null is written as "" everywhere else.
     @Test func aNullBoolInATemplateIsEmpty() throws {
         let store = try Self.migrate(
-            [Self.flagged, Self.flagged], [.set(type: "F", property: "label", template: "[{flag}]")],
+            [Self.flagged, Self.flagged], [.set(type: "F", property: "label", value: .template("[{flag}]"))],
             rows: ["INSERT INTO \"F\" VALUES (1, 1, ''), (2, 0, ''), (3, NULL, '')"])
         defer { store.remove() }
         #expect(try store.query("SELECT \"label\" FROM \"F\" ORDER BY \"id\"") == [[.text("[true]")], [.text("[false]")], [.text("[]")]])
@@ -122,7 +122,7 @@ import Testing
         flagged.objects.append(other)
         var v2 = Self.flagged
         v2.objects.append(required)
-        let history = StepSemanticsTests.history([flagged, v2], [.set(type: "F", property: "flag", template: "maybe")])
+        let history = StepSemanticsTests.history([flagged, v2], [.set(type: "F", property: "flag", value: .template("maybe"))])
         let diagnostics = try #require(PlanSafetyTests.planningError(history)?.diagnostics)
         #expect(diagnostics.map(\.rule) == ["migration-invalid-value", "migration-missing-value"], "\(diagnostics)")
         #expect(diagnostics.last?.message.contains("'K.req' is new and required") == true)

@@ -329,14 +329,14 @@ import Testing
         let history = Self.history(
             [v1, v2],
             [
-                .set(type: "Person", property: "displayName", template: "{firstName} {lastName}"),
-                .set(type: "Person", property: "label", template: "{{{firstName}}} is {age}, score {score}, active={active}, unit {unit}, aka {nickname}"),
-                .set(type: "Person", property: "motto", template: "literal {{braces}} and }}"),
-                .set(type: "Person", property: "lastName", template: "null"),
-                .set(type: "Person", property: "firstName", template: "Dr {firstName}"),
-                .set(type: "Person", property: "initial", template: "{firstName}/{lastName}"),
-                .set(type: "Person", property: "website", template: "https://example.com/{id}"),
-                .set(type: "Person", property: "level", template: "3"),
+                .set(type: "Person", property: "displayName", value: .template("{firstName} {lastName}")),
+                .set(type: "Person", property: "label", value: .template("{{{firstName}}} is {age}, score {score}, active={active}, unit {unit}, aka {nickname}")),
+                .set(type: "Person", property: "motto", value: .template("literal {{braces}} and }}")),
+                .set(type: "Person", property: "lastName", value: .null),
+                .set(type: "Person", property: "firstName", value: .template("Dr {firstName}")),
+                .set(type: "Person", property: "initial", value: .template("{firstName}/{lastName}")),
+                .set(type: "Person", property: "website", value: .template("https://example.com/{id}")),
+                .set(type: "Person", property: "level", value: .template("3")),
             ])
         let store = try StoreFixture(schema: v1, version: 1)
         defer { store.remove() }
@@ -366,9 +366,9 @@ import Testing
                     Property("id", .scalar(.int)), Property("name", .scalar(.string)), Property("count", .scalar(.int), default: .int(0)),
                 ])
         ])
-        let nullRequired = Self.history([v1, v2], [.set(type: "T", property: "name", template: "null")])
+        let nullRequired = Self.history([v1, v2], [.set(type: "T", property: "name", value: .null)])
         #expect(throws: MigrationPlanningError.self) { try Migrator(history: nullRequired).plan(from: 1) }
-        let templatedInt = Self.history([v1, v2], [.set(type: "T", property: "count", template: "{name}")])
+        let templatedInt = Self.history([v1, v2], [.set(type: "T", property: "count", value: .template("{name}"))])
         let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: templatedInt).plan(from: 1) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("a template with placeholders makes text"))
     }
@@ -382,10 +382,10 @@ import Testing
                     Property("id", .scalar(.int)), Property("seen", .scalar(.date, optional: true)),
                 ])
         ])
-        let history = Self.history([v1, v2], [.set(type: "T", property: "seen", template: "01/02/2026")])
+        let history = Self.history([v1, v2], [.set(type: "T", property: "seen", value: .template("01/02/2026"))])
         let error = #expect(throws: MigrationPlanningError.self) { try Migrator(history: history).plan(from: 1) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("\"01/02/2026\" is not an ISO 8601 date-time such as 2024-03-01T09:30:00Z (or a date such as 2024-03-01)"))
-        let fixed = Self.history([v1, v2], [.set(type: "T", property: "seen", template: "2026-01-01T00:00:00Z")])
+        let fixed = Self.history([v1, v2], [.set(type: "T", property: "seen", value: .template("2026-01-01T00:00:00Z"))])
         #expect(throws: Never.self) { try Migrator(history: fixed).plan(from: 1) }
     }
 
@@ -601,7 +601,7 @@ import Testing
         let history = Self.history(
             [v1, v2],
             [
-                .set(type: "Person", property: "label", template: "{phone}|{phoneNumber}"),
+                .set(type: "Person", property: "label", value: .template("{phone}|{phoneNumber}")),
                 .deleteObjects(type: "Person", where: [.init(property: "phone", value: .string(""))]),
                 .renameProperty(type: "Person", from: "phone", to: "phoneNumber"),
             ])
@@ -1043,7 +1043,7 @@ import Testing
                 [
                     .custom(name: "normalisePhones", type: "Person"),
                     .renameProperty(type: "Person", from: "phone", to: "phoneNumber"),
-                    .set(type: "Person", property: "greeting", template: "Hi {name}"),
+                    .set(type: "Person", property: "greeting", value: .template("Hi {name}")),
                 ])
         )
     }

@@ -112,7 +112,7 @@ import Testing
     @Test func aCollectionInAConditionOrTemplateIsNamedAsOne() throws {
         let condition = try Self.planningDiagnostic([.deleteObjects(type: "Person", where: [.init(property: "dogs", condition: .equals(.string("rex")))])])
         #expect(condition.message == "migration 2 step 1 (deleteObjects): 'Person.dogs' is list<Dog>: steps read single values (and to-one links), not collections")
-        let template = try Self.planningDiagnostic([.set(type: "Dog", property: "id", template: "{owner.dogs}")])
+        let template = try Self.planningDiagnostic([.set(type: "Dog", property: "id", value: .template("{owner.dogs}"))])
         #expect(template.message.contains("'Person.dogs' is list<Dog>"))
     }
 

@@ -605,6 +605,11 @@ import Testing
 
     /// The two-version history of `example`, written as files and loaded as the CLI loads them.
     static func history(_ example: Case, in folder: URL) throws -> MigrationHistory {
+        try load(example, in: folder).history
+    }
+
+    /// `history(_:in:)` with where its steps are written, for the locations of diagnostics.
+    static func load(_ example: Case, in folder: URL) throws -> (history: MigrationHistory, sources: HistorySources) {
         let migrations = folder.appendingPathComponent("Migrations")
         try FileManager.default.createDirectory(at: migrations.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
         try "description: v1\nsteps: []\n".write(to: migrations.appendingPathComponent("0001-initial.yaml"), atomically: true, encoding: .utf8)
@@ -615,7 +620,7 @@ import Testing
         guard let history = loaded.history else {
             throw HistoryProblem(description: loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))
         }
-        return history
+        return (history, loaded.sources)
     }
 
     struct HistoryProblem: Error, CustomStringConvertible {

@@ -33,7 +33,7 @@ final class MigrationDraftTests: XCTestCase {
         XCTAssertEqual(MigrationDraft.openQuestions(in: draft, steps: [], from: old, to: new).count, 1)
         // Answered by uncommenting the step (its `# Question:` comment left in place).
         let answered = draft.replacingOccurrences(of: "  # - set:", with: "  - set:")
-        let set = MigrationStep.set(type: "Person", property: "fullName", template: "{firstName} {lastName}")
+        let set = MigrationStep.set(type: "Person", property: "fullName", value: .template("{firstName} {lastName}"))
         XCTAssertEqual(MigrationDraft.openQuestions(in: answered, steps: [set], from: old, to: new), [])
         // Deleted: nothing left to answer.
         XCTAssertEqual(MigrationDraft.openQuestions(in: draft.replacingOccurrences(of: step, with: ""), steps: [], from: old, to: new), [])

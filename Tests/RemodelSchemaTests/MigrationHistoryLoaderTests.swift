@@ -103,7 +103,7 @@ final class MigrationHistoryLoaderTests: XCTestCase {
                         .init(from: "d", to: .double(1.5)), .init(from: "e", to: .string("12")), .init(from: "f", to: .string("small")),
                     ], otherwise: .string("")),
                 .deleteObjects(type: "Dog", where: [.init(property: "name", value: .string("")), .init(property: "weight", value: .int(0))]),
-                .set(type: "Dog", property: "name", template: "{name} ({weight})"),
+                .set(type: "Dog", property: "name", value: .template("{name} ({weight})")),
                 .split(type: "Dog", property: "name", into: ["name"], separator: ","),
                 .renameProperty(type: "Dog", from: "a", to: "b"),
                 .renameType(from: "Doggo", to: "Dog"),

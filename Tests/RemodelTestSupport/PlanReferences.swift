@@ -119,9 +119,9 @@ public enum PlanReferences {
             history: history(
                 [v1, v2],
                 [
-                    .set(type: "Person", property: "displayName", template: "{firstName} {lastName}"),
-                    .set(type: "Person", property: "ownerName", template: "{owner.name}"),
-                    .set(type: "Person", property: "level", template: "3"),
+                    .set(type: "Person", property: "displayName", value: .template("{firstName} {lastName}")),
+                    .set(type: "Person", property: "ownerName", value: .template("{owner.name}")),
+                    .set(type: "Person", property: "level", value: .template("3")),
                 ]), from: 1)
     }()
 

@@ -156,8 +156,13 @@ enum SchemaExpressions {
             return call("renameType", [SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to))])
         case .renameProperty(let type, let from, let to):
             return call("renameProperty", [SwiftArgument("type", .string(type)), SwiftArgument("from", .string(from)), SwiftArgument("to", .string(to))])
-        case .set(let type, let property, let template):
-            return call("set", [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)), SwiftArgument("template", .string(template))])
+        case .set(let type, let property, let value):
+            let written: SwiftExpression =
+                switch value {
+                case .null: .implicitMember("null")
+                case .template(let template): .call(.implicitMember("template"), [.unlabelled(.string(template))])
+                }
+            return call("set", [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(property)), SwiftArgument("value", written)])
         case .convert(let type, let property, let to, let onError):
             return call(
                 "convert",

@@ -20,8 +20,8 @@ public enum MigrationStep: Hashable, Sendable {
     case renameProperty(type: String, from: String, to: String)
     /// `set: { type: Person, property: displayName, value: "{firstName} {lastName}" }`; the
     /// template's `{name}` placeholders read the object's values at this point of the
-    /// migration.
-    case set(type: String, property: String, template: String)
+    /// migration. `value: null` (unquoted) is no value, unlike the text `"null"`.
+    case set(type: String, property: String, value: SetValue)
     /// `convert: { type: Dog, property: weight, to: int, onError: default }`
     case convert(type: String, property: String, to: PropertyType, onError: ConversionFailure)
     /// `split: { type: Person, property: name, into: [firstName, lastName], separator: " " }`
@@ -41,6 +41,17 @@ public enum MigrationStep: Hashable, Sendable {
     /// at; `writes` names properties of `type` the closure gives their values, which then need
     /// no other step (a collection starts empty, a single value at its default or null).
     case custom(name: String, type: String?, reads: [String] = [], writes: [String] = [])
+
+    /// What a `set` step writes. YAML's null and the text "null" differ: an unquoted `null` (or
+    /// `~`) makes the property null, while quoted `"null"` is text, read as the property's type
+    /// (`StepLiteral`): the four letters for a string, an error for an int.
+    public enum SetValue: Hashable, Sendable {
+        /// `value: null`: no value (the property must be optional).
+        case null
+        /// `value: "{firstName} {lastName}"`: text with `{property}` placeholders (`Template`);
+        /// with none, a literal of the property's type.
+        case template(String)
+    }
 
     /// One `old: new` pair of `mapValues`.
     public struct ValueMapping: Hashable, Sendable {

@@ -47,4 +47,21 @@ package enum FloatLiteral {
         guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), text.contains(where: \.isNumber) else { return nil }
         return Double(text)
     }
+
+    /// Whether a `float` property can hold `number`: NaN and the infinities, or a finite
+    /// value within `Float`'s range (the store refuses the rest rather than round it).
+    package static func fitsFloat(_ number: Double) -> Bool {
+        !number.isFinite || abs(number) <= Double(Float.greatestFiniteMagnitude)
+    }
+}
+
+package enum BoolLiteral {
+    /// A YAML core-schema boolean (`true`, `True`, `TRUE`, `false`, `False`, `FALSE`).
+    package static func parse(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE": true
+        case "false", "False", "FALSE": false
+        default: nil
+        }
+    }
 }

@@ -22,7 +22,7 @@ package enum StoredForm {
         switch scalar {
         case .double, .float:
             if number.isNaN { return .failure(notANumber) }
-            if scalar == .float, number.isFinite, abs(number) > Double(Float.greatestFiniteMagnitude) {
+            if scalar == .float, !FloatLiteral.fitsFloat(number) {
                 return .failure(ValueProblem("is out of range for float (±\(Float.greatestFiniteMagnitude))", hint: "write a smaller value, or make the property a double"))
             }
             return .success(.real(number))

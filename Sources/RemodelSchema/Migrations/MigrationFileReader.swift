@@ -142,8 +142,8 @@ struct MigrationFileReader {
             guard let type = name(reader, "type"), let from = name(reader, "from"), let to = name(reader, "to") else { return nil }
             step = .renameProperty(type: type, from: from, to: to)
         case "set":
-            guard let type = name(reader, "type"), let property = name(reader, "property"), let template = template(reader) else { return nil }
-            step = .set(type: type, property: property, template: template)
+            guard let type = name(reader, "type"), let property = name(reader, "property"), let value = setValue(reader) else { return nil }
+            step = .set(type: type, property: property, value: value)
         case "convert":
             guard let type = name(reader, "type"), let property = name(reader, "property"), let to = propertyType(reader), let onError = onError(reader) else { return nil }
             step = .convert(type: type, property: property, to: to, onError: onError)
@@ -230,7 +230,9 @@ struct MigrationFileReader {
     }
 
     /// `set`'s `value:`: its text as written (plain null as `null`, which sets null).
-    private func template(_ reader: YAMLMappingReader) -> String? {
+    /// A `set` step's value: YAML null (unquoted `null`, `~`) is no value; any other scalar,
+    /// quoted or not, is its text (so `"null"` is four letters).
+    private func setValue(_ reader: YAMLMappingReader) -> MigrationStep.SetValue? {
         guard let node = reader.node("value") else { return nil }
         guard let scalar = node.scalar else {
             log.error(
@@ -239,7 +241,7 @@ struct MigrationFileReader {
             )
             return nil
         }
-        return scalar.isNull ? "null" : scalar.text
+        return scalar.isNull ? .null : .template(scalar.text)
     }
 
     /// A non-empty list of names under `key`; `noun` is what each names (`property`, `type`).

@@ -79,11 +79,7 @@ package struct YAMLScalar: Sendable, Hashable {
     /// A plain `true` or `false` (any of YAML 1.2's spellings), else `nil`.
     package var bool: Bool? {
         guard isPlain else { return nil }
-        switch text {
-        case "true", "True", "TRUE": return true
-        case "false", "False", "FALSE": return false
-        default: return nil
-        }
+        return BoolLiteral.parse(text)
     }
 
     /// The column of the character at `offset` (in Unicode scalars) of the text, when the

@@ -207,10 +207,10 @@ struct RealmMigrationGenerator {
             return  // reported with the diff's renames
         case .renameProperty:
             return  // with the version's renames, first
-        case .set(let type, let property, let template):
+        case .set(let type, let property, let setValue):
             var closure = Closure(type: type, storedName: types.storedName(type), version: version)
             guard let target = writeTarget(type, property, at: version, step: stepPlace),
-                let value = setValue(template, of: type, property, version: version, new: new, closure: &closure, step: stepPlace)
+                let value = self.setValue(setValue, of: type, property, version: version, new: new, closure: &closure, step: stepPlace)
             else { return }
             closure.body.append(.assignment(closure.write(target), value))
             builder.perObject(closure)
@@ -391,12 +391,23 @@ struct RealmMigrationGenerator {
 
     // MARK: Values
 
-    /// The value a `set` step writes.
-    private mutating func setValue(_ template: String, of type: String, _ property: String, version: Int, new: Schema, closure: inout Closure, step: String) -> SwiftExpression? {
+    /// The value a `set` step writes: its literal as `StepLiteral` reads it for the store's
+    /// migration, or its template's text.
+    private mutating func setValue(
+        _ value: MigrationStep.SetValue, of type: String, _ property: String, version: Int, new: Schema, closure: inout Closure, step: String
+    ) -> SwiftExpression? {
         guard let propertyType = new.objectType(named: type)?.property(named: property)?.storedType else { return nil }
-        guard let parts = try? Template(parsing: template) else { return nil }  // the planner reports it
-        if let text = parts.literalText {
-            return literal(.string(text), for: propertyType, in: new, step: step, version: version, fromText: true)
+        let parts: Template
+        do {
+            switch try StepLiteral.resolve(value, for: propertyType) {
+            case .literal(let literal): return self.literal(literal, for: propertyType, in: new, step: step, version: version)
+            case .template(let template): parts = template
+            }
+        } catch let mismatch as StepLiteral.Mismatch {
+            unsupported(version, "\(step) has a value that does not fit \(type).\(property): \(mismatch)", hint: mismatch.hint ?? "write a literal of the property's type")
+            return nil
+        } catch {
+            return nil  // the planner reports the template's syntax
         }
         var pieces: [SwiftExpression] = []
         for part in parts.parts {
@@ -514,21 +525,8 @@ struct RealmMigrationGenerator {
 
     /// A literal of the schema as Realm's dynamic API holds it: an enum's raw value, a URL's
     /// text, Realm's `ObjectId` and `Decimal128`; generated values made fresh.
-    private mutating func literal(_ value: DefaultValue, for type: PropertyType, in schema: Schema, step: String, version: Int, fromText: Bool = false) -> SwiftExpression? {
+    private mutating func literal(_ value: DefaultValue, for type: PropertyType, in schema: Schema, step: String, version: Int) -> SwiftExpression? {
         let element = type.element
-        var value = value
-        if fromText, case .string("null") = value, type.isOptional {
-            value = .null
-        } else if fromText, case .string(let text) = value {
-            // A template without placeholders is a literal of the property's type.
-            switch element.base {
-            case .scalar(let scalar) where scalar.isInteger: if let number = Int64(text) { value = .int(number) }
-            case .scalar(.double), .scalar(.float): if let number = Double(text) { value = .double(number) }
-            case .scalar(.bool): if text == "true" || text == "false" { value = .bool(text == "true") }
-            case .enumeration: value = .enumCase(text)
-            default: break
-            }
-        }
         // Null as Realm's dynamic API takes it in a dictionary or an `Any` (a plain `nil`
         // cannot stand there).
         if value == .null { return .call(.identifier("NSNull"), []) }
@@ -555,7 +553,14 @@ struct RealmMigrationGenerator {
         case (.generated(.objectId), .objectId?):
             return .call(.member(.identifier("ObjectId"), "generate"), [])
         case (.int(let number), let scalar?) where scalar.isInteger:
+            guard scalar.integerRange?.contains(number) ?? false else { break }
             return scalar == .int ? .int(number) : .call(.identifier(render(SwiftTypeMapper.swiftType(of: scalar))), [.unlabelled(.int(number))])
+        case (.double(let number), let scalar?) where scalar == .double || scalar == .float:
+            // The store refuses NaN and floats beyond Float's range; an infinity is written
+            // with its type, as an `Any` gives `.infinity` none.
+            guard !number.isNaN, scalar == .double || FloatLiteral.fitsFloat(number) else { break }
+            guard number.isInfinite else { return SwiftTypeMapper.literal(value, for: element, schema: schema) }
+            return .token((number < 0 ? "-" : "") + render(SwiftTypeMapper.swiftType(of: scalar)) + ".infinity")
         case (_, .decimal128?):
             guard let decimal = SwiftTypeMapper.literal(value, for: element, schema: schema) else { break }
             return .call(.member(types.values, "decimal128"), [.unlabelled(decimal)])

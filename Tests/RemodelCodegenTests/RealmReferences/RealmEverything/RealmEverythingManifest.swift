@@ -142,8 +142,8 @@ public enum RealmEverythingManifest: SchemaManifest {
                 steps: [
                     .renameProperty(type: "Owner", from: "nickname", to: "alias"),
                     .split(type: "Owner", property: "fullName", into: ["firstName", "lastName"], separator: " "),
-                    .set(type: "Owner", property: "greeting", template: "Hello, {firstName} ({level})"),
-                    .set(type: "Owner", property: "level", template: "high"),
+                    .set(type: "Owner", property: "greeting", value: .template("Hello, {firstName} ({level})")),
+                    .set(type: "Owner", property: "level", value: .template("high")),
                     .convert(type: "Owner", property: "weight", to: .scalar(.int), onError: .`default`),
                     .mapValues(
                         type: "Owner",

@@ -96,7 +96,7 @@ public enum StepKindsManifest: SchemaManifest {
                         ],
                         otherwise: .string("low")
                     ),
-                    .set(type: "KindPerson", property: "greeting", template: "Hi {first}"),
+                    .set(type: "KindPerson", property: "greeting", value: .template("Hi {first}")),
                     .deleteObjects(
                         type: "KindDog",
                         where: [
