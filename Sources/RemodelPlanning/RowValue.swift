@@ -30,9 +30,9 @@ struct RowValue: Hashable {
 /// Where a step comes from, for messages and the plan.
 struct StepReference: Hashable {
     var index: Int
-    var kind: String
+    var kind: MigrationStep.Kind
 
-    var label: String { "step \(index + 1) (\(kind))" }
+    var label: String { "step \(index + 1) (\(kind.rawValue))" }
 }
 
 /// A condition no object may meet, recorded by a step or a schema change and turned into a

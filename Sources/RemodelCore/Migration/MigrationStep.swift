@@ -148,18 +148,25 @@ public enum MigrationStep: Hashable, Sendable {
         }
     }
 
-    /// The step's keyword in migration files, also its stable identifier in messages.
-    public var kind: String {
+    /// The kinds of step, each the keyword that names it in migration files (and its stable
+    /// identifier in messages), in the order the documentation lists them. The reader and the
+    /// vocabulary switch over it, so a new kind is added in every place or the build fails.
+    public enum Kind: String, CaseIterable, Hashable, Sendable {
+        case renameType, renameProperty, set, convert, split, mapValues, deleteObjects, createObjects, custom
+    }
+
+    /// The step's kind.
+    public var kind: Kind {
         switch self {
-        case .renameType: "renameType"
-        case .renameProperty: "renameProperty"
-        case .set: "set"
-        case .convert: "convert"
-        case .split: "split"
-        case .mapValues: "mapValues"
-        case .deleteObjects: "deleteObjects"
-        case .createObjects: "createObjects"
-        case .custom: "custom"
+        case .renameType: .renameType
+        case .renameProperty: .renameProperty
+        case .set: .set
+        case .convert: .convert
+        case .split: .split
+        case .mapValues: .mapValues
+        case .deleteObjects: .deleteObjects
+        case .createObjects: .createObjects
+        case .custom: .custom
         }
     }
 
@@ -186,8 +193,8 @@ public enum MigrationStep: Hashable, Sendable {
         }
     }
 
-    /// Every step kind, in the order the documentation lists them.
-    public static let kinds = ["renameType", "renameProperty", "set", "convert", "split", "mapValues", "deleteObjects", "createObjects", "custom"]
+    /// The keyword of every step kind, in the order the documentation lists them.
+    public static var kinds: [String] { Kind.allCases.map(\.rawValue) }
 }
 
 /// A migration file: the steps that take a store from `version - 1` to `version`.

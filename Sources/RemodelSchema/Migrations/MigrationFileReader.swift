@@ -12,8 +12,8 @@ struct MigrationFileReader {
     static let fileKeys = FileVocabulary.migrationFile.keyNames
 
     /// Every step kind with its keys: required first, then optional ones.
-    static let stepKeys: [String: (required: [String], optional: [String])] = Dictionary(
-        uniqueKeysWithValues: FileVocabulary.stepKinds.map { ($0.name, ($0.mapping.requiredKeys, $0.mapping.optionalKeys)) }
+    static let stepKeys: [MigrationStep.Kind: (required: [String], optional: [String])] = Dictionary(
+        uniqueKeysWithValues: FileVocabulary.stepKinds.map { ($0.kind, ($0.mapping.requiredKeys, $0.mapping.optionalKeys)) }
     )
 
     /// The keys of `createObjects`' `addTo:`.
@@ -117,15 +117,15 @@ struct MigrationFileReader {
             )
             return nil
         }
-        let kind = entry.key
-        guard let keys = Self.stepKeys[kind] else {
+        guard let kind = MigrationStep.Kind(rawValue: entry.key), let keys = Self.stepKeys[kind] else {
+            let kind = entry.key
             let hint =
                 Suggestion.closest(to: kind, in: MigrationStep.kinds).map { "did you mean '\($0)'?" }
                 ?? "step kinds: \(MigrationStep.kinds.joined(separator: ", "))"
             log.error("unknown-step", "unknown step kind '\(kind)'", at: entry.keyLocation, hint: hint)
             return nil
         }
-        let what = "step '\(kind)'"
+        let what = "step '\(kind.rawValue)'"
         guard let reader = YAMLMappingReader(entry.value, what: what, knownKeys: keys.required + keys.optional, log: log) else { return nil }
         var complete = true
         for key in keys.required where !reader.require(key, hint: "add '\(key):'; \(what) needs \(keys.required.joined(separator: ", "))", blame: entry.keyLocation) {
@@ -136,22 +136,22 @@ struct MigrationFileReader {
         for field in reader.mapping.entries { fields.note(field.key, field.value.location) }
         let step: MigrationStep?
         switch kind {
-        case "renameType":
+        case .renameType:
             step = name(reader, "from").flatMap { from in name(reader, "to").map { .renameType(from: from, to: $0) } }
-        case "renameProperty":
+        case .renameProperty:
             guard let type = name(reader, "type"), let from = name(reader, "from"), let to = name(reader, "to") else { return nil }
             step = .renameProperty(type: type, from: from, to: to)
-        case "set":
+        case .set:
             guard let type = name(reader, "type"), let property = name(reader, "property"), let value = setValue(reader) else { return nil }
             step = .set(type: type, property: property, value: value)
-        case "convert":
+        case .convert:
             guard let type = name(reader, "type"), let property = name(reader, "property"), let to = propertyType(reader), let onError = onError(reader) else { return nil }
             step = .convert(type: type, property: property, to: to, onError: onError)
-        case "split":
+        case .split:
             guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, "into", fields: fields), let separator = separator(reader)
             else { return nil }
             step = .split(type: type, property: property, into: into, separator: separator)
-        case "mapValues":
+        case .mapValues:
             guard let type = name(reader, "type"), let property = name(reader, "property"), let values = valueMappings(reader, fields: fields) else { return nil }
             var otherwise: DefaultValue?
             if let node = reader.node("otherwise") {
@@ -159,7 +159,7 @@ struct MigrationFileReader {
                 otherwise = value
             }
             step = .mapValues(type: type, property: property, values: values, otherwise: otherwise)
-        case "deleteObjects":
+        case .deleteObjects:
             guard let type = name(reader, "type") else { return nil }
             if reader.contains("all") {
                 guard let all = reader.bool("all") else { return nil }
@@ -187,7 +187,7 @@ struct MigrationFileReader {
                 guard let matches = conditions(reader, key: "where", fields: fields, prefix: "where", deleting: true) else { return nil }
                 step = .deleteObjects(type: type, where: matches)
             }
-        case "createObjects":
+        case .createObjects:
             guard let type = name(reader, "type"), let objects = objects(reader, fields: fields) else { return nil }
             var addTo: MigrationStep.LinkTarget?
             if let node = reader.node("addTo") {
@@ -195,7 +195,7 @@ struct MigrationFileReader {
                 addTo = target
             }
             step = .createObjects(type: type, objects: objects, addTo: addTo)
-        case "custom":
+        case .custom:
             guard let stepName = name(reader, "name") else { return nil }
             var type: String?
             if reader.contains("type") {
@@ -213,8 +213,6 @@ struct MigrationFileReader {
                 writes = names
             }
             step = .custom(name: stepName, type: type, reads: reads, writes: writes)
-        default:
-            step = nil
         }
         return step.map { ($0, StepSource(location: entry.keyLocation, fields: fields.locations, values: fields.values)) }
     }

@@ -234,91 +234,110 @@ extension FileVocabulary {
 
     /// One step kind: the key that names it in a step, and the mapping of its options.
     package struct StepKind: Sendable {
-        package var name: String
+        package var kind: MigrationStep.Kind
         package var mapping: MappingVocabulary
 
-        init(name: String, summary: String, keys: [VocabularyKey], exclusions: [(key: String, excludes: [String])] = [], needsOneOf: [String] = []) {
-            self.name = name
-            mapping = MappingVocabulary(id: "step.\(name)", summary: summary, keys: keys, exclusions: exclusions, needsOneOf: needsOneOf)
+        /// The key that names it in a step.
+        package var name: String { kind.rawValue }
+
+        init(_ kind: MigrationStep.Kind, summary: String, keys: [VocabularyKey], exclusions: [(key: String, excludes: [String])] = [], needsOneOf: [String] = []) {
+            self.kind = kind
+            mapping = MappingVocabulary(id: "step.\(kind.rawValue)", summary: summary, keys: keys, exclusions: exclusions, needsOneOf: needsOneOf)
         }
     }
 
-    /// Every step kind, in `MigrationStep.kinds` order.
-    package static let stepKinds: [StepKind] = [
-        StepKind(
-            name: "renameType", summary: "Renames an object type or enum, keeping its objects.",
-            keys: [
-                VocabularyKey("from", required: true, .name, "The old name."),
-                VocabularyKey("to", required: true, .name, "The new name."),
-            ]),
-        StepKind(
-            name: "renameProperty", summary: "Renames a property, keeping its values.",
-            keys: [
-                typeKey, VocabularyKey("from", required: true, .name, "The old property name."),
-                VocabularyKey("to", required: true, .name, "The new property name."),
-            ]),
-        StepKind(
-            name: "set", summary: "Sets a property of every object from a template of its values.",
-            keys: [
-                typeKey, propertyKey("The property it writes."),
-                VocabularyKey(
-                    "value", required: true, .scalar,
-                    "A literal, or a template such as \"{firstName} {lastName}\" reading the object's values (and linked objects', '{owner.name}')."),
-            ]),
-        StepKind(
-            name: "convert", summary: "Converts a property's values to another type.",
-            keys: [
-                typeKey, propertyKey("The property it converts."),
-                VocabularyKey(
-                    "to", required: true, .typeExpression(collections: true),
-                    "The new type: a scalar type, an enum or an object type (a value becomes a link to the object whose primary key it is), optional with '?'; a list or set of values becomes one of objects and back."
-                ),
-                VocabularyKey(
-                    "onError", .orNull(.word(MigrationStep.ConversionFailure.allCases.map(\.rawValue))),
-                    "What a value that does not convert becomes: fail stops the migration naming the objects (the default), default uses the property's default, null stores null; for values becoming links, create makes the object a value names when none has that key."
-                ),
-            ]),
-        StepKind(
-            name: "split", summary: "Splits a text property into several at a separator.",
-            keys: [
-                typeKey, propertyKey("The property it splits."),
-                VocabularyKey("into", required: true, .list(.name, nonEmpty: true), "The properties that get the parts, in order; the last gets the rest."),
-                VocabularyKey("separator", required: true, .text, "The text between parts, e.g. \" \"."),
-            ]),
-        StepKind(
-            name: "mapValues", summary: "Replaces old values of a property by new ones (an enum remap).",
-            keys: [
-                typeKey, propertyKey("The property whose values it maps."),
-                VocabularyKey("values", required: true, .entries(keys: .any, value: .scalar, nonEmpty: true), "Old values mapped to new ones, e.g. '{ Eng: engineering }'."),
-                VocabularyKey("otherwise", .scalar, "The new value of every value 'values' does not list; without it they must already be valid."),
-            ]),
-        StepKind(
-            name: "deleteObjects", summary: "Deletes the objects that match conditions, or all of a type.",
-            keys: [
-                typeKey, VocabularyKey("where", conditions, "Conditions on properties; objects matching all of them are deleted."),
-                VocabularyKey("all", .exactly(true), "true deletes every object of the type (instead of 'where')."),
-            ], exclusions: [(key: "all", excludes: ["where"])], needsOneOf: ["where", "all"]),
-        StepKind(
-            name: "createObjects", summary: "Creates objects, optionally linking each from an existing object.",
-            keys: [
-                typeKey,
-                VocabularyKey(
-                    "objects", required: true, .list(.orNull(.entries(keys: .name, value: .scalar, nonEmpty: false)), nonEmpty: true),
-                    "The new objects, each a mapping of property values (the rest get their defaults)."),
-                VocabularyKey("addTo", .mapping(linkTarget), "The existing object whose link each new object is added to."),
-            ]),
-        StepKind(
-            name: "custom", summary: "Runs Swift code registered under a name: in the app (Migrator's customSteps) or an app's own remodel tool.",
-            keys: [
-                VocabularyKey("name", required: true, .name, "The name the closure is registered under."),
-                VocabularyKey("type", .name, "The object type whose objects the closure visits, one old and new object at a time."),
-                VocabularyKey("reads", .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
-                VocabularyKey(
-                    "writes", .list(.name, nonEmpty: true),
-                    "Properties of the type the closure gives their values (a retyped collection, a new property): they need no other step, and start empty, at their default or null."
-                ),
-            ]),
-    ]
+    /// Every step kind, in `MigrationStep.Kind` order.
+    package static let stepKinds: [StepKind] = MigrationStep.Kind.allCases.map(stepKind)
+
+    /// The vocabulary of one step kind: a switch over every kind, so that a new kind cannot
+    /// be left out of the reader, the vocabulary or the JSON Schema.
+    private static func stepKind(_ kind: MigrationStep.Kind) -> StepKind {
+        switch kind {
+        case .renameType:
+            StepKind(
+                .renameType, summary: "Renames an object type or enum, keeping its objects.",
+                keys: [
+                    VocabularyKey("from", required: true, .name, "The old name."),
+                    VocabularyKey("to", required: true, .name, "The new name."),
+                ])
+        case .renameProperty:
+            StepKind(
+                .renameProperty, summary: "Renames a property, keeping its values.",
+                keys: [
+                    typeKey, VocabularyKey("from", required: true, .name, "The old property name."),
+                    VocabularyKey("to", required: true, .name, "The new property name."),
+                ])
+        case .set:
+            StepKind(
+                .set, summary: "Sets a property of every object from a template of its values.",
+                keys: [
+                    typeKey, propertyKey("The property it writes."),
+                    VocabularyKey(
+                        "value", required: true, .scalar,
+                        "A literal (null, unquoted, for no value; a quoted \"null\" is text), or a template such as \"{firstName} {lastName}\" reading the object's values (and linked objects', '{owner.name}')."
+                    ),
+                ])
+        case .convert:
+            StepKind(
+                .convert, summary: "Converts a property's values to another type.",
+                keys: [
+                    typeKey, propertyKey("The property it converts."),
+                    VocabularyKey(
+                        "to", required: true, .typeExpression(collections: true),
+                        "The new type: a scalar type, an enum or an object type (a value becomes a link to the object whose primary key it is), optional with '?'; a list or set of values becomes one of objects and back."
+                    ),
+                    VocabularyKey(
+                        "onError", .orNull(.word(MigrationStep.ConversionFailure.allCases.map(\.rawValue))),
+                        "What a value that does not convert becomes: fail stops the migration naming the objects (the default), default uses the property's default, null stores null; for values becoming links, create makes the object a value names when none has that key."
+                    ),
+                ])
+        case .split:
+            StepKind(
+                .split, summary: "Splits a text property into several at a separator.",
+                keys: [
+                    typeKey, propertyKey("The property it splits."),
+                    VocabularyKey("into", required: true, .list(.name, nonEmpty: true), "The properties that get the parts, in order; the last gets the rest."),
+                    VocabularyKey("separator", required: true, .text, "The text between parts, e.g. \" \"."),
+                ])
+        case .mapValues:
+            StepKind(
+                .mapValues, summary: "Replaces old values of a property by new ones (an enum remap).",
+                keys: [
+                    typeKey, propertyKey("The property whose values it maps."),
+                    VocabularyKey("values", required: true, .entries(keys: .any, value: .scalar, nonEmpty: true), "Old values mapped to new ones, e.g. '{ Eng: engineering }'."),
+                    VocabularyKey("otherwise", .scalar, "The new value of every value 'values' does not list; without it they must already be valid."),
+                ])
+        case .deleteObjects:
+            StepKind(
+                .deleteObjects, summary: "Deletes the objects that match conditions, or all of a type.",
+                keys: [
+                    typeKey, VocabularyKey("where", conditions, "Conditions on properties; objects matching all of them are deleted."),
+                    VocabularyKey("all", .exactly(true), "true deletes every object of the type (instead of 'where')."),
+                ], exclusions: [(key: "all", excludes: ["where"])], needsOneOf: ["where", "all"])
+        case .createObjects:
+            StepKind(
+                .createObjects, summary: "Creates objects, optionally linking each from an existing object.",
+                keys: [
+                    typeKey,
+                    VocabularyKey(
+                        "objects", required: true, .list(.orNull(.entries(keys: .name, value: .scalar, nonEmpty: false)), nonEmpty: true),
+                        "The new objects, each a mapping of property values (the rest get their defaults)."),
+                    VocabularyKey("addTo", .mapping(linkTarget), "The existing object whose link each new object is added to."),
+                ])
+        case .custom:
+            StepKind(
+                .custom, summary: "Runs Swift code registered under a name: in the app (Migrator's customSteps) or an app's own remodel tool.",
+                keys: [
+                    VocabularyKey("name", required: true, .name, "The name the closure is registered under."),
+                    VocabularyKey("type", .name, "The object type whose objects the closure visits, one old and new object at a time."),
+                    VocabularyKey("reads", .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
+                    VocabularyKey(
+                        "writes", .list(.name, nonEmpty: true),
+                        "Properties of the type the closure gives their values (a retyped collection, a new property): they need no other step, and start empty, at their default or null."
+                    ),
+                ])
+        }
+    }
 
     /// One item of `steps:`: a mapping whose only key names the step's kind.
     package static let step = MappingVocabulary(
