@@ -21,14 +21,18 @@ extension VersionPlanner {
                 let oldType = table.properties.old(for: column.name).flatMap { table.oldObject.property(named: $0)?.storedType }
                 let wrote = value.sourceColumn != column.name
                 guard wrote || narrows(from: oldType, to: type) else { continue }
-                conform(.column(column.name), type: type, in: newTable.name, key: key, owner: newObject.name, property: column.name, written: table.scope.writes[column.name])
+                conform(
+                    .column(column.name), written: value.expression, type: type, in: newTable.name, key: key, owner: newObject.name, property: column.name,
+                    step: table.scope.writes[column.name])
             }
             for side in newTable.sideTables {
                 guard let value = table.elementValues[side.property] else { continue }
                 let oldType = table.oldSideTable(forNew: side.property)?.type
                 let wrote = value.expression != .column("value")
                 guard wrote || narrows(from: oldType?.element, to: side.type.element) else { continue }
-                conform(.column("value"), type: side.type.element, in: side.name, key: .column("owner"), owner: newObject.name, property: side.property, written: nil)
+                conform(
+                    .column("value"), written: value.expression, type: side.type.element, in: side.name, key: .column("owner"), owner: newObject.name,
+                    property: side.property, step: nil)
             }
         }
     }
@@ -50,9 +54,11 @@ extension VersionPlanner {
     }
 
     /// Schedules the check that `value` (of the new schema's `type`) holds only what the type
-    /// allows, if SQLite's constraints leave anything to check.
+    /// allows, if SQLite's constraints leave anything to check and the expression that
+    /// `written` it cannot be shown to give only allowed values.
     private mutating func conform(
-        _ value: SQLExpression, type: PropertyType, in table: String, key: SQLExpression, owner: String, property: String, written: (step: StepReference, change: Int)?
+        _ value: SQLExpression, written: SQLExpression, type: PropertyType, in table: String, key: SQLExpression, owner: String, property: String,
+        step: (step: StepReference, change: Int)?
     ) {
         let allowed: SQLExpression
         let what: String
@@ -60,7 +66,10 @@ extension VersionPlanner {
         switch type.base {
         case .enumeration(let name):
             guard let enumType = new.enumType(named: name) else { return }
-            allowed = .inList(value, enumType.cases.map { StoredLiteral.raw($0.rawValue) }, negated: false)
+            let raws = enumType.cases.map { StoredLiteral.raw($0.rawValue) }
+            // A mapValues (or a remap to literals) whose every outcome is a case needs no scan.
+            if Self.onlyGives(Set(raws), written) { return }
+            allowed = .inList(value, raws, negated: false)
             what = "a case of \(name)"
             detail = "\(what) (\(enumType.cases.map(\.name).joined(separator: ", ")))"
         case .scalar(let scalar):
@@ -72,16 +81,37 @@ extension VersionPlanner {
             return
         }
         let condition = SQLExpression.binary(.and, .isNotNull(value), .not(allowed))
-        let blame: Blame = written.map { .step($0.step.index) } ?? .schema(type: owner, member: property)
+        let blame: Blame = step.map { .step($0.step.index) } ?? .schema(type: owner, member: property)
         let change = record(
             .plan(type: table), .dataDependent, "check that every \(owner).\(property) is \(what) after version \(version)", at: blame)
         let check = PendingCheck(
-            property: property, step: written?.step.label ?? "schema", problem: "values that are not \(detail), as version \(version) requires",
-            hint: written == nil
+            property: property, step: step?.step.label ?? "schema", problem: "values that are not \(detail), as version \(version) requires",
+            hint: step == nil
                 ? "map the values to cases of the new schema with a mapValues step, or keep the removed cases"
                 : "make the step write only values the schema allows (a mapValues `otherwise:`, or onError: default)",
             condition: condition, shown: value, change: change)
         schedule(.check(dataCheck(check, type: owner, from: table, key: key, condition: condition, limit: 10)), in: .conform, for: change)
+    }
+}
+
+extension VersionPlanner {
+    /// Whether `expression` can only give one of `values`, or null: literals, and `CASE`s whose
+    /// every outcome does (a branch `WHEN x IN (values…) THEN x` keeps only those values).
+    static func onlyGives(_ values: Set<SQLExpression>, _ expression: SQLExpression) -> Bool {
+        switch expression {
+        case .null:
+            return true
+        case .integer, .text, .real, .blob:
+            return values.contains(expression)
+        case .caseWhen(let operand, let branches, let otherwise):
+            for branch in branches {
+                if operand == nil, case .inList(let kept, let list, false) = branch.condition, branch.result == kept, Set(list).isSubset(of: values) { continue }
+                if !onlyGives(values, branch.result) { return false }
+            }
+            return otherwise.map { onlyGives(values, $0) } ?? true
+        default:
+            return false
+        }
     }
 }
 

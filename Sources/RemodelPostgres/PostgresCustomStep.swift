@@ -10,9 +10,9 @@ import RemodelStore
 struct PostgresCustomStep {
     var call: CustomCall
     /// The step's table's column types, as the plan has left them.
-    var columns: [String: String]
+    var columns: [String: PostgresColumnType]
     /// The column types of the copies of the old tables.
-    var snapshots: [String: [String: String]]
+    var snapshots: [String: [String: PostgresColumnType]]
     var version: VersionPlan
     var body: CustomStep
 
@@ -71,7 +71,7 @@ struct PostgresCustomStep {
             for name in changed {
                 let value = change.values[name] ?? .null
                 do {
-                    parameters.append(try PostgresValueCoding(columnType: columns[name] ?? PostgresLayout.text).parameter(value))
+                    parameters.append(try PostgresValueCoding(columnType: columns[name] ?? .text).parameter(value))
                 } catch {
                     throw MigrationError.customStepFailed(
                         version: version.version, name: call.name, type: call.type, key: change.key.readable, underlying: "it set \(name) to \(value), which \(error)")
@@ -91,7 +91,7 @@ struct PostgresCustomStep {
         for (property, side) in layout.sideTables.sorted(by: { $0.key < $1.key }) {
             let sideTypes = snapshots[side.table] ?? [:]
             let owner = PostgresValueCoding(columnType: keyType)
-            let value = PostgresValueCoding(columnType: sideTypes["value"] ?? PostgresLayout.text)
+            let value = PostgresValueCoding(columnType: sideTypes["value"] ?? .text)
             let order = side.kind == .list ? "\"owner\", \"position\"" : side.kind == .map ? "\"owner\", \"key\"" : "\"owner\", \"\(PostgresLayout.rowid)\""
             let sql =
                 "SELECT \(owner.selectExpression("\"owner\"")), \(value.selectExpression("\"value\"")), \(side.kind == .map ? "\"key\"" : "NULL") FROM pg_temp.\(SQLiteRenderer.identifier(side.table)) ORDER BY \(order)"
@@ -114,8 +114,8 @@ struct PostgresCustomStep {
     }
 
     /// Every row of `table` as stored values by column name, in rowid order.
-    private func rows(of table: String, columns: [String], types: [String: String], temporary: Bool, connection: PostgresConnection) throws -> [[String: StoreValue]] {
-        let codings = columns.map { PostgresValueCoding(columnType: types[$0] ?? PostgresLayout.text) }
+    private func rows(of table: String, columns: [String], types: [String: PostgresColumnType], temporary: Bool, connection: PostgresConnection) throws -> [[String: StoreValue]] {
+        let codings = columns.map { PostgresValueCoding(columnType: types[$0] ?? .text) }
         let select = zip(columns, codings).map { $1.selectExpression(SQLiteRenderer.identifier($0)) }
         let source = (temporary ? "pg_temp." : "") + SQLiteRenderer.identifier(table)
         let rows = try connection.query(

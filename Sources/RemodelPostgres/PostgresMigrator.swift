@@ -252,7 +252,7 @@ private struct Runner {
     /// `StoreDateFormat`, `EmbeddedValueCoding`).
     private func fill(_ lookup: PostgresPlanRenderer.Lookup, version: VersionPlan) throws {
         let table = "pg_temp." + SQLiteRenderer.identifier(lookup.table)
-        try execute("CREATE TEMPORARY TABLE \(table) (\"input\" \(lookup.inputType) PRIMARY KEY, \"output\" \(lookup.outputType))", version.version)
+        try execute("CREATE TEMPORARY TABLE \(table) (\"input\" \(lookup.inputType.sql) PRIMARY KEY, \"output\" \(lookup.outputType.sql))", version.version)
         let result = try wrap(version.version, lookup.inputs) { try connection.query(lookup.inputs) }
         let output = PostgresValueCoding(columnType: lookup.outputType)
         let coders = lookup.perRow ? (old: EmbeddedValueCoding(schema: version.previousSchema), new: EmbeddedValueCoding(schema: version.schema)) : nil

@@ -37,7 +37,7 @@ package struct PostgresPlanRenderer {
         case linkCheck
         /// Call a custom step's closure for every object of `call.type`; `columns` are that
         /// table's column types then, `snapshots` those of the copies of the old tables.
-        case custom(CustomCall, columns: [String: String], snapshots: [String: [String: String]])
+        case custom(CustomCall, columns: [String: PostgresColumnType], snapshots: [String: [String: PostgresColumnType]])
         /// Nothing to run here (a retype the next `UPDATE` carries out).
         case none(String)
         /// `step`, after filling the lookup tables it reads.
@@ -60,8 +60,8 @@ package struct PostgresPlanRenderer {
         package var perRow = false
         /// The function's literal arguments, for a per-row lookup (names, type descriptions).
         package var constants: [String] = []
-        package var inputType = PostgresLayout.text
-        package var outputType = PostgresLayout.text
+        package var inputType = PostgresColumnType.text
+        package var outputType = PostgresColumnType.text
     }
 
     /// The functions computed through lookups.
@@ -81,10 +81,10 @@ package struct PostgresPlanRenderer {
     private let new: PostgresLayout
     /// Column → PostgreSQL type, for every table as the statements so far left it; `nil` for
     /// a temporary table's columns that hold stored forms.
-    private var tables: [String: [String: String?]] = [:]
+    private var tables: [String: [String: PostgresColumnType?]] = [:]
     private var temporary: Set<String> = []
     /// Columns declared with a new type whose values the next UPDATE converts.
-    private var retyped: [String: [String: String]] = [:]
+    private var retyped: [String: [String: PostgresColumnType]] = [:]
     private let operations: [ScheduledOperation]
     private var index = 0
     private let version: Int
@@ -123,7 +123,7 @@ package struct PostgresPlanRenderer {
         case .count(let note):
             return .count(note, query: try select(note.query))
         case .custom(let call):
-            var snapshots: [String: [String: String]] = [:]
+            var snapshots: [String: [String: PostgresColumnType]] = [:]
             for snapshot in call.snapshots.values {
                 for table in [snapshot.table] + snapshot.layout.sideTables.values.map(\.table) {
                     snapshots[table] = (tables[table] ?? [:]).compactMapValues { $0 }
@@ -133,9 +133,9 @@ package struct PostgresPlanRenderer {
         case .normalize(let definition, _):
             return .reconcile(table: definition.name, definition: definition)
         case .retype(let table, let column, _):
-            let type = finalType(table: table, column: column) ?? PostgresLayout.text
+            let type = finalType(table: table, column: column) ?? .text
             retyped[table, default: [:]][column] = type
-            return .none("-- \(q(table)).\(q(column)) becomes \(type): the next UPDATE writes its values into a new column, which then takes its name")
+            return .none("-- \(q(table)).\(q(column)) becomes \(type.sql): the next UPDATE writes its values into a new column, which then takes its name")
         case .foreignKeyCheck:
             return .linkCheck
         }
@@ -146,12 +146,12 @@ package struct PostgresPlanRenderer {
     private mutating func statement(_ statement: SQLStatement) throws -> [String] {
         switch statement {
         case .createTable(let definition):
-            var columns: [String: String?] = [PostgresLayout.rowid: "bigint"]
+            var columns: [String: PostgresColumnType?] = [PostgresLayout.rowid: .bigint]
             var parts = [PostgresLayout.rowidDeclaration]
             for column in definition.columns {
                 let type = finalType(table: definition.name, column: column.name) ?? Self.fallbackType(column.type)
                 columns[column.name] = type
-                parts.append(q(column.name) + " " + type + (column.isPrimaryKey ? " PRIMARY KEY" : column.isNotNull ? " NOT NULL" : ""))
+                parts.append(q(column.name) + " " + type.sql + (column.isPrimaryKey ? " PRIMARY KEY" : column.isNotNull ? " NOT NULL" : ""))
             }
             for constraint in definition.constraints {
                 switch constraint {
@@ -177,7 +177,7 @@ package struct PostgresPlanRenderer {
         case .addColumn(let table, let column):
             let type = finalType(table: table, column: column.name) ?? Self.fallbackType(column.type)
             tables[table, default: [:]][column.name] = type
-            var text = "ALTER TABLE \(q(table)) ADD COLUMN \(q(column.name)) \(type)"
+            var text = "ALTER TABLE \(q(table)) ADD COLUMN \(q(column.name)) \(type.sql)"
             if column.isNotNull { text += " NOT NULL" }
             switch column.defaultValue {
             case .value(let value): text += " DEFAULT " + (try write(value, as: type, Scope(table: table)))
@@ -248,7 +248,7 @@ package struct PostgresPlanRenderer {
         let types = assignments.map { pending[$0.column] ?? tables[table]?[$0.column] ?? nil }
         if condition == nil, !assignments.isEmpty, !types.contains(nil), !assignments.contains(where: { Self.readsOtherRows($0.value) }) {
             let clauses = try zip(assignments, types).map { assignment, type in
-                "ALTER COLUMN \(q(assignment.column)) TYPE \(type!) USING \(try write(assignment.value, as: type, scope))"
+                "ALTER COLUMN \(q(assignment.column)) TYPE \(type!.sql) USING \(try write(assignment.value, as: type, scope))"
             }
             for (assignment, type) in zip(assignments, types) {
                 tables[table]?[assignment.column] = type
@@ -265,7 +265,7 @@ package struct PostgresPlanRenderer {
                     throw Unsupported(description: "\(table).\(assignment.column) changes type in an UPDATE of some objects only")
                 }
                 let fresh = "__remodel_new_" + assignment.column
-                before.append("ALTER TABLE \(q(table)) ADD COLUMN \(q(fresh)) \(type)")
+                before.append("ALTER TABLE \(q(table)) ADD COLUMN \(q(fresh)) \(type.sql)")
                 sets.append("\(q(fresh)) = \(try write(assignment.value, as: type, scope))")
                 after += [
                     "ALTER TABLE \(q(table)) DROP COLUMN \(q(assignment.column)) CASCADE",
@@ -302,7 +302,7 @@ package struct PostgresPlanRenderer {
 
     /// The type `column` of `table` has in the new layout, following the renames the rest of
     /// the version makes; nil for a column the new layout does not have.
-    private func finalType(table: String, column: String) -> String? {
+    private func finalType(table: String, column: String) -> PostgresColumnType? {
         var table = table
         var column = column
         for scheduled in operations[index...] {
@@ -316,12 +316,12 @@ package struct PostgresPlanRenderer {
         return new.columnTypes[table]?[column]
     }
 
-    private static func fallbackType(_ type: SQLColumnType) -> String {
+    private static func fallbackType(_ type: SQLColumnType) -> PostgresColumnType {
         switch type {
-        case .integer: "bigint"
-        case .real: "double precision"
-        case .text: PostgresLayout.text
-        case .blob: "bytea"
+        case .integer: .bigint
+        case .real: .doublePrecision
+        case .text: .text
+        case .blob: .bytea
         }
     }
 
@@ -333,7 +333,7 @@ package struct PostgresPlanRenderer {
 
     /// A query; with `writing`, each result column is converted to the column type it is
     /// inserted into.
-    private func select(_ query: SQLSelect, outer: Scope?, writing types: [String?]?) throws -> String {
+    private func select(_ query: SQLSelect, outer: Scope?, writing types: [PostgresColumnType?]?) throws -> String {
         var query = query
         if let outer, query.from != nil, query.from?.alias == nil { query.from?.alias = "remodel_query_\(outer.depth + 1)" }
         var scope = Scope(table: query.from?.alias ?? query.from?.table ?? "", source: query.from?.table ?? "", qualified: !query.joined.isEmpty || outer != nil)
@@ -415,17 +415,17 @@ package struct PostgresPlanRenderer {
 
     /// `expression`, a stored value, written into a column of PostgreSQL `type` (nil: a
     /// stored form). A column copied into a column of its own type is copied as it is.
-    private func write(_ expression: SQLExpression, as type: String?, _ scope: Scope) throws -> String {
+    private func write(_ expression: SQLExpression, as type: PostgresColumnType?, _ scope: Scope) throws -> String {
         guard let type else { return try value(expression, scope) }
         if case .column(let name) = expression, columnType(name, scope) == type { return scope.reference(name) }
         if let constant = try Self.constant(expression) {
-            let coding = PostgresValueCoding(Self.kind(ofType: type))
+            let coding = PostgresValueCoding(columnType: type)
             let text: String?
             do { text = try coding.parameter(constant) } catch { throw Unsupported(description: "\(error)") }
-            return text.map { SQLiteRenderer.text($0) + "::" + Self.castName(type) } ?? "NULL"
+            return text.map { SQLiteRenderer.text($0) + "::" + type.castName } ?? "NULL"
         }
         let text = try value(expression, scope)
-        switch Self.kind(ofType: type) {
+        switch PostgresValueCoding(columnType: type).kind {
         case .scalar(.bool): return "((\(text)) <> 0)"
         case .scalar(.date): return "pg_temp.remodel_timestamp(\(text))"
         case .scalar(.uuid): return "(encode(\(text), 'hex'))::uuid"
@@ -442,7 +442,7 @@ package struct PostgresPlanRenderer {
     private func read(_ name: String, _ scope: Scope) -> String {
         let reference = scope.reference(name)
         guard let type = columnType(name, scope) else { return reference }
-        switch Self.kind(ofType: type) {
+        switch PostgresValueCoding(columnType: type).kind {
         case .scalar(.bool): return "(\(reference))::integer"
         case .scalar(.date): return "pg_temp.remodel_micros(\(reference))"
         case .scalar(.uuid): return "uuid_send(\(reference))"
@@ -453,7 +453,7 @@ package struct PostgresPlanRenderer {
         }
     }
 
-    private func columnType(_ name: String, _ scope: Scope) -> String? {
+    private func columnType(_ name: String, _ scope: Scope) -> PostgresColumnType? {
         let table = scope.aliases[scope.table] ?? scope.source
         return tables[table]?[name] ?? nil
     }
@@ -549,8 +549,8 @@ package struct PostgresPlanRenderer {
         let name = "remodel_lookup_\(version)_\(lookups.count)"
         let table = (temporary.contains(scope.source) ? "pg_temp." : "") + q(scope.source) + (scope.table == scope.source ? "" : " AS \(q(scope.table))")
         var lookup = Lookup(table: name, function: function, inputs: "SELECT DISTINCT \(input) FROM \(table) WHERE \(input) IS NOT NULL")
-        if function == .formatDate { lookup.inputType = "bigint" }
-        if function == .parseDate { lookup.outputType = "bigint" }
+        if function == .formatDate { lookup.inputType = .bigint }
+        if function == .parseDate { lookup.outputType = .bigint }
         lookups.pending.append(lookup)
         return "(SELECT \"output\" FROM pg_temp.\(q(name)) WHERE \"input\" = \(input))"
     }
@@ -573,7 +573,7 @@ package struct PostgresPlanRenderer {
         guard constants.count == literals, !values.contains(where: Self.readsEnclosingRow) else {
             throw Unsupported(description: "the plan needs \(SQLiteRenderer.name(of: function)) of a value read from another row, which remodel does not run on PostgreSQL yet")
         }
-        var outputType = PostgresLayout.text
+        var outputType = PostgresColumnType.text
         if function == .embeddedGet {
             // The property's stored form: a number, text or bytes (JSON text for collections and embedded objects).
             let schema = old.layout.schema
@@ -598,7 +598,7 @@ package struct PostgresPlanRenderer {
         var lookup = Lookup(table: name, function: function, inputs: "SELECT \(([rowid] + rendered).joined(separator: ", ")) FROM \(table)")
         lookup.perRow = true
         lookup.constants = constants
-        lookup.inputType = "bigint"
+        lookup.inputType = .bigint
         lookup.outputType = outputType
         lookups.pending.append(lookup)
         return "(SELECT \"output\" FROM pg_temp.\(q(name)) WHERE \"input\" = \(rowid))"
@@ -695,15 +695,6 @@ package struct PostgresPlanRenderer {
         if value.isNaN { return "'NaN'::double precision" }
         if value.isInfinite { return value < 0 ? "'-Infinity'::double precision" : "'Infinity'::double precision" }
         return "'\(value)'::double precision"
-    }
-
-    /// The name of `type` in a cast (`text COLLATE "C"` is cast as text).
-    private static func castName(_ type: String) -> String {
-        type == PostgresLayout.text ? "text" : type
-    }
-
-    private static func kind(ofType type: String) -> PostgresValueCoding.Kind {
-        PostgresValueCoding(columnType: type).kind
     }
 
     private func q(_ name: String) -> String { SQLiteRenderer.identifier(name) }

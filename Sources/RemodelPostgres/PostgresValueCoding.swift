@@ -33,20 +33,20 @@ package struct PostgresValueCoding: Sendable {
     }
 
     /// The coding of a column of PostgreSQL type `columnType` (as `PostgresLayout` declares it).
-    package init(columnType: String) {
+    package init(columnType: PostgresColumnType) {
         switch columnType {
-        case "boolean": kind = .scalar(.bool)
-        case "smallint": kind = .scalar(.int16)
-        case "integer": kind = .scalar(.int32)
-        case "bigint": kind = .scalar(.int64)
-        case "real": kind = .scalar(.float)
-        case "double precision": kind = .scalar(.double)
-        case "bytea": kind = .scalar(.data)
-        case "timestamptz": kind = .scalar(.date)
-        case "numeric": kind = .scalar(.decimal128)
-        case "uuid": kind = .scalar(.uuid)
-        case "jsonb": kind = .embedded
-        default: kind = .scalar(.string)
+        case .boolean: kind = .scalar(.bool)
+        case .smallint: kind = .scalar(.int16)
+        case .integer: kind = .scalar(.int32)
+        case .bigint: kind = .scalar(.int64)
+        case .real: kind = .scalar(.float)
+        case .doublePrecision: kind = .scalar(.double)
+        case .bytea: kind = .scalar(.data)
+        case .timestamptz: kind = .scalar(.date)
+        case .numeric: kind = .scalar(.decimal128)
+        case .uuid: kind = .scalar(.uuid)
+        case .jsonb: kind = .embedded
+        case .text: kind = .scalar(.string)
         }
     }
 

@@ -100,19 +100,21 @@ final class PlanIsWhatRunsTests: CLIFolderTestCase {
             try Self.canonicalJSON(["Note": [["id": "a", "priority": "normal"], ["id": "b", "priority": "critical"], ["id": "c", "priority": "normal"]]]))
     }
 
-    /// Every value a version wrote is checked against its schema after the version's last
-    /// statement: the plan shows the check, with the step that wrote the values.
-    func testThePlanShowsTheConformanceCheckOfWhatAStepWrote() throws {
+    /// Every value a version wrote or narrowed is checked against its schema after the
+    /// version's last statement, unless the expression that wrote it can only give allowed
+    /// values (a mapValues into cases): the plan shows each check it runs.
+    func testThePlanShowsTheConformanceCheckOfANarrowedEnumAndNoneForAMapValuesIntoCases() throws {
         let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
-        let store = try history(
-            v1: v1, data: Self.notesData, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal, critical]"),
-            steps: "  - mapValues: { type: Note, property: priority, values: { low: normal, urgent: critical } }\n")
-        let output = try remodel(["migrate", "--store", store, "--dry-run"])
-        XCTAssertTrue(output.stdout.contains("check that every Note.priority is a case of Priority after version 2"), output.stdout)
+        let store = try history(v1: v1, data: Self.notesData, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal, critical]"))
+        let refused = try remodel(["migrate", "--store", store, "--dry-run"], expect: 1)
+        XCTAssertTrue(refused.stdout.contains("check that every Note.priority is a case of Priority after version 2"), refused.stdout)
         XCTAssertTrue(
-            output.stdout.contains(
-                #"(step 1 (mapValues)): SELECT "id", "priority" FROM "Note" WHERE "priority" IS NOT NULL AND NOT "priority" IN ('normal', 'critical') LIMIT 10"#),
-            output.stdout)
+            refused.stdout.contains(#"(schema): SELECT "id", "priority" FROM "Note" WHERE "priority" IS NOT NULL AND NOT "priority" IN ('normal', 'critical') LIMIT 10"#),
+            refused.stdout)
+        try write(
+            "description: change\nsteps:\n  - mapValues: { type: Note, property: priority, values: { low: normal, urgent: critical } }\n", to: "Migrations/0002-change.yaml")
+        let mapped = try remodel(["migrate", "--store", store, "--dry-run"])
+        XCTAssertFalse(mapped.stdout.contains("check that every Note.priority"), mapped.stdout)
     }
 
     // MARK: - Embedded objects keep their members

@@ -34,10 +34,27 @@ import RemodelCore
 /// PostgreSQL cuts names longer than 63 bytes short without an error, so two long names could
 /// become one: a table or column name that long is refused, and an index name (which no one
 /// writes) is shortened with a hash of the whole.
-package struct PostgresLayout: Sendable {
+/// A column type of a PostgreSQL store: what `PostgresLayout` declares, what the plan
+/// renderer follows through a version's statements, and what `PostgresValueCoding` reads and
+/// writes. One value per type, so that no text of a type is parsed back.
+package enum PostgresColumnType: String, Hashable, Sendable, CaseIterable {
+    case boolean, smallint, integer, bigint, real
+    case doublePrecision = "double precision"
     /// Text compared byte by byte, as SQLite compares it (its BINARY collation), whatever the
     /// database's locale: keys, uniqueness and order are the same on both engines.
-    package static let text = "text COLLATE \"C\""
+    case text = "text COLLATE \"C\""
+    case bytea, timestamptz, numeric, uuid, jsonb
+
+    /// As a column declaration writes it.
+    package var sql: String { rawValue }
+
+    /// As a cast writes it (`::text`: a collation is no part of a cast's type).
+    package var castName: String { self == .text ? "text" : rawValue }
+}
+
+package struct PostgresLayout: Sendable {
+    /// Text compared byte by byte (`PostgresColumnType.text`), for declarations spelt here.
+    package static let text = PostgresColumnType.text.sql
 
     /// The column that stands in for SQLite's rowid in every table.
     package static let rowid = "__remodel_rowid"
@@ -98,7 +115,7 @@ package struct PostgresLayout: Sendable {
         ]
         var keys: [String] = []
         var indexes: [String] = []
-        func add(_ definition: SQLTableDefinition, types: [String: String]) {
+        func add(_ definition: SQLTableDefinition, types: [String: PostgresColumnType]) {
             tables.append(create(definition, types: types))
             for case .foreignKey(let column, let key) in definition.constraints {
                 keys.append(
@@ -121,39 +138,39 @@ package struct PostgresLayout: Sendable {
 
     /// The PostgreSQL type of one value of `type` (a link: its target's key type), from
     /// `StoreTypeMapping.storedKind`; the layout is already checked, so nothing throws here.
-    package func columnType(of type: PropertyType) -> String {
+    package func columnType(of type: PropertyType) -> PostgresColumnType {
         switch try? StoreTypeMapping.storedKind(of: type, in: layout.schema, context: "") {
         case .scalar(let scalar)?, .enumeration(let scalar)?, .link(_, _, let scalar)?: Self.columnType(of: scalar)
-        case .embedded?: "jsonb"
-        case nil: Self.text
+        case .embedded?: .jsonb
+        case nil: .text
         }
     }
 
     /// The PostgreSQL type of a scalar.
-    package static func columnType(of scalar: ScalarType) -> String {
+    package static func columnType(of scalar: ScalarType) -> PostgresColumnType {
         switch scalar {
-        case .bool: "boolean"
-        case .int8, .int16: "smallint"
-        case .int32: "integer"
-        case .int, .int64: "bigint"
-        case .float: "real"
-        case .double: "double precision"
-        case .string, .url: text
-        case .data, .objectId: "bytea"
-        case .date: "timestamptz"
-        case .decimal128: "numeric"
-        case .uuid: "uuid"
+        case .bool: .boolean
+        case .int8, .int16: .smallint
+        case .int32: .integer
+        case .int, .int64: .bigint
+        case .float: .real
+        case .double: .doublePrecision
+        case .string, .url: .text
+        case .data, .objectId: .bytea
+        case .date: .timestamptz
+        case .decimal128: .numeric
+        case .uuid: .uuid
         }
     }
 
-    package func ownerKeyType(of side: SideTableLayout) -> String {
-        layout.schema.objectType(named: side.owner)?.primaryKeyProperty?.storedType.map(columnType(of:)) ?? "bigint"
+    package func ownerKeyType(of side: SideTableLayout) -> PostgresColumnType {
+        layout.schema.objectType(named: side.owner)?.primaryKeyProperty?.storedType.map(columnType(of:)) ?? .bigint
     }
 
-    private func create(_ definition: SQLTableDefinition, types: [String: String]) -> String {
+    private func create(_ definition: SQLTableDefinition, types: [String: PostgresColumnType]) -> String {
         var parts = [Self.rowidDeclaration]
         parts += definition.columns.map { column in
-            SQLiteRenderer.identifier(column.name) + " " + (types[column.name] ?? Self.text)
+            SQLiteRenderer.identifier(column.name) + " " + (types[column.name] ?? .text).sql
                 + (column.isPrimaryKey ? " PRIMARY KEY" : column.isNotNull ? " NOT NULL" : "")
         }
         for constraint in definition.constraints {
@@ -186,17 +203,17 @@ package struct PostgresLayout: Sendable {
 
 extension PostgresLayout {
     /// Every table's column → PostgreSQL type, side tables and the rowid column included.
-    package var columnTypes: [String: [String: String]] {
-        var result: [String: [String: String]] = [:]
+    package var columnTypes: [String: [String: PostgresColumnType]] {
+        var result: [String: [String: PostgresColumnType]] = [:]
         for table in layout.tables {
-            var columns = [PostgresLayout.rowid: "bigint"]
+            var columns: [String: PostgresColumnType] = [PostgresLayout.rowid: .bigint]
             for column in table.columns { columns[column.name] = columnType(of: column.type.element) }
             result[table.name] = columns
             for side in table.sideTables {
-                var sideColumns = [PostgresLayout.rowid: "bigint", "owner": ownerKeyType(of: side), "value": columnType(of: side.type.element)]
+                var sideColumns: [String: PostgresColumnType] = [PostgresLayout.rowid: .bigint, "owner": ownerKeyType(of: side), "value": columnType(of: side.type.element)]
                 switch side.kind {
-                case .list: sideColumns["position"] = "bigint"
-                case .map: sideColumns["key"] = PostgresLayout.text
+                case .list: sideColumns["position"] = .bigint
+                case .map: sideColumns["key"] = .text
                 case .set: break
                 }
                 result[side.name] = sideColumns
