@@ -153,13 +153,10 @@ public enum MigrationDraft {
         init() {}
 
         init(steps: [MigrationStep], old: Schema, new: Schema) {
-            let oldTypes = Set(old.objects.map(\.name) + old.enums.map(\.name))
-            let newTypes = Set(new.objects.map(\.name) + new.enums.map(\.name))
+            // The renames the planner takes, by the same rules.
+            renames = DeclaredRenames(steps: steps, from: old, to: new).renames
             for case .renameType(let from, let to) in steps {
                 typeNames.formUnion([from, to])
-                if oldTypes.contains(from), newTypes.contains(to), !newTypes.contains(from), renames.types.new(for: from) == nil, renames.types.old(for: to) == nil {
-                    renames.types.insert(old: from, new: to)
-                }
             }
             func note(_ type: String, _ names: [String]) {
                 let other = renames.types.new(for: type) ?? renames.types.old(for: type)
@@ -169,15 +166,6 @@ public enum MigrationDraft {
                 switch step {
                 case .renameProperty(let type, let from, let to):
                     note(type, [from, to])
-                    let newType = renames.types.new(for: type) ?? type
-                    guard let newObject = new.objectType(named: newType),
-                        let oldObject = old.objectType(named: renames.types.old(for: newType) ?? newType),
-                        oldObject.property(named: from) != nil, newObject.property(named: to) != nil, newObject.property(named: from) == nil
-                    else { continue }
-                    var map = renames.properties[newType] ?? RenameMap()
-                    guard map.new(for: from) == nil, map.old(for: to) == nil else { continue }
-                    map.insert(old: from, new: to)
-                    renames.properties[newType] = map
                 case .set(let type, let property, _), .mapValues(let type, let property, _, _), .convert(let type, let property, _, _):
                     note(type, [property])
                 case .split(let type, let property, let into, _):

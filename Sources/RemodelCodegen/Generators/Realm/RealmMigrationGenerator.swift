@@ -43,7 +43,7 @@ struct RealmMigrationGenerator {
         if let history, history.currentVersion >= 2 {
             for next in 2...history.currentVersion {
                 guard let old = history.schema(at: next - 1), let new = history.schema(at: next), let migration = history.migration(to: next) else { continue }
-                diffs[next] = SchemaDiff(from: old, to: new, renames: Self.renames(migration.steps, old: old, new: new))
+                diffs[next] = SchemaDiff(from: old, to: new, renames: DeclaredRenames(steps: migration.steps, from: old, to: new).renames)
             }
         }
         self.diffs = diffs
@@ -664,17 +664,6 @@ struct RealmMigrationGenerator {
         }
         if type.scalar.map({ [.int, .int8, .int16, .int32, .int64].contains($0) }) ?? false { base = "int" }
         return (type.collection?.rawValue ?? "") + "<" + base + (optional && type.isOptional ? "?" : "") + ">"
-    }
-
-    /// Renames a migration's steps declare, as `SchemaDiff` takes them.
-    private static func renames(_ steps: [MigrationStep], old: Schema, new: Schema) -> SchemaDiff.Renames {
-        var renames = SchemaDiff.Renames()
-        for case .renameType(let from, let to) in steps { renames.types.insert(old: from, new: to) }
-        for case .renameProperty(let type, let from, let to) in steps {
-            let newType = new.objectType(named: type) != nil ? type : renames.types.new(for: type) ?? type
-            renames.properties[newType, default: RenameMap()].insert(old: from, new: to)
-        }
-        return renames
     }
 
     /// Objects of `object` given their own primary key when it has a generated default and
