@@ -38,6 +38,8 @@ struct StepReference: Hashable {
 /// A condition no object may meet, recorded by a step or a schema change and turned into a
 /// query over every row (or, for an embedded type, every value) it applies to.
 struct PendingCheck {
+    /// Its number in the version, given by `VersionPlanner.require`.
+    var id = 0
     var property: String?
     /// `step 3 (convert)` or `schema`.
     var step: String

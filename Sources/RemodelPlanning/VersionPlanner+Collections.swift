@@ -173,7 +173,9 @@ extension VersionPlanner {
             }
         }
         let missing = SQLExpression.binary(.and, .isNotNull(.column(keyColumn)), .not(.inSelect(.column(keyColumn), SQLSelect([.column(key.name)], from: layout.name))))
-        let select = SQLSelect(values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(table), where: missing, groupBy: [.column(keyColumn)])
+        // In key order on both engines (a GROUP BY alone leaves PostgreSQL's order undefined).
+        let select = SQLSelect(
+            values.map { SQLSelect.Column($0) }, from: SQLSelect.Source(table), where: missing, groupBy: [.column(keyColumn)], orderBy: [.column(keyColumn)])
         schedule(.statement(.insertSelect(table: layout.name, columns: columns, select)), in: .createObjects, for: change)
         return true
     }

@@ -14,10 +14,22 @@ extension VersionPlanner {
         for name in tableOrder {
             guard let table = tables[name], table.role == .continued, let newTable = table.newTable, let newObject = table.newObject else { continue }
             let key: SQLExpression = newTable.primaryKey.map { .column($0.name) } ?? .rowid
+            // A custom step's closure may write any property of the objects it visits.
+            let custom = migration.steps.indices.first { index in
+                guard case .custom(_, let type?, _, _) = migration.steps[index] else { return false }
+                return type == newObject.name || diff.types.new(for: type) == newObject.name
+            }
             for column in newTable.columns {
                 guard let property = newObject.property(named: column.name), let type = property.storedType, type.collection == nil,
-                    let value = table.scope.values[column.name], !value.isConstant
+                    let value = table.scope.values[column.name]
                 else { continue }
+                if let custom {
+                    conform(
+                        .column(column.name), written: .column(column.name), type: type, in: newTable.name, key: key, owner: newObject.name, property: column.name,
+                        step: (reference(custom), changes.count))
+                    continue
+                }
+                guard !value.isConstant else { continue }
                 let oldType = table.properties.old(for: column.name).flatMap { table.oldObject.property(named: $0)?.storedType }
                 let wrote = value.sourceColumn != column.name
                 guard wrote || narrows(from: oldType, to: type) else { continue }
@@ -26,13 +38,19 @@ extension VersionPlanner {
                     step: table.scope.writes[column.name])
             }
             for side in newTable.sideTables {
+                if let custom {
+                    conform(
+                        .column("value"), written: .column("value"), type: side.type.element, in: side.name, key: .column("owner"), owner: newObject.name,
+                        property: side.property, step: (reference(custom), changes.count), ownerTable: (newTable.name, key))
+                    continue
+                }
                 guard let value = table.elementValues[side.property] else { continue }
                 let oldType = table.oldSideTable(forNew: side.property)?.type
                 let wrote = value.expression != .column("value")
                 guard wrote || narrows(from: oldType?.element, to: side.type.element) else { continue }
                 conform(
                     .column("value"), written: value.expression, type: side.type.element, in: side.name, key: .column("owner"), owner: newObject.name,
-                    property: side.property, step: nil)
+                    property: side.property, step: nil, ownerTable: (newTable.name, key))
             }
         }
     }
@@ -58,7 +76,7 @@ extension VersionPlanner {
     /// `written` it cannot be shown to give only allowed values.
     private mutating func conform(
         _ value: SQLExpression, written: SQLExpression, type: PropertyType, in table: String, key: SQLExpression, owner: String, property: String,
-        step: (step: StepReference, change: Int)?
+        step: (step: StepReference, change: Int)?, ownerTable: (name: String, key: SQLExpression)? = nil
     ) {
         let allowed: SQLExpression
         let what: String
@@ -84,13 +102,20 @@ extension VersionPlanner {
         let blame: Blame = step.map { .step($0.step.index) } ?? .schema(type: owner, member: property)
         let change = record(
             .plan(type: table), .dataDependent, "check that every \(owner).\(property) is \(what) after version \(version)", at: blame)
+        let hint: String
+        switch (step?.step.kind, ownerTable, type.base) {
+        case (.custom?, _, _): hint = "make the custom step's closure write only values the schema allows"
+        case (_?, _, _): hint = "make the step write only values the schema allows (a mapValues `otherwise:`, or onError: default)"
+        case (nil, _?, _): hint = Self.customWritesHint(type: owner, property: property)
+        case (nil, nil, .enumeration): hint = "map the values to cases of the new schema with a mapValues step, or keep the removed cases"
+        case (nil, nil, _): hint = "convert the values with a convert step (onError: default or null for those out of range), or keep the wider type"
+        }
         let check = PendingCheck(
-            property: property, step: step?.step.label ?? "schema", problem: "values that are not \(detail), as version \(version) requires",
-            hint: step == nil
-                ? "map the values to cases of the new schema with a mapValues step, or keep the removed cases"
-                : "make the step write only values the schema allows (a mapValues `otherwise:`, or onError: default)",
+            property: property, step: step?.step.label ?? "schema", problem: "values that are not \(detail), as version \(version) requires", hint: hint,
             condition: condition, shown: value, change: change)
-        schedule(.check(dataCheck(check, type: owner, from: table, key: key, condition: condition, limit: 10)), in: .conform, for: change)
+        var query = dataCheck(check, type: owner, from: table, key: key, condition: condition, limit: 10)
+        if let ownerTable { query.countQuery = Self.ownersCount(ownerTable.name, key: ownerTable.key, elementsIn: table, where: condition) }
+        schedule(.check(query), in: .conform, for: change)
     }
 }
 
@@ -116,22 +141,19 @@ extension VersionPlanner {
 }
 
 extension VersionPlanner {
-    /// Every check a change required is a query the plan runs: a plan that would print a check
-    /// and skip it is refused (an internal error, reported as one) rather than run. The only
+    /// Every check a change required is a query the plan runs (each check by itself, not one
+    /// per change): a plan that would print a check and skip it is refused (an internal error,
+    /// reported as one) rather than run. The only
     /// checks without a query are those on values nothing stores: an embedded type no
     /// continued object holds.
     mutating func verifyChecksRun() {
-        var scheduledChecks = Set<Int>()
-        for operation in scheduled.values.joined() {
-            if case .check = operation.operation { scheduledChecks.insert(operation.change) }
-        }
         for (target, checks) in pendingChecks.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             switch target {
             case .table(let name) where tables[name]?.role == .removed: continue
             case .embedded(let name) where containers(holding: name).isEmpty: continue
             default: break
             }
-            for check in checks where !scheduledChecks.contains(check.change) {
+            for check in checks where !scheduledCheckIDs.contains(check.id) {
                 error(
                     "migration-internal", "the plan describes a check it would not run (\(changes[check.change].summary)); nothing was migrated",
                     at: .migration, hint: "this is a fault in Remodel's planner: report it with the migration file")

@@ -382,6 +382,8 @@ extension VersionPlanner {
             schedule(
                 .custom(CustomCall(name: name, type: newName, step: reference(index).label, snapshots: snapshots, oldType: table.oldObject.name, key: key, oldKey: oldKey)),
                 in: .custom, for: change)
+            // The closure may write links and create objects: every link is checked at the end.
+            linksChanged = true
         }
     }
 }

@@ -75,12 +75,16 @@ extension VersionPlanner {
         for check in pendingChecks[.table(name)] ?? [] {
             let (from, shownKey) = check.place ?? (name, key)
             var query = dataCheck(check, type: table.typeName, from: from, key: shownKey, condition: check.condition)
-            if check.place != nil {
-                // Elements in a side table: the count is of the objects that hold them.
-                query.countQuery = SQLSelect([.call(.count, .rowid)], from: name, where: .inSelect(key, SQLSelect([shownKey], from: from, where: check.condition)))
-            }
+            if check.place != nil { query.countQuery = Self.ownersCount(name, key: key, elementsIn: from, where: check.condition) }
             schedule(.check(query), in: .check, for: check.change)
+            scheduledCheckIDs.insert(check.id)
         }
+    }
+
+    /// Counts the objects of `table` (keyed by `key`) that hold elements of side table
+    /// `elements` meeting `condition`: a data error about elements names objects.
+    static func ownersCount(_ table: String, key: SQLExpression, elementsIn elements: String, where condition: SQLExpression) -> SQLSelect {
+        SQLSelect([.call(.count, .rowid)], from: table, where: .inSelect(key, SQLSelect([.column("owner")], from: elements, where: condition)))
     }
 
     func dataCheck(_ check: PendingCheck, type: String, from table: String, key: SQLExpression, condition: SQLExpression, limit: Int = 5) -> DataCheck {
@@ -105,6 +109,7 @@ extension VersionPlanner {
                     // Named from the owner: `Owner.box.priority`.
                     shown.property = check.property.map { "\(container.property).\($0)" } ?? container.property
                     schedule(.check(dataCheck(shown, type: container.owner, from: container.table, key: container.ownerKey, condition: condition)), in: .check, for: check.change)
+                    scheduledCheckIDs.insert(check.id)
                 }
             }
         }

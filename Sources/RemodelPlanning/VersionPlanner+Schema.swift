@@ -294,7 +294,11 @@ extension VersionPlanner {
                 property: property, step: "schema", problem: "values of enum cases removed from \(to) (\(removed.map(\.name).joined(separator: ", ")))",
                 hint: "add a mapValues step that maps the removed cases to remaining ones",
                 condition: .inList(value, removed.map { StoredLiteral.raw($0.rawValue) }, negated: false), shown: value, change: change)
-            if let container, container.isSideTable { check.place = (container.table, container.ownerKey) }
+            if let container, container.isSideTable {
+                check.place = (container.table, container.ownerKey)
+                // mapValues works on single values: the elements take a custom step.
+                check.hint = Self.customWritesHint(type: typeName, property: property)
+            }
             require(check, at: target)
         }
         guard !whens.isEmpty else { return value }

@@ -287,16 +287,21 @@ extension VersionPlanner {
                 if let test = conversion.test { bad.append(.binary(.and, .isNotNull(operand.expression), test.negated)) }
                 if nullFails { bad.append(.isNull(operand.expression)) }
                 if let condition = SQLExpression.any(bad) {
-                    let problem =
-                        if let linked = type.objectName, operand.type.objectName == nil {
-                            "values that are no \(linked)'s primary key, so they cannot become links to one"
+                    let problem: String
+                    let hint: String
+                    if let linked = type.objectName, operand.type.objectName == nil {
+                        if onError == .create {
+                            // Missing objects are made: what fails is a value no key can be (or a null in a required link).
+                            problem = "values that cannot be the primary key of a \(linked)\(nullFails ? ", or no value for a required link" : "")"
+                            hint = "fix the values first, or make the link optional"
                         } else {
-                            "values that cannot be converted to \(type)"
+                            problem = "values that are no \(linked)'s primary key, so they cannot become links to one"
+                            hint = "use onError: create to make the missing \(linked) objects, onError: null to leave them unlinked, or fix the values"
                         }
-                    let hint =
-                        type.objectName != nil && operand.type.objectName == nil
-                        ? "create the missing objects in an earlier version, fix the values, or use onError: null to leave them unlinked"
-                        : (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null"
+                    } else {
+                        problem = "values that cannot be converted to \(type)"
+                        hint = (Conversion.acceptedValues(of: type).map { $0 + "; " } ?? "") + "fix the values, or use onError: default or onError: null"
+                    }
                     check = PendingCheck(
                         property: property, step: reference.label, problem: problem, hint: hint, condition: condition,
                         shown: operand.expression, change: change)

@@ -69,6 +69,9 @@ struct VersionPlanner {
     /// They live here rather than in a `PropertyScope`, which planning copies and stores back:
     /// a check required on a copy that is then overwritten would be printed and never run.
     var pendingChecks: [StepTarget: [PendingCheck]] = [:]
+    /// The ids of the required checks that became queries of the plan.
+    var scheduledCheckIDs = Set<Int>()
+    var requiredCheckCount = 0
 
     /// What a rename names once it is done: a type, or a property of a type (new names).
     enum Renamed: Hashable {
@@ -226,6 +229,9 @@ struct VersionPlanner {
     /// Requires that no object of `target` meets `check.condition`: a data check that runs
     /// before the target's rewrite, owned by `check.change`.
     mutating func require(_ check: PendingCheck, at target: StepTarget) {
+        var check = check
+        requiredCheckCount += 1
+        check.id = requiredCheckCount
         pendingChecks[target, default: []].append(check)
     }
 

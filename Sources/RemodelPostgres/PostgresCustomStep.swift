@@ -38,7 +38,7 @@ struct PostgresCustomStep {
         for var values in try rows(of: call.type, columns: names, types: columns, temporary: false, connection: connection) {
             let key = values[call.key] ?? .null
             let row = values
-            for side in table.sideTables { values[side.property] = collections[key]?[side.property] ?? (side.kind == .map ? StoreValue.map([:]) : .list([])) }
+            for side in table.sideTables { values[side.property] = collections[key]?[side.property] ?? side.kind.emptyValue }
             let result = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
             created += result.created.map { (key, $0.type, $0.values) }
             if names.contains(where: { result.new[$0] != row[$0] }) { pending.append((key, result.new)) }
@@ -54,6 +54,7 @@ struct PostgresCustomStep {
             primaryKey: { data.layout.layout.table(named: $0)?.primaryKey?.name },
             insert: { type, values in
                 guard let target = data.layout.layout.table(named: type) else { throw StoreError.unknownType(type) }
+                try DynamicWriter.check(values, of: target, schema: version.schema)
                 try data.insert([values], into: target)
             },
             replaceCollections: { _, object in

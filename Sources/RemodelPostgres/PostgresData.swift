@@ -171,7 +171,7 @@ struct OpenedStore {
             let elements = try collections(of: side, ownerCoding: codings[keyIndex], owners: owners, parameters: parameters)
             for index in objects.indices {
                 let owner = rows[index][keyIndex] ?? ""
-                objects[index][side.property] = elements[owner] ?? (side.kind == .map ? .map([:]) : .list([]))
+                objects[index][side.property] = elements[owner] ?? side.kind.emptyValue
             }
         }
         return objects
@@ -233,7 +233,7 @@ struct OpenedStore {
             rows.append(row)
             guard let keyIndex = table.primaryKeyIndex else { continue }
             for (sideIndex, side) in table.sideTables.enumerated() {
-                let elements = object[side.property] ?? (side.kind == .map ? .map([:]) : .list([]))
+                let elements = object[side.property] ?? side.kind.emptyValue
                 func parameter(_ value: StoreValue) throws -> String? {
                     do { return try sideCodings[sideIndex].parameter(value) } catch {
                         throw StoreError.invalidValue(type: table.name, property: side.property, value: value, reason: "\(error)")

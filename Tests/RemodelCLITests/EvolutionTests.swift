@@ -104,7 +104,7 @@ final class EvolutionTests: CLIFolderTestCase {
             contains: [
                 "step 1 (convert) at Migrations/0002-change.yaml:",
                 "1 Pet object with values that are no Owner's primary key, so they cannot become links to one in Pet.owner: 12 (7)",
-                "hint: create the missing objects in an earlier version, fix the values, or use onError: null to leave them unlinked",
+                "hint: use onError: create to make the missing Owner objects, onError: null to leave them unlinked, or fix the values",
             ])
         // With onError: null the dangling value is left unlinked; the others link.
         try draft.replacingOccurrences(of: "onError: fail }", with: "onError: null }").write(toFile: file, atomically: true, encoding: .utf8)

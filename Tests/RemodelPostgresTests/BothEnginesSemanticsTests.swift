@@ -250,6 +250,37 @@ import Testing
             )
         ),
         Case(
+            // low's raw value 0 now belongs to normal: read as it is, every low would become normal.
+            name: "a removed case whose raw value a remaining case now has stops the migration",
+            v1:
+                "enums:\n  Level:\n    type: int\n    cases: { low: 0, normal: 1, high: 2 }\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      level: Level\n",
+            v2: "enums:\n  Level:\n    type: int\n    cases: { normal: 0, high: 1 }\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      level: Level\n",
+            steps: "  []\n",
+            input: #"{"Note": [{"id": 1, "level": 0}, {"id": 2, "level": 1}, {"id": 3, "level": 2}]}"#,
+            expected: nil,
+            error: "1 Note object with values of enum cases removed from Level (low) in Note.level: 1 (0)"
+        ),
+        Case(
+            name: "a value a custom step writes that is no case of its enum stops the migration",
+            v1: "enums:\n  Priority:\n    type: string\n    cases: [low, high]\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      priority: Priority\n",
+            v2: "enums:\n  Priority:\n    type: string\n    cases: [low, high]\nobjects:\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      priority: Priority\n",
+            steps: "  - custom: { name: bump, type: Note }\n",
+            input: #"{"Note": [{"id": 1, "priority": "low"}]}"#,
+            expected: nil,
+            error: "1 Note object with values that are not a case of Priority (low, high), as version 2 requires in Note.priority: 1 (\"urgent\")",
+            custom: ("bump", { object in object.new["priority"] = .text("urgent") })
+        ),
+        Case(
+            name: "a custom step that changes a primary key stops the migration",
+            v1: "objects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n",
+            v2: "objects:\n  Note:\n    primaryKey: id\n    properties:\n      id: string\n",
+            steps: "  - custom: { name: rekey, type: Note }\n",
+            input: #"{"Note": [{"id": "A"}]}"#,
+            expected: nil,
+            error: "it changed the primary key 'id'",
+            custom: ("rekey", { object in object.new["id"] = .text("a") })
+        ),
+        Case(
             name: "renameProperty, an added property with its default, a removed one",
             v1: """
                 objects:

@@ -49,12 +49,17 @@ public struct EnumType: Hashable, Sendable {
         cases.first { $0.name == name }
     }
 
-    /// The cases of this (older) enum whose stored values `newer` cannot read: gone by name,
-    /// and their raw value no case of `newer` has. (A case renamed with its raw value kept reads
-    /// as the new case, so its values need nothing.) The one rule the planner's checks and the
-    /// migration draft's questions share.
+    /// The cases of this (older) enum whose stored values `newer` cannot read as they meant:
+    /// gone by name, unless a case `newer` adds has their raw value (a case renamed with its
+    /// raw value kept reads as the new case). A raw value that a continuing case holds now
+    /// (`{ low: 0, normal: 1 }` → `{ normal: 0 }`) would silently read as that case, so such a
+    /// case counts as removed. The one rule the planner's checks and the migration draft's
+    /// questions share.
     public func casesRemoved(in newer: EnumType) -> [Case] {
-        let rawValues = Set(newer.cases.map(\.rawValue))
-        return cases.filter { newer.enumCase(named: $0.name) == nil && !rawValues.contains($0.rawValue) }
+        cases.filter { old in
+            guard newer.enumCase(named: old.name) == nil else { return false }
+            guard let holder = newer.cases.first(where: { $0.rawValue == old.rawValue }) else { return true }
+            return enumCase(named: holder.name) != nil
+        }
     }
 }

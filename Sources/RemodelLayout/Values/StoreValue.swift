@@ -1,3 +1,5 @@
+import RemodelCore
+
 /// A value as SQLite stores it, plus the collection shapes of side tables: the dynamic
 /// currency of filters, of `DynamicObject` and of the data tools.
 ///
@@ -40,4 +42,10 @@ extension StoreValue: CustomStringConvertible {
             "{" + entries.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
         }
     }
+}
+
+extension CollectionKind {
+    /// A collection of this kind with no elements, as stored values carry it (`.map([:])`
+    /// for maps, `.list([])` for lists and sets): what an absent collection reads as.
+    package var emptyValue: StoreValue { self == .map ? .map([:]) : .list([]) }
 }

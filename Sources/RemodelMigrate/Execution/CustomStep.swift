@@ -80,7 +80,7 @@ public final class OldObjects: @unchecked Sendable {
             for index in objects.indices {
                 let owner = objects[index][key] ?? .null
                 for (property, side) in layout.sideTables {
-                    objects[index][property] = collections[owner]?[property] ?? (side.kind == .map ? .map([:]) : .list([]))
+                    objects[index][property] = collections[owner]?[property] ?? side.kind.emptyValue
                 }
             }
         }
@@ -139,6 +139,14 @@ extension CustomCall {
         } catch {
             throw MigrationError.customStepFailed(version: version, name: name, type: type, key: key.readable, underlying: "\(error)")
         }
+        // Objects are matched by key before and after: a closure cannot change it.
+        guard object.new[self.key] == new[self.key] else {
+            throw MigrationError.customStepFailed(
+                version: version, name: name, type: type, key: key.readable,
+                underlying:
+                    "it changed the primary key '\(self.key)' to \((object.new[self.key] ?? .null).readable); a custom step keeps keys (change them in a version of their own, with a set or convert step)"
+            )
+        }
         return (object.new, object.created)
     }
 
@@ -193,7 +201,7 @@ struct CustomStepRunner {
             var values: [String: StoreValue] = [:]
             for (index, column) in columns.enumerated() { values[column] = select.handle.value(Int32(index)) }
             let key = values[call.key] ?? .null
-            for (property, side) in sideTables { values[property] = collections[key]?[property] ?? (side.kind == .map ? .map([:]) : .list([])) }
+            for (property, side) in sideTables { values[property] = collections[key]?[property] ?? side.kind.emptyValue }
             let result = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
             let new = result.new
             created += result.created.map { (key, $0.type, $0.values) }

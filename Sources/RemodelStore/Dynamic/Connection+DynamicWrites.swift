@@ -19,14 +19,51 @@ package struct DynamicWriter {
     /// Adds `object` to `type`'s table: what it leaves out takes its schema default (or null,
     /// or an empty collection).
     package func insert(_ object: DynamicObject, ofType type: String) throws {
+        try Self.check(object, of: try transaction.table(type), schema: transaction.layout.schema)
         try transaction.insert(object, ofType: type)
+    }
+
+    /// Refuses an object a value of which the schema forbids beyond its stored form (an enum
+    /// raw value that is no case, an integer out of its sized type's range), as any engine
+    /// writes one for a migration.
+    package static func check(_ object: DynamicObject, of table: TableLayout, schema: Schema) throws {
+        let type = table.name
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            guard let property = table.object.property(named: name), let propertyType = property.storedType else { continue }
+            let elements: [StoreValue] =
+                switch value {
+                case .list(let list): list
+                case .map(let map): Array(map.values)
+                default: [value]
+                }
+            for element in elements {
+                if let problem = problem(element, type: propertyType.element, schema: schema) {
+                    throw StoreError.invalidInput("cannot write \(type).\(name): \(problem)")
+                }
+            }
+        }
+    }
+
+    /// What the schema forbids of a value in its stored form beyond the form itself: a raw
+    /// value that is no case of its enum, an integer outside its sized type's range.
+    static func problem(_ value: StoreValue, type: PropertyType, schema: Schema) -> String? {
+        switch (type.base, value) {
+        case (.enumeration(let name), .text), (.enumeration(let name), .integer):
+            guard let enumType = schema.enumType(named: name), !enumType.cases.contains(where: { $0.rawValue.storeValue == value }) else { return nil }
+            return "\(value) is no case of \(name) (\(enumType.cases.map { $0.rawValue.description }.joined(separator: ", ")))"
+        case (.scalar(let scalar), .integer(let number)) where scalar.isInteger:
+            if case .failure(let problem) = StoredForm.integer(number, as: scalar) { return "\(number) \(problem.sentence)" }
+            return nil
+        default:
+            return nil
+        }
     }
 
     /// Replaces the elements of every collection of the `type` object keyed `owner` with those
     /// in `object` (absent ones become empty).
     package func replaceCollections(of owner: StoreValue, ofType type: String, with object: DynamicObject) throws {
         let table = try transaction.table(type)
-        let values = table.sideTables.map { object[$0.property] ?? ($0.kind == .map ? .map([:]) : .list([])) }
+        let values = table.sideTables.map { object[$0.property] ?? $0.kind.emptyValue }
         for (side, value) in zip(table.sideTables, values) {
             if let problem = StoredForm.problem(in: value) { throw StoreError.invalidInput("cannot write \(type).\(side.property): \(problem)") }
         }

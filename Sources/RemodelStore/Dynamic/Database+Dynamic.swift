@@ -112,7 +112,7 @@ extension Transaction {
             throw StoreError.sqlite(error)
         }
         guard !table.sideTables.isEmpty, let keyIndex = table.primaryKeyIndex else { return }
-        let collections = table.sideTables.map { side in object[side.property] ?? (side.kind == .map ? .map([:]) : .list([])) }
+        let collections = table.sideTables.map { side in object[side.property] ?? side.kind.emptyValue }
         try context.writeCollections(collections, owner: values[keyIndex], replacing: upsert)
     }
 }

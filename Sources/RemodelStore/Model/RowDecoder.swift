@@ -104,7 +104,7 @@ package final class StoredRow {
     package convenience init(table: TableLayout, object: DynamicObject) {
         self.init(
             table: table, columns: table.columns.map { object[$0.name] ?? .null },
-            collections: table.sideTables.map { object[$0.property] ?? ($0.kind == .map ? .map([:]) : .list([])) }
+            collections: table.sideTables.map { object[$0.property] ?? $0.kind.emptyValue }
         )
     }
 
