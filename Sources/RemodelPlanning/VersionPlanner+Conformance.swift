@@ -14,22 +14,11 @@ extension VersionPlanner {
         for name in tableOrder {
             guard let table = tables[name], table.role == .continued, let newTable = table.newTable, let newObject = table.newObject else { continue }
             let key: SQLExpression = newTable.primaryKey.map { .column($0.name) } ?? .rowid
-            // A custom step's closure may write any property of the objects it visits.
-            let custom = migration.steps.indices.first { index in
-                guard case .custom(_, let type?, _, _) = migration.steps[index] else { return false }
-                return type == newObject.name || diff.types.new(for: type) == newObject.name
-            }
+            // (What a custom step's closure writes is checked as it is written: `CustomCall.check`.)
             for column in newTable.columns {
                 guard let property = newObject.property(named: column.name), let type = property.storedType, type.collection == nil,
-                    let value = table.scope.values[column.name]
+                    let value = table.scope.values[column.name], !value.isConstant
                 else { continue }
-                if let custom {
-                    conform(
-                        .column(column.name), written: .column(column.name), type: type, in: newTable.name, key: key, owner: newObject.name, property: column.name,
-                        step: (reference(custom), changes.count))
-                    continue
-                }
-                guard !value.isConstant else { continue }
                 let oldType = table.properties.old(for: column.name).flatMap { table.oldObject.property(named: $0)?.storedType }
                 let wrote = value.sourceColumn != column.name
                 guard wrote || narrows(from: oldType, to: type) else { continue }
@@ -38,12 +27,6 @@ extension VersionPlanner {
                     step: table.scope.writes[column.name])
             }
             for side in newTable.sideTables {
-                if let custom {
-                    conform(
-                        .column("value"), written: .column("value"), type: side.type.element, in: side.name, key: .column("owner"), owner: newObject.name,
-                        property: side.property, step: (reference(custom), changes.count), ownerTable: (newTable.name, key))
-                    continue
-                }
                 guard let value = table.elementValues[side.property] else { continue }
                 let oldType = table.oldSideTable(forNew: side.property)?.type
                 let wrote = value.expression != .column("value")
@@ -104,7 +87,6 @@ extension VersionPlanner {
             .plan(type: table), .dataDependent, "check that every \(owner).\(property) is \(what) after version \(version)", at: blame)
         let hint: String
         switch (step?.step.kind, ownerTable, type.base) {
-        case (.custom?, _, _): hint = "make the custom step's closure write only values the schema allows"
         case (_?, _, _): hint = "make the step write only values the schema allows (a mapValues `otherwise:`, or onError: default)"
         case (nil, _?, _): hint = Self.customWritesHint(type: owner, property: property)
         case (nil, nil, .enumeration): hint = "map the values to cases of the new schema with a mapValues step, or keep the removed cases"

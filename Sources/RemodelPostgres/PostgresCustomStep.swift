@@ -40,6 +40,7 @@ struct PostgresCustomStep {
             let row = values
             for side in table.sideTables { values[side.property] = collections[key]?[side.property] ?? side.kind.emptyValue }
             let result = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
+            try call.check(result.new, against: values, object: table.object, schema: version.schema, version: version.version, key: key)
             created += result.created.map { (key, $0.type, $0.values) }
             if names.contains(where: { result.new[$0] != row[$0] }) { pending.append((key, result.new)) }
             if table.sideTables.contains(where: { result.new[$0.property] != values[$0.property] }) { changedCollections.append((key, result.new)) }

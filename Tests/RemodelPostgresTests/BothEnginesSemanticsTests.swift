@@ -267,8 +267,20 @@ import Testing
             steps: "  - custom: { name: bump, type: Note }\n",
             input: #"{"Note": [{"id": 1, "priority": "low"}]}"#,
             expected: nil,
-            error: "1 Note object with values that are not a case of Priority (low, high), as version 2 requires in Note.priority: 1 (\"urgent\")",
+            error: "it set priority to a value version 2 forbids: \"urgent\" is no case of Priority (low, high)",
             custom: ("bump", { object in object.new["priority"] = .text("urgent") })
+        ),
+        Case(
+            name: "embedded JSON a custom step writes that is no object of its type stops the migration",
+            v1:
+                "enums:\n  Priority:\n    type: string\n    cases: [low, high]\nobjects:\n  Box:\n    embedded: true\n    properties:\n      priority: Priority\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      box: Box?\n",
+            v2:
+                "enums:\n  Priority:\n    type: string\n    cases: [low, high]\nobjects:\n  Box:\n    embedded: true\n    properties:\n      priority: Priority\n  Note:\n    primaryKey: id\n    properties:\n      id: int\n      box: Box?\n",
+            steps: "  - custom: { name: box, type: Note }\n",
+            input: #"{"Note": [{"id": 1, "box": null}]}"#,
+            expected: nil,
+            error: "it set box to a value version 2 forbids: not an embedded Box: .priority:",
+            custom: ("box", { object in object.new["box"] = .text(#"{"priority":"urgent"}"#) })
         ),
         Case(
             name: "a custom step that changes a primary key stops the migration",

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelCore
 import RemodelStore
 
 /// An object as a custom migration step sees it: its values before the version and its
@@ -150,6 +151,27 @@ extension CustomCall {
         return (object.new, object.created)
     }
 
+    /// Refuses a value the closure set that the new schema forbids (a raw value that is no
+    /// case, an integer out of range, embedded JSON that is not an object of its type),
+    /// naming the object and the property.
+    package func check(_ new: [String: StoreValue], against values: [String: StoreValue], object: ObjectType, schema: Schema, version: Int, key: StoreValue) throws {
+        for (name, value) in new.sorted(by: { $0.key < $1.key }) where value != values[name] {
+            guard let type = object.property(named: name)?.storedType else { continue }
+            let elements: [StoreValue] =
+                switch value {
+                case .list(let list): list
+                case .map(let map): Array(map.values)
+                default: [value]
+                }
+            for element in elements {
+                if let problem = StoredValueRules.problem(element, type: type.element, schema: schema) {
+                    throw MigrationError.customStepFailed(
+                        version: version, name: self.name, type: self.type, key: key.readable, underlying: "it set \(name) to a value version \(version) forbids: \(problem)")
+                }
+            }
+        }
+    }
+
     /// Writes what a closure gave back, through the store's dynamic writer of the new schema:
     /// first the objects it created (their defaults filled in; of several with one primary
     /// key, the first), then the collections it changed. A value the store refuses, or a key
@@ -204,6 +226,9 @@ struct CustomStepRunner {
             for (property, side) in sideTables { values[property] = collections[key]?[property] ?? side.kind.emptyValue }
             let result = try call.visit(body, version: version.version, key: key, old: oldByKey[key] ?? [:], new: values, oldObjects: reader)
             let new = result.new
+            if let object = version.schema.objectType(named: call.type) {
+                try call.check(new, against: values, object: object, schema: version.schema, version: version.version, key: key)
+            }
             created += result.created.map { (key, $0.type, $0.values) }
             if columns.contains(where: { new[$0] != values[$0] }) {
                 pending.append((key, columns.filter { $0 != call.key }.map { new[$0] ?? .null }))

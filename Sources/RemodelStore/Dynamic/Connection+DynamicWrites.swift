@@ -37,25 +37,10 @@ package struct DynamicWriter {
                 default: [value]
                 }
             for element in elements {
-                if let problem = problem(element, type: propertyType.element, schema: schema) {
+                if let problem = StoredValueRules.problem(element, type: propertyType.element, schema: schema) {
                     throw StoreError.invalidInput("cannot write \(type).\(name): \(problem)")
                 }
             }
-        }
-    }
-
-    /// What the schema forbids of a value in its stored form beyond the form itself: a raw
-    /// value that is no case of its enum, an integer outside its sized type's range.
-    static func problem(_ value: StoreValue, type: PropertyType, schema: Schema) -> String? {
-        switch (type.base, value) {
-        case (.enumeration(let name), .text), (.enumeration(let name), .integer):
-            guard let enumType = schema.enumType(named: name), !enumType.cases.contains(where: { $0.rawValue.storeValue == value }) else { return nil }
-            return "\(value) is no case of \(name) (\(enumType.cases.map { $0.rawValue.description }.joined(separator: ", ")))"
-        case (.scalar(let scalar), .integer(let number)) where scalar.isInteger:
-            if case .failure(let problem) = StoredForm.integer(number, as: scalar) { return "\(number) \(problem.sentence)" }
-            return nil
-        default:
-            return nil
         }
     }
 

@@ -95,6 +95,10 @@ package struct EmbeddedValueCoding: Sendable {
                 }
                 continue
             }
+            // What the new schema forbids is refused here, in the row that would hold it.
+            if member.type.collection == nil, let problem = StoredValueRules.problem(value, type: member.type, schema: schema) {
+                throw Failure(description: "\(member.name): \(problem)")
+            }
             if member.isJSON {
                 guard case .text(let text) = value else { throw Failure(description: "\(member.name): expected JSON text, found \(value)") }
                 members.append((member.name, try parse(text).sortedKeys))
