@@ -108,7 +108,11 @@ extension VersionPlanner {
                     shown.shown = check.shown.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) }
                     // Named from the owner: `Owner.box.priority`.
                     shown.property = check.property.map { "\(container.property).\($0)" } ?? container.property
-                    schedule(.check(dataCheck(shown, type: container.owner, from: container.table, key: container.ownerKey, condition: condition)), in: .check, for: check.change)
+                    var query = dataCheck(shown, type: container.owner, from: container.table, key: container.ownerKey, condition: condition)
+                    if container.isSideTable, let owners = container.ownerTable {
+                        query.countQuery = Self.ownersCount(owners.name, key: .column(owners.key), elementsIn: container.table, where: condition)
+                    }
+                    schedule(.check(query), in: .check, for: check.change)
                     scheduledCheckIDs.insert(check.id)
                 }
             }
@@ -132,7 +136,7 @@ extension VersionPlanner {
                     result.append(
                         Container(
                             table: currentName(of: side, in: table), column: "value", owner: newObject.name, property: property.name, isSideTable: true,
-                            ownerKey: .column("owner"), ownerKeyType: keyType))
+                            ownerKey: .column("owner"), ownerKeyType: keyType, ownerTable: (tableName, key)))
                 }
             }
         }

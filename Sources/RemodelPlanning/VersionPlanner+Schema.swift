@@ -19,6 +19,9 @@ extension VersionPlanner {
         /// The primary key of the owning object, for messages (`owner` in a side table).
         var ownerKey: SQLExpression
         var ownerKeyType: PropertyType
+        /// The table of the owning objects and their key column (current names): a data
+        /// error about elements counts the objects that hold them.
+        var ownerTable: (name: String, key: String)? = nil
     }
 
     mutating func completeTables() {
@@ -225,7 +228,9 @@ extension VersionPlanner {
     /// objects.
     func containerOf(target: StepTarget, column: String, typeName: String) -> Container? {
         guard case .table(let tableName) = target, let table = tables[tableName], let key = table.keyColumn, let keyType = table.physical[key]?.type else { return nil }
-        return Container(table: tableName, column: column, owner: typeName, property: column, isSideTable: false, ownerKey: .column(key), ownerKeyType: keyType)
+        return Container(
+            table: tableName, column: column, owner: typeName, property: column, isSideTable: false, ownerKey: .column(key), ownerKeyType: keyType,
+            ownerTable: (tableName, key))
     }
 
     /// A continued value (column or element) in its new stored form: enum raw values remapped,

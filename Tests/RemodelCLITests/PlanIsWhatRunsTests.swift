@@ -89,6 +89,30 @@ final class PlanIsWhatRunsTests: CLIFolderTestCase {
             ])
     }
 
+    /// Elements of a list of embedded objects: the error counts the objects that hold them.
+    func testRemovedCasesInAListOfEmbeddedObjectsCountTheObjectsThatHoldThem() throws {
+        let v1 = """
+            enums:
+              Priority:
+                type: string
+                cases: [low, normal, urgent]
+            objects:
+              Owner:
+                primaryKey: id
+                properties:
+                  id: int
+                  boxes: list<Box>
+              Box:
+                embedded: true
+                properties:
+                  priority: Priority
+
+            """
+        let data = #"{"Owner": [{"id": 1, "boxes": [{"priority": "low"}, {"priority": "urgent"}, {"priority": "low"}]}, {"id": 2, "boxes": [{"priority": "normal"}]}]}"#
+        let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal]"))
+        try expectRefused(store, contains: ["1 Owner object with values of enum cases removed from Priority (low, urgent) in Owner.boxes.priority: 1 (\"low\")"])
+    }
+
     func testAMapValuesStepForTheRemovedCasesMigratesEveryValue() throws {
         let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
         let store = try history(
