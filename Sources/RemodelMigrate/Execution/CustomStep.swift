@@ -156,19 +156,9 @@ extension CustomCall {
     /// naming the object and the property.
     package func check(_ new: [String: StoreValue], against values: [String: StoreValue], object: ObjectType, schema: Schema, version: Int, key: StoreValue) throws {
         for (name, value) in new.sorted(by: { $0.key < $1.key }) where value != values[name] {
-            guard let type = object.property(named: name)?.storedType else { continue }
-            let elements: [StoreValue] =
-                switch value {
-                case .list(let list): list
-                case .map(let map): Array(map.values)
-                default: [value]
-                }
-            for element in elements {
-                if let problem = StoredValueRules.problem(element, type: type.element, schema: schema) {
-                    throw MigrationError.customStepFailed(
-                        version: version, name: self.name, type: self.type, key: key.readable, underlying: "it set \(name) to a value version \(version) forbids: \(problem)")
-                }
-            }
+            guard let type = object.property(named: name)?.storedType, let problem = StoredValueRules.problem(inProperty: value, type: type, schema: schema) else { continue }
+            throw MigrationError.customStepFailed(
+                version: version, name: self.name, type: self.type, key: key.readable, underlying: "it set \(name) to a value version \(version) forbids: \(problem)")
         }
     }
 

@@ -29,18 +29,10 @@ package struct DynamicWriter {
     package static func check(_ object: DynamicObject, of table: TableLayout, schema: Schema) throws {
         let type = table.name
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
-            guard let property = table.object.property(named: name), let propertyType = property.storedType else { continue }
-            let elements: [StoreValue] =
-                switch value {
-                case .list(let list): list
-                case .map(let map): Array(map.values)
-                default: [value]
-                }
-            for element in elements {
-                if let problem = StoredValueRules.problem(element, type: propertyType.element, schema: schema) {
-                    throw StoreError.invalidInput("cannot write \(type).\(name): \(problem)")
-                }
-            }
+            guard let propertyType = table.object.property(named: name)?.storedType,
+                let problem = StoredValueRules.problem(inProperty: value, type: propertyType, schema: schema)
+            else { continue }
+            throw StoreError.invalidInput("cannot write \(type).\(name): \(problem)")
         }
     }
 

@@ -95,8 +95,9 @@ package struct EmbeddedValueCoding: Sendable {
                 }
                 continue
             }
-            // What the new schema forbids is refused here, in the row that would hold it.
-            if member.type.collection == nil, let problem = StoredValueRules.problem(value, type: member.type, schema: schema) {
+            // What the new schema forbids is refused here, in the row that would hold it. (A
+            // nested embedded object was checked when its own JSON was written: not parsed again.)
+            if !member.isJSON, let problem = StoredValueRules.problem(value, type: member.type, schema: schema) {
                 throw Failure(description: "\(member.name): \(problem)")
             }
             if member.isJSON {

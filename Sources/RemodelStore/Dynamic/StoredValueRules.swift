@@ -6,6 +6,16 @@ import RemodelCore
 /// Migrations check what they write with it: objects a custom step creates or changes, and the
 /// embedded objects a reshape writes.
 package enum StoredValueRules {
+    /// Why `value` (a whole property's value: a collection's every element) is not a value of
+    /// `type`, or `nil`.
+    package static func problem(inProperty value: StoreValue, type: PropertyType, schema: Schema) -> String? {
+        switch value {
+        case .list(let elements): elements.lazy.compactMap { problem($0, type: type.element, schema: schema) }.first
+        case .map(let entries): entries.keys.sorted().lazy.compactMap { problem(entries[$0]!, type: type.element, schema: schema) }.first
+        default: problem(value, type: type.element, schema: schema)
+        }
+    }
+
     /// Why `value` is not a value of `type` (one element of a collection), or `nil`.
     package static func problem(_ value: StoreValue, type: PropertyType, schema: Schema) -> String? {
         switch (type.base, value) {
