@@ -11,25 +11,26 @@ extension VersionPlanner {
         let typeName = scope.typeName
         guard case .table(let name) = target, let table = tables[name], let newObject = table.newObject else {
             error(
-                "migration-unsupported-step", "'\(typeName)' is embedded, and an embedded object's collections hold values only", at: .step(index, field: "type"),
+                "migration-unsupported-step", "'\(typeName)' is embedded, and an embedded object's collections hold values only", at: .step(index, field: .key(.type)),
                 hint: "convert the collections of object types")
             return
         }
         guard let declared = newObject.property(named: property)?.storedType, let newSide = table.newTable?.sideTable(property: property) else {
             error(
-                "migration-unknown-property", "'\(typeName)' has no collection '\(property)' in version \(version)", at: .step(index, field: "property"),
+                "migration-unknown-property", "'\(typeName)' has no collection '\(property)' in version \(version)", at: .step(index, field: .key(.property)),
                 hint: Self.suggestion(property, in: newObject.storedProperties.filter { $0.storedType?.collection != nil }.map(\.name)) ?? "add '\(property)' to the schema first")
             return
         }
         guard declared == to else {
             error(
-                "migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(declared)", at: .step(index, field: "to"),
+                "migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(declared)",
+                at: .step(index, field: .key(.to)),
                 hint: "make the step's `to:` match the schema")
             return
         }
         guard let oldSide = table.oldSideTable(forNew: property) else {
             error(
-                "migration-unknown-property", "'\(typeName).\(property)' is new in version \(version), so it has no elements to convert", at: .step(index, field: "property"),
+                "migration-unknown-property", "'\(typeName).\(property)' is new in version \(version), so it has no elements to convert", at: .step(index, field: .key(.property)),
                 hint: "rename the old collection to it first (renameProperty or renamedFrom)")
             return
         }
@@ -37,7 +38,7 @@ extension VersionPlanner {
             error(
                 "migration-unsupported-change",
                 "'\(typeName).\(property)' changes from a \(oldSide.kind.rawValue) to a \(newSide.kind.rawValue); convert keeps the collection's kind",
-                at: .step(index, field: "to"), hint: Self.customWritesHint(type: typeName, property: property))
+                at: .step(index, field: .key(.to)), hint: Self.customWritesHint(type: typeName, property: property))
             return
         }
         let element = RowValue.column("value", type: oldSide.type.element)
@@ -56,7 +57,7 @@ extension VersionPlanner {
                 error(
                     "migration-unsupported-conversion",
                     onError == .fail ? "cannot convert links to \(object.name) to \(into)" : "onError: \(onError.rawValue) does not apply to links becoming values",
-                    at: .step(index, field: onError == .fail ? "to" : "onError"),
+                    at: .step(index, field: .key(onError == .fail ? .to : .onError)),
                     hint: "links become the primary key of the object they point at: convert to its type, with onError: fail")
                 return
             }
@@ -72,7 +73,7 @@ extension VersionPlanner {
         default:
             error(
                 "migration-unsupported-conversion", "convert changes a collection's elements between values and objects only, not from \(from) to \(into)",
-                at: .step(index, field: "to"), hint: "use a custom step to convert the elements")
+                at: .step(index, field: .key(.to)), hint: "use a custom step to convert the elements")
             return
         }
         tables[name]!.elementValues[property] = RowValue(expression: value, type: into, isNew: true, isNonNull: true)
@@ -89,14 +90,14 @@ extension VersionPlanner {
     ) -> SQLExpression? {
         guard let keyType = object.primaryKeyProperty?.storedType, newLayout.table(named: object.name)?.primaryKey != nil else {
             error(
-                "migration-unsupported-conversion", "'\(object.name)' has no primary key for the values to name", at: .step(index, field: "to"),
+                "migration-unsupported-conversion", "'\(object.name)' has no primary key for the values to name", at: .step(index, field: .key(.to)),
                 hint: "give \(object.name) a primary key that the values can be")
             return nil
         }
         guard let toKey = Conversion.between(element.type, in: old, PropertyType(keyType.base), in: new, operand: element.expression) else {
             error(
                 "migration-unsupported-conversion", "cannot convert \(element.type) to the primary key of \(object.name) (\(PropertyType(keyType.base)))",
-                at: .step(index, field: "to"),
+                at: .step(index, field: .key(.to)),
                 hint: "convert the values to the key's type first, or link them with a custom step")
             return nil
         }
@@ -117,7 +118,7 @@ extension VersionPlanner {
                 error(
                     "migration-unsupported-change",
                     "'\(object.name)' changes its primary key in version \(version), so values cannot become links to its objects in the same version",
-                    at: .step(index, field: "to"), hint: "change the key in one version and convert in the next")
+                    at: .step(index, field: .key(.to)), hint: "change the key in one version and convert in the next")
                 return nil
             }
             // After the side table's rewrite its values are keys: one object for each that no object has.
@@ -127,7 +128,7 @@ extension VersionPlanner {
             guard let continued = continuedTableOfNewType[object.name], let oldKey = tables[continued]?.keyColumn else {
                 error(
                     "migration-unsupported-conversion", "'\(object.name)' is new in version \(version), so no object has a key for the values to name",
-                    at: .step(index, field: "onError"), hint: "use onError: create to make a \(object.name) for each distinct value")
+                    at: .step(index, field: .key(.onError)), hint: "use onError: create to make a \(object.name) for each distinct value")
                 return nil
             }
             let newKey = changedKey(of: continued)?.value.expression ?? .column(oldKey)
@@ -143,7 +144,7 @@ extension VersionPlanner {
         case .null, .default:
             error(
                 "migration-invalid-step", "onError: \(onError.rawValue) does not apply to the elements of a collection: an element is a link to an object or is not there",
-                at: .step(index, field: "onError"), hint: "use onError: fail (every value must be an object's key) or onError: create")
+                at: .step(index, field: .key(.onError)), hint: "use onError: fail (every value must be an object's key) or onError: create")
             return nil
         }
     }

@@ -11,11 +11,16 @@ extension VersionPlanner {
             .step(index: index, step), .destructive, matches.isEmpty ? "delete every \(table.typeName)" : "delete \(table.typeName) objects where \(Self.describe(matches))")
         var conditions: [SQLExpression] = []
         for match in matches {
-            guard let read = self.read(match.property, in: table.scope, target: .table(table.name), step: index, field: "where.\(match.property)", beforeRewrites: true) else {
+            guard
+                let read = self.read(
+                    match.property, in: table.scope, target: .table(table.name), step: index, field: StepField.key(.where).name(match.property), beforeRewrites: true)
+            else {
                 return
             }
             let writes = read.path.count == 1 ? table.scope.writes[read.name].map { [match.property: $0] } ?? [:] : [:]
-            guard let condition = condition(match.condition, on: read.value, property: match.property, step: index, field: "where.\(match.property)", writes: writes) else {
+            guard
+                let condition = condition(match.condition, on: read.value, property: match.property, step: index, field: StepField.key(.where).name(match.property), writes: writes)
+            else {
                 return
             }
             conditions.append(condition)
@@ -48,7 +53,7 @@ extension VersionPlanner {
     /// The SQL of one condition on a value. `null` matches `equals: null`, `not` and `notIn`
     /// (it is none of the values), and no ordering comparison.
     mutating func condition(
-        _ condition: MigrationStep.Condition, on value: RowValue, property: String, step: Int, field: String,
+        _ condition: MigrationStep.Condition, on value: RowValue, property: String, step: Int, field: StepField,
         writes: [String: (step: StepReference, change: Int)]
     ) -> SQLExpression? {
         let v = value.expression
@@ -136,13 +141,13 @@ extension VersionPlanner {
             )
             guard let object = new.objectType(named: newName) else {
                 error(
-                    "migration-unknown-type", "'\(newName)' is removed in version \(version), so no objects of it can be created", at: .step(index, field: "type"),
+                    "migration-unknown-type", "'\(newName)' is removed in version \(version), so no objects of it can be created", at: .step(index, field: .key(.type)),
                     hint: Self.suggestion(newName, in: new.objects.filter { !$0.isEmbedded }.map(\.name)) ?? "create objects of a type version \(version) has")
                 continue
             }
             guard !object.isEmbedded, let layout = newLayout.table(named: newName) else {
                 error(
-                    "migration-invalid-step", "'\(newName)' is embedded: create its values with the objects that hold them", at: .step(index, field: "type"),
+                    "migration-invalid-step", "'\(newName)' is embedded: create its values with the objects that hold them", at: .step(index, field: .key(.type)),
                     hint: "create the objects that hold them, or fill the holders' values in a custom step")
                 continue
             }
@@ -156,14 +161,14 @@ extension VersionPlanner {
                 for value in values where object.property(named: value.property)?.storedType == nil {
                     error(
                         "migration-unknown-property", "'\(newName)' has no property '\(value.property)' in version \(version)",
-                        at: .step(index, field: "objects.\(position).\(value.property)"),
+                        at: .step(index, field: StepField.key(.objects).position(position).name(value.property)),
                         hint: Self.suggestion(value.property, in: object.storedProperties.map(\.name)))
                     failed = true
                 }
                 var row: [SQLExpression] = []
                 for column in columns {
                     let given = values.first { $0.property == column.name }?.value
-                    let field = "objects.\(position)" + (given == nil ? "" : ".\(column.name)")
+                    let field = given == nil ? StepField.key(.objects).position(position) : StepField.key(.objects).position(position).name(column.name)
                     var value: SQLExpression
                     if let given {
                         guard let stored = storedExpression(given, type: column.type, step: index, field: field) else {
@@ -235,13 +240,13 @@ extension VersionPlanner {
     /// Links the created objects (keys in `keys`) from `target.type.target.property` of the
     /// objects `target.where` selects, as they are after the version's rewrite.
     private mutating func linkStatements(_ target: MigrationStep.LinkTarget, to type: String, keys: String, count: Int, step: Int) -> [SQLStatement]? {
-        guard let ownerName = resolveType(target.type, step: step, field: "addTo.type") else { return nil }
+        guard let ownerName = resolveType(target.type, step: step, field: StepField.key(.addTo).key(.type)) else { return nil }
         guard let owner = new.objectType(named: ownerName), let layout = newLayout.table(named: ownerName), let ownerKey = layout.primaryKey else {
             let why =
                 new.objectType(named: ownerName)?.isEmbedded == true
                 ? "it is embedded (its values live inside other objects)" : "it has no primary key, so its collections have nothing to attach to"
             error(
-                "migration-invalid-step", "'\(ownerName)' cannot hold the new objects: \(why)", at: .step(step, field: "addTo.type"),
+                "migration-invalid-step", "'\(ownerName)' cannot hold the new objects: \(why)", at: .step(step, field: StepField.key(.addTo).key(.type)),
                 hint: "add them to a property of an object type with a primary key")
             return nil
         }
@@ -252,7 +257,7 @@ extension VersionPlanner {
                 found.map { "'\(ownerName).\(target.property)' is \($0.storedType.map { "\($0)" } ?? "an inverse relationship"), not a link to \(type)" }
                 ?? "'\(ownerName)' has no property '\(target.property)' that links to \(type)"
             error(
-                "migration-invalid-step", problem, at: .step(step, field: "addTo.property"),
+                "migration-invalid-step", problem, at: .step(step, field: StepField.key(.addTo).key(.property)),
                 hint: candidates.isEmpty ? "add a \(type)?, list<\(type)> or set<\(type)> property to \(ownerName)" : "links to \(type): \(candidates.joined(separator: ", "))")
             return nil
         }
@@ -261,12 +266,15 @@ extension VersionPlanner {
             guard let type = owner.property(named: match.property)?.storedType, layout.column(named: match.property) != nil else {
                 error(
                     "migration-unknown-property", "'\(ownerName)' has no property '\(match.property)' to choose the objects by",
-                    at: .step(step, field: "addTo.where.\(match.property)"),
+                    at: .step(step, field: StepField.key(.addTo).key(.where).name(match.property)),
                     hint: Self.suggestion(match.property, in: layout.columnNames))
                 return nil
             }
             let value = RowValue(expression: .column(match.property), type: type, isNew: true, isNonNull: !type.isOptional)
-            guard let condition = condition(match.condition, on: value, property: match.property, step: step, field: "addTo.where.\(match.property)", writes: [:]) else {
+            guard
+                let condition = condition(
+                    match.condition, on: value, property: match.property, step: step, field: StepField.key(.addTo).key(.where).name(match.property), writes: [:])
+            else {
                 return nil
             }
             conditions.append(condition)
@@ -279,7 +287,8 @@ extension VersionPlanner {
         case nil:
             guard count == 1 else {
                 error(
-                    "migration-invalid-step", "'\(ownerName).\(target.property)' links to one \(type), but the step creates \(count)", at: .step(step, field: "addTo.property"),
+                    "migration-invalid-step", "'\(ownerName).\(target.property)' links to one \(type), but the step creates \(count)",
+                    at: .step(step, field: StepField.key(.addTo).key(.property)),
                     hint: "create one object per step for a to-one link")
                 return nil
             }
@@ -302,7 +311,8 @@ extension VersionPlanner {
             }
         case .map:
             error(
-                "migration-unsupported-step", "'\(ownerName).\(target.property)' is a map, which needs a key for each new object", at: .step(step, field: "addTo.property"),
+                "migration-unsupported-step", "'\(ownerName).\(target.property)' is a map, which needs a key for each new object",
+                at: .step(step, field: StepField.key(.addTo).key(.property)),
                 hint: "use a custom step to fill maps")
             return nil
         }
@@ -331,7 +341,7 @@ extension VersionPlanner {
                 for property in writes where object.property(named: property)?.storedType == nil {
                     error(
                         "migration-unknown-property", "custom step '\(name)' writes '\(property)', which '\(newName)' does not store in version \(version)",
-                        at: .step(index, field: "writes"),
+                        at: .step(index, field: .key(.writes)),
                         hint: Self.suggestion(property, in: object.storedProperties.map(\.name)) ?? "name properties of \(newName) in `writes:`")
                 }
             }
@@ -339,14 +349,14 @@ extension VersionPlanner {
                 error(
                     "migration-invalid-step",
                     "custom step '\(name)' visits the objects of '\(typeName)', which \(new.objectType(named: newName) == nil ? "version \(version) removes" : "version \(version - 1) does not have as a table")",
-                    at: .step(index, field: "type"),
+                    at: .step(index, field: .key(.type)),
                     hint: "name a type that exists before and after this version; for values of a type it removes, read them with `reads:` from a step on a type that stays")
                 continue
             }
             guard let key = table.newObject?.primaryKey, let oldKey = table.oldObject.primaryKey, table.properties.old(for: key) == oldKey else {
                 error(
                     "migration-invalid-step", "custom step '\(name)' needs '\(typeName)' to keep its primary key through this version, to match each old object with its new one",
-                    at: .step(index, field: "type"),
+                    at: .step(index, field: .key(.type)),
                     hint: "change the primary key in a version of its own, before or after the custom step")
                 continue
             }
@@ -357,7 +367,7 @@ extension VersionPlanner {
                 guard let read = ordered.first(where: { $0.oldObject.name == oldName }) ?? ordered.first(where: { $0.newObject?.name == oldName }) else {
                     let known = old.objects.filter { !$0.isEmbedded }.map(\.name)
                     error(
-                        "migration-unknown-type", "version \(version - 1) has no object type '\(oldName)' for custom step '\(name)' to read", at: .step(index, field: "reads"),
+                        "migration-unknown-type", "version \(version - 1) has no object type '\(oldName)' for custom step '\(name)' to read", at: .step(index, field: .key(.reads)),
                         hint: Self.suggestion(oldName, in: known))
                     continue
                 }

@@ -14,7 +14,7 @@ extension VersionPlanner {
     /// The value of `path` in `scope` (the rows of `target`), or an error at the step. A value
     /// read through a link into the target's own table is kept before the table is rewritten,
     /// unless `beforeRewrites` (a deletion's condition, evaluated before any rewrite).
-    mutating func read(_ path: String, in scope: PropertyScope, target: StepTarget, step: Int, field: String, beforeRewrites: Bool = false) -> PathRead? {
+    mutating func read(_ path: String, in scope: PropertyScope, target: StepTarget, step: Int, field: StepField, beforeRewrites: Bool = false) -> PathRead? {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = components.first, let start = scope.value(named: first) else {
             unreadable(components.first ?? path, of: scope.typeName, in: scope, step: step, field: field)
@@ -76,7 +76,7 @@ extension VersionPlanner {
 
     /// Reports a path part that names no value of `scope` at this point: a collection (or an
     /// inverse relationship), which has no single value to read, or an unknown name.
-    private mutating func unreadable(_ name: String, of typeName: String, in scope: PropertyScope, step: Int, field: String) {
+    private mutating func unreadable(_ name: String, of typeName: String, in scope: PropertyScope, step: Int, field: StepField) {
         if let property = scope.newObject?.property(named: name) ?? scope.oldObject.property(named: name), property.storedType?.collection != nil || property.storedType == nil {
             let what = property.storedType.map { "\($0)" } ?? "an inverse relationship"
             error(

@@ -16,28 +16,30 @@ extension VersionPlanner {
             case .noOldType(let index, let name):
                 let oldTypes = old.objects.map(\.name) + old.enums.map(\.name)
                 error(
-                    "migration-unknown-type", "version \(version - 1) has no type '\(name)' to rename", at: .step(index, field: "from"), hint: Self.suggestion(name, in: oldTypes))
+                    "migration-unknown-type", "version \(version - 1) has no type '\(name)' to rename", at: .step(index, field: .key(.from)),
+                    hint: Self.suggestion(name, in: oldTypes))
             case .noNewType(let index, let name, let from):
                 let newTypes = newObjects + new.enums.map(\.name)
                 error(
-                    "migration-unknown-type", "version \(version) has no type '\(name)' to rename '\(from)' to", at: .step(index, field: "to"),
+                    "migration-unknown-type", "version \(version) has no type '\(name)' to rename '\(from)' to", at: .step(index, field: .key(.to)),
                     hint: Self.suggestion(name, in: newTypes) ?? "add '\(name)' to the schema, or rename '\(from)' to a type it has")
             case .kindMismatch(let index, let from, let fromIsEnum, let to):
                 error(
-                    "migration-invalid-step", "'\(from)' is \(fromIsEnum ? "an enum" : "an object type") but '\(to)' is not", at: .step(index, field: "to"),
+                    "migration-invalid-step", "'\(from)' is \(fromIsEnum ? "an enum" : "an object type") but '\(to)' is not", at: .step(index, field: .key(.to)),
                     hint: "rename an enum to an enum and an object type to an object type")
             case .unknownType(let index, let name):
-                error("migration-unknown-type", "version \(version) has no object type '\(name)'", at: .step(index, field: "type"), hint: Self.suggestion(name, in: newObjects))
+                error(
+                    "migration-unknown-type", "version \(version) has no object type '\(name)'", at: .step(index, field: .key(.type)), hint: Self.suggestion(name, in: newObjects))
             case .newType(let index, let type):
-                error("migration-unknown-type", "'\(type)' is new in version \(version), so it has no properties to rename", at: .step(index, field: "type"))
+                error("migration-unknown-type", "'\(type)' is new in version \(version), so it has no properties to rename", at: .step(index, field: .key(.type)))
             case .noOldProperty(let index, let type, let name):
                 error(
-                    "migration-unknown-property", "'\(type)' has no property '\(name)' in version \(version - 1)", at: .step(index, field: "from"),
+                    "migration-unknown-property", "'\(type)' has no property '\(name)' in version \(version - 1)", at: .step(index, field: .key(.from)),
                     hint: Self.suggestion(name, in: old.objectType(named: type)?.properties.map(\.name) ?? []))
             case .noNewProperty(let index, let type, let name):
                 let newProperties = new.objectType(named: type)?.properties.map(\.name) ?? []
                 error(
-                    "migration-unknown-property", "'\(type)' has no property '\(name)' in version \(version)", at: .step(index, field: "to"),
+                    "migration-unknown-property", "'\(type)' has no property '\(name)' in version \(version)", at: .step(index, field: .key(.to)),
                     hint: Self.suggestion(name, in: newProperties) ?? "add '\(name)' to the schema")
             case .twoIntoOne(let rename, let first):
                 let noun = rename.container == nil ? "type" : "property"
@@ -94,7 +96,7 @@ extension VersionPlanner {
     }
 
     /// The new name of an object type a step names (by its new or its old name).
-    mutating func resolveType(_ name: String, step: Int, field: String = "type") -> String? {
+    mutating func resolveType(_ name: String, step: Int, field: StepField = .key(.type)) -> String? {
         if let found = DeclaredRenames.newTypeName(name, types: renames.types, old: old, new: new) { return found }
         let names = new.objects.map(\.name)
         error("migration-unknown-type", "version \(version) has no object type '\(name)'", at: .step(step, field: field), hint: Self.suggestion(name, in: names))

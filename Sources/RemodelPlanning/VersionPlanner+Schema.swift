@@ -148,7 +148,7 @@ extension VersionPlanner {
             error(
                 "migration-missing-value",
                 "custom step '\(customName(index))' writes '\(typeName).\(property.name)', which is required and has no default for the objects the closure leaves as they are",
-                at: .step(index, field: "writes"), hint: "add `default:` to '\(property.name)' in the schema, or make it optional")
+                at: .step(index, field: .key(.writes)), hint: "add `default:` to '\(property.name)' in the schema, or make it optional")
             return nil
         }
         let shown = value.isConstant ? SQLiteRenderer().expression(value, in: typeName) : "its default"

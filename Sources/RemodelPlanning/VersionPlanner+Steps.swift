@@ -28,7 +28,7 @@ extension VersionPlanner {
                 guard let target = stepTarget(typeName, step: index) else { continue }
                 guard case .table(let name) = target else {
                     error(
-                        "migration-invalid-step", "'\(typeName)' is embedded: its objects are deleted with their owners", at: .step(index, field: "type"),
+                        "migration-invalid-step", "'\(typeName)' is embedded: its objects are deleted with their owners", at: .step(index, field: .key(.type)),
                         hint: "delete the owners, or set the property that holds them to null")
                     continue
                 }
@@ -56,12 +56,12 @@ extension VersionPlanner {
         }
         if let table = tableOfOldType[newName], tables[table]?.role == .removed {
             error(
-                "migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: "type"),
+                "migration-unknown-type", "'\(newName)' is removed in version \(version), so its objects cannot be changed", at: .step(step, field: .key(.type)),
                 hint: "remove the step, or keep '\(newName)' in the schema")
             return nil
         }
         error(
-            "migration-unknown-type", "'\(newName)' is new in version \(version), so it has no stored objects to change", at: .step(step, field: "type"),
+            "migration-unknown-type", "'\(newName)' is new in version \(version), so it has no stored objects to change", at: .step(step, field: .key(.type)),
             hint: "give new objects their values with createObjects, or defaults in the schema")
         return nil
     }
@@ -106,10 +106,10 @@ extension VersionPlanner {
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             let resolved: StepLiteral.Resolved
             do { resolved = try StepLiteral.resolve(setValue, for: type) } catch let mismatch as StepLiteral.Mismatch {
-                error("migration-invalid-value", mismatch.description, at: .value(index, field: "value"), hint: mismatch.hint)
+                error("migration-invalid-value", mismatch.description, at: .value(index, field: .key(.value)), hint: mismatch.hint)
                 return
             } catch {
-                self.error("migration-invalid-template", "\(error)", at: .step(index, field: "value"))
+                self.error("migration-invalid-template", "\(error)", at: .step(index, field: .key(.value)))
                 return
             }
             let value: SQLExpression
@@ -117,14 +117,14 @@ extension VersionPlanner {
             let isLiteral: Bool
             switch resolved {
             case .literal(let literal):
-                guard let stored = storedExpression(literal, type: type, step: index, field: "value") else { return }
+                guard let stored = storedExpression(literal, type: type, step: index, field: .key(.value)) else { return }
                 value = stored
                 isLiteral = true
             case .template(let template):
                 isLiteral = false
                 guard type.scalar == .string || type.scalar == .url else {
                     error(
-                        "migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: "value"),
+                        "migration-invalid-template", "'\(typeName).\(property)' is \(type), but a template with placeholders makes text", at: .step(index, field: .key(.value)),
                         hint: "set a \(type) property to a literal value, or convert it with a `convert` step")
                     return
                 }
@@ -134,11 +134,11 @@ extension VersionPlanner {
                     case .text(let text):
                         pieces.append(.text(text))
                     case .property(let path):
-                        guard let read = self.read(path, in: scope, target: target, step: index, field: "value") else { return }
+                        guard let read = self.read(path, in: scope, target: target, step: index, field: .key(.value)) else { return }
                         if read.path.first == property || scope.properties.new(for: read.path.first ?? "") == property { readsItself = true }
                         guard let text = textForm(of: prepare(read.value, uses: 1, target: target, change: change)) else {
                             error(
-                                "migration-invalid-template", "{\(path)} is \(read.value.type), which a template cannot write as text", at: .step(index, field: "value"),
+                                "migration-invalid-template", "{\(path)} is \(read.value.type), which a template cannot write as text", at: .step(index, field: .key(.value)),
                                 hint: "use string, number, bool or enum properties in templates")
                             return
                         }
@@ -155,24 +155,24 @@ extension VersionPlanner {
         case .split(_, let property, let targets, let separator):
             let change = record(
                 .step(index: index, step), .dataDependent, "split \(typeName).\(property) at \(CanonicalYAML.quoted(separator)) into \(targets.joined(separator: ", "))")
-            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let source = self.read(property, in: scope, target: target, step: index, field: .key(.property)) else { return }
             guard source.value.type.scalar == .string || source.value.type.scalar == .url, source.value.type.collection == nil else {
                 error(
-                    "migration-invalid-step", "'\(typeName).\(property)' is \(source.value.type); split works on text", at: .step(index, field: "property"),
+                    "migration-invalid-step", "'\(typeName).\(property)' is \(source.value.type); split works on text", at: .step(index, field: .key(.property)),
                     hint: "convert it to string first")
                 return
             }
             guard !separator.isEmpty else {
-                error("migration-invalid-step", "split needs a non-empty separator", at: .step(index, field: "separator"), hint: "write separator: \" \"")
+                error("migration-invalid-step", "split needs a non-empty separator", at: .step(index, field: .key(.separator)), hint: "write separator: \" \"")
                 return
             }
             let operand = prepare(source.value, uses: targets.count, target: target, change: change).expression
             var parts: [(String, PropertyType, SQLExpression)] = []
             for (position, name) in targets.enumerated() {
-                guard let type = newSingleValueType(name, in: scope, step: index, field: "into.\(position)") else { return }
+                guard let type = newSingleValueType(name, in: scope, step: index, field: StepField.key(.into).position(position)) else { return }
                 guard type.scalar == .string else {
                     error(
-                        "migration-invalid-step", "'\(typeName).\(name)' is \(type); split produces text", at: .step(index, field: "into.\(position)"),
+                        "migration-invalid-step", "'\(typeName).\(name)' is \(type); split produces text", at: .step(index, field: StepField.key(.into).position(position)),
                         hint: "make '\(name)' a string, or convert it in a later version")
                     return
                 }
@@ -189,21 +189,21 @@ extension VersionPlanner {
             let change = record(
                 .step(index: index, step), .dataDependent,
                 "map values of \(typeName).\(property) (\(values.count) mapped\(otherwise.map { ", otherwise \(CanonicalYAML.literal($0))" } ?? ", others fail"))")
-            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let source = self.read(property, in: scope, target: target, step: index, field: .key(.property)) else { return }
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             let sourceSchema = schema(of: source.value)
             let operand = prepare(source.value, uses: 3, target: target, change: change)
             var whens: [SQLCaseBranch] = []
             for mapping in values {
-                guard let from = matchLiteral(mapping.from, for: operand.type, in: sourceSchema, step: index, field: "values.\(mapping.from)"),
-                    let to = storedExpression(mapping.to, type: type, step: index, field: "values.\(mapping.from)")
+                guard let from = matchLiteral(mapping.from, for: operand.type, in: sourceSchema, step: index, field: StepField.key(.values).name(mapping.from)),
+                    let to = storedExpression(mapping.to, type: type, step: index, field: StepField.key(.values).name(mapping.from))
                 else { return }
                 whens.append(SQLCaseBranch(from, to))
             }
             var fallback: SQLExpression = .null
             var nonNull = false
             if let otherwise {
-                guard let value = storedExpression(otherwise, type: type, step: index, field: "otherwise") else { return }
+                guard let value = storedExpression(otherwise, type: type, step: index, field: .key(.otherwise)) else { return }
                 fallback = value
                 nonNull = !value.isNullLiteral
             }
@@ -242,11 +242,12 @@ extension VersionPlanner {
                 convertElements(property, to: to, onError: onError, target: target, step: index, change: change)
                 return
             }
-            guard let source = self.read(property, in: scope, target: target, step: index, field: "property") else { return }
+            guard let source = self.read(property, in: scope, target: target, step: index, field: .key(.property)) else { return }
             guard let type = newSingleValueType(property, in: scope, step: index) else { return }
             guard to.base == type.base && to.collection == type.collection else {
                 error(
-                    "migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(type)", at: .step(index, field: "to"),
+                    "migration-convert-mismatch", "the step converts '\(typeName).\(property)' to \(to), but version \(version) declares it \(type)",
+                    at: .step(index, field: .key(.to)),
                     hint: "make the step's `to:` match the schema")
                 return
             }
@@ -258,7 +259,9 @@ extension VersionPlanner {
             } else if let found = Conversion.between(operand.type, in: schema(of: operand), type, in: new, operand: operand.expression) {
                 conversion = found
             } else {
-                error("migration-unsupported-conversion", "cannot convert \(operand.type) to \(type)", at: .step(index, field: "to"), hint: "use a custom step for this conversion")
+                error(
+                    "migration-unsupported-conversion", "cannot convert \(operand.type) to \(type)", at: .step(index, field: .key(.to)),
+                    hint: "use a custom step for this conversion")
                 return
             }
             var fallback: SQLExpression = .null
@@ -268,18 +271,18 @@ extension VersionPlanner {
             case .null:
                 guard type.isOptional else {
                     error(
-                        "migration-invalid-step", "onError: null needs '\(typeName).\(property)' to be optional, but it is \(type)", at: .step(index, field: "onError"),
+                        "migration-invalid-step", "onError: null needs '\(typeName).\(property)' to be optional, but it is \(type)", at: .step(index, field: .key(.onError)),
                         hint: "use onError: default or fail, or make the property optional")
                     return
                 }
             case .default:
-                guard let value = defaultValue(for: property, type: type, in: scope, blame: .step(index, field: "onError")) else { return }
+                guard let value = defaultValue(for: property, type: type, in: scope, blame: .step(index, field: .key(.onError))) else { return }
                 fallback = value
                 fallbackNonNull = !value.isNullLiteral
             case .create where type.objectName == nil || operand.type.objectName != nil:
                 error(
                     "migration-invalid-step", "onError: create makes the objects that values becoming links name, but '\(typeName).\(property)' becomes \(type)",
-                    at: .step(index, field: "onError"), hint: "use onError: fail, default or null")
+                    at: .step(index, field: .key(.onError)), hint: "use onError: fail, default or null")
                 return
             case .fail, .create:
                 let nullFails = !type.isOptional && !operand.isNonNull
@@ -334,7 +337,7 @@ extension VersionPlanner {
         guard let object = new.objectType(named: targetType), !object.isEmbedded, let keyType = object.primaryKeyProperty?.storedType else {
             error(
                 "migration-unsupported-conversion", "cannot convert \(operand.type) to a link to \(targetType), which has no primary key for a value to name",
-                at: .step(index, field: "to"), hint: "give \(targetType) a primary key, or fill the link with a custom step")
+                at: .step(index, field: .key(.to)), hint: "give \(targetType) a primary key, or fill the link with a custom step")
             return nil
         }
         let keyForm = PropertyType(keyType.base, optional: true)
@@ -343,14 +346,14 @@ extension VersionPlanner {
             guard let toKey = Conversion.between(operand.type, in: schema(of: operand), keyForm, in: new, operand: operand.expression) else {
                 error(
                     "migration-unsupported-conversion", "cannot convert \(operand.type) to the primary key of \(targetType) (\(PropertyType(keyType.base)))",
-                    at: .step(index, field: "to"), hint: "convert the values to the key's type in a step before, or link them with a custom step")
+                    at: .step(index, field: .key(.to)), hint: "convert the values to the key's type in a step before, or link them with a custom step")
                 return nil
             }
             if let continued = continuedTableOfNewType[targetType], changedKey(of: continued) != nil {
                 error(
                     "migration-unsupported-change",
                     "'\(targetType)' changes its primary key in version \(version), so values cannot become links to its objects in the same version",
-                    at: .step(index, field: "to"), hint: "change the key in one version and convert in the next")
+                    at: .step(index, field: .key(.to)), hint: "change the key in one version and convert in the next")
                 return nil
             }
             guard case .table(let name) = reader, let owner = tables[name]?.newTable?.name,
@@ -361,14 +364,14 @@ extension VersionPlanner {
         guard let table = continuedTableOfNewType[targetType], let key = tables[table]?.keyColumn else {
             error(
                 "migration-unsupported-conversion", "cannot convert values to links to \(targetType): \(targetType) is new in version \(version), so no object has a key yet",
-                at: .step(index, field: "to"), hint: "use onError: create to make a \(targetType) for each distinct value, or add its objects in an earlier version")
+                at: .step(index, field: .key(.to)), hint: "use onError: create to make a \(targetType) for each distinct value, or add its objects in an earlier version")
             return nil
         }
         guard let toKey = Conversion.between(operand.type, in: schema(of: operand), keyForm, in: new, operand: operand.expression) else {
             error(
                 "migration-unsupported-conversion",
                 "cannot convert \(operand.type) to the primary key of \(targetType) (\(keyType.description.replacingOccurrences(of: "?", with: "")))",
-                at: .step(index, field: "to"), hint: "convert the values to the key's type in a step before, or link them with a custom step")
+                at: .step(index, field: .key(.to)), hint: "convert the values to the key's type in a step before, or link them with a custom step")
             return nil
         }
         // The key the object has after the version, if it changes; the read names the old one.
@@ -404,7 +407,7 @@ extension VersionPlanner {
     }
 
     /// The new schema's type of single-value property `name`, or an error.
-    mutating func newSingleValueType(_ name: String, in scope: PropertyScope, step: Int, field: String = "property") -> PropertyType? {
+    mutating func newSingleValueType(_ name: String, in scope: PropertyScope, step: Int, field: StepField = .key(.property)) -> PropertyType? {
         guard let newObject = scope.newObject else { return nil }
         guard let property = newObject.property(named: name) else {
             error(
@@ -422,7 +425,7 @@ extension VersionPlanner {
         return type
     }
 
-    mutating func storedExpression(_ value: DefaultValue, type: PropertyType, step: Int?, field: String? = nil, blame: Blame? = nil) -> SQLExpression? {
+    mutating func storedExpression(_ value: DefaultValue, type: PropertyType, step: Int?, field: StepField? = nil, blame: Blame? = nil) -> SQLExpression? {
         do {
             return try literals.expression(for: value, type: type)
         } catch {
@@ -454,7 +457,7 @@ extension VersionPlanner {
     }
 
     /// The SQL literal a stored value of `type` is compared with, for `mapValues` keys.
-    mutating func matchLiteral(_ text: String, for type: PropertyType, in schema: Schema, step: Int, field: String) -> SQLExpression? {
+    mutating func matchLiteral(_ text: String, for type: PropertyType, in schema: Schema, step: Int, field: StepField) -> SQLExpression? {
         switch type.base {
         case .scalar(let scalar) where scalar.isInteger:
             guard let number = IntegerLiteral.parse(text) else {

@@ -101,9 +101,9 @@ struct VersionPlanner {
     /// What a problem is blamed on, to place it in a file.
     enum Blame {
         /// A step (or one of its values, by key: `from`, `into.1`, `where.content`).
-        case step(Int, field: String? = nil)
+        case step(Int, field: StepField? = nil)
         /// The value written for a field of a step, rather than its key.
-        case value(Int, field: String)
+        case value(Int, field: StepField)
         /// A declaration of the new schema (`member` a property or case), or of the old one.
         case schema(type: String, member: String? = nil, old: Bool = false)
         /// The migration as a whole.

@@ -52,6 +52,10 @@ final class JSONSchemaTests: XCTestCase {
         let migration = try Self.parse(.migration)
         XCTAssertEqual(Self.keys(of: try XCTUnwrap(Self.definition("step", in: migration))), MigrationStep.kinds)
         XCTAssertEqual(FileVocabulary.stepKinds.map(\.name), MigrationStep.kinds)
+        // The keys of steps (and of `addTo:`) are exactly the StepKeys that places in steps are
+        // recorded and blamed by, so the reader and the planner cannot spell one two ways.
+        let stepKeys = FileVocabulary.stepKinds.flatMap { $0.mapping.keys.map(\.name) } + FileVocabulary.linkTarget.keys.map(\.name)
+        XCTAssertEqual(Set(stepKeys), Set(StepKey.allCases.map(\.rawValue)))
         // Types complete from an enumeration: every scalar type, plain and optional.
         let schema = try Self.parse(.schema)
         let typeSchema = try XCTUnwrap(Self.definition("property", in: schema)?["properties"]?["type"])

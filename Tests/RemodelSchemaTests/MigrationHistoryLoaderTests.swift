@@ -176,11 +176,11 @@ final class MigrationHistoryLoaderTests: XCTestCase {
         let sources = try XCTUnwrap(result.sources.migrations[2])
         XCTAssertEqual(sources.file, file)
         XCTAssertEqual(sources.stepsLocation, SourceLocation(file: file, line: 2, column: 1))
-        XCTAssertEqual(sources.steps[0].fields["where.weight"], SourceLocation(file: file, line: 3, column: 42))
-        XCTAssertEqual(sources.steps[0].fields["where.owner.name"], SourceLocation(file: file, line: 3, column: 86))
-        XCTAssertEqual(sources.steps[2].fields["objects.0.weight"], SourceLocation(file: file, line: 7, column: 30))
-        XCTAssertEqual(sources.steps[2].fields["addTo.where.name"], SourceLocation(file: file, line: 8, column: 55))
-        XCTAssertEqual(sources.steps[3].fields["reads.1"], SourceLocation(file: file, line: 9, column: 58))
+        XCTAssertEqual(sources.steps[0].fields[StepField.key(.where).name("weight")], SourceLocation(file: file, line: 3, column: 42))
+        XCTAssertEqual(sources.steps[0].fields[StepField.key(.where).name("owner.name")], SourceLocation(file: file, line: 3, column: 86))
+        XCTAssertEqual(sources.steps[2].fields[StepField.key(.objects).position(0).name("weight")], SourceLocation(file: file, line: 7, column: 30))
+        XCTAssertEqual(sources.steps[2].fields[StepField.key(.addTo).key(.where).name("name")], SourceLocation(file: file, line: 8, column: 55))
+        XCTAssertEqual(sources.steps[3].fields[StepField.key(.reads).position(1)], SourceLocation(file: file, line: 9, column: 58))
     }
 
     func testNewStepKindsOfTheWrongShape() throws {

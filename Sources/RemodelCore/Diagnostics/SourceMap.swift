@@ -15,7 +15,7 @@ public struct HistorySources: Hashable, Sendable {
 
     /// Where step `index` of version `version` is written, or its file's start; with `value`,
     /// where the field's value is rather than its key.
-    public func location(version: Int, step index: Int?, field: String? = nil, value: Bool = false) -> SourceLocation? {
+    public func location(version: Int, step index: Int?, field: StepField? = nil, value: Bool = false) -> SourceLocation? {
         guard let migration = migrations[version] else { return nil }
         guard let index, migration.steps.indices.contains(index) else { return migration.start }
         let step = migration.steps[index]
@@ -41,16 +41,16 @@ public struct MigrationSource: Hashable, Sendable {
     public var start: SourceLocation { stepsLocation ?? SourceLocation(file: file, line: 1, column: 1) }
 }
 
-/// Where one step is written: its kind key, and each of its values by key (`from`, `into.1`,
+/// Where one step is written: its kind key, and each of its values by place (`from`, `into.1`,
 /// `values.Eng`, `where.content`, `objects.0.name`).
 public struct StepSource: Hashable, Sendable {
     public var location: SourceLocation
-    public var fields: [String: SourceLocation]
+    public var fields: [StepField: SourceLocation]
     /// Where the values of nested keys are (`where.content` → `""`), when they differ from
     /// the key's place.
-    public var values: [String: SourceLocation]
+    public var values: [StepField: SourceLocation]
 
-    public init(location: SourceLocation, fields: [String: SourceLocation] = [:], values: [String: SourceLocation] = [:]) {
+    public init(location: SourceLocation, fields: [StepField: SourceLocation] = [:], values: [StepField: SourceLocation] = [:]) {
         self.location = location
         self.fields = fields
         self.values = values

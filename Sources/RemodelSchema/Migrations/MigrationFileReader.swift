@@ -33,16 +33,16 @@ struct MigrationFileReader {
 
     /// The locations of one step's values, gathered while it is read.
     private final class Fields {
-        var locations: [String: SourceLocation] = [:]
-        var values: [String: SourceLocation] = [:]
+        var locations: [StepField: SourceLocation] = [:]
+        var values: [StepField: SourceLocation] = [:]
 
-        func note(_ key: String, _ location: SourceLocation) {
-            if locations[key] == nil { locations[key] = location }
+        func note(_ field: StepField, _ location: SourceLocation) {
+            if locations[field] == nil { locations[field] = location }
         }
 
         /// Where the value of a nested key is, for problems with the value rather than the name.
-        func noteValue(_ key: String, _ location: SourceLocation) {
-            if values[key] == nil { values[key] = location }
+        func noteValue(_ field: StepField, _ location: SourceLocation) {
+            if values[field] == nil { values[field] = location }
         }
     }
 
@@ -133,7 +133,7 @@ struct MigrationFileReader {
         }
         guard complete else { return nil }
         let fields = Fields()
-        for field in reader.mapping.entries { fields.note(field.key, field.value.location) }
+        for field in reader.mapping.entries { if let key = StepKey(rawValue: field.key) { fields.note(.key(key), field.value.location) } }
         let step: MigrationStep?
         switch kind {
         case .renameType:
@@ -148,7 +148,7 @@ struct MigrationFileReader {
             guard let type = name(reader, "type"), let property = name(reader, "property"), let to = propertyType(reader), let onError = onError(reader) else { return nil }
             step = .convert(type: type, property: property, to: to, onError: onError)
         case .split:
-            guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, "into", fields: fields), let separator = separator(reader)
+            guard let type = name(reader, "type"), let property = name(reader, "property"), let into = names(reader, .into, fields: fields), let separator = separator(reader)
             else { return nil }
             step = .split(type: type, property: property, into: into, separator: separator)
         case .mapValues:
@@ -184,7 +184,7 @@ struct MigrationFileReader {
                     )
                     return nil
                 }
-                guard let matches = conditions(reader, key: "where", fields: fields, prefix: "where", deleting: true) else { return nil }
+                guard let matches = conditions(reader, fields: fields, at: .key(.where), deleting: true) else { return nil }
                 step = .deleteObjects(type: type, where: matches)
             }
         case .createObjects:
@@ -204,12 +204,12 @@ struct MigrationFileReader {
             }
             var reads: [String] = []
             if reader.contains("reads") {
-                guard let names = names(reader, "reads", noun: "type", fields: fields, example: "reads: [Dog, Address]") else { return nil }
+                guard let names = names(reader, .reads, noun: "type", fields: fields, example: "reads: [Dog, Address]") else { return nil }
                 reads = names
             }
             var writes: [String] = []
             if reader.contains("writes") {
-                guard let names = names(reader, "writes", fields: fields, example: "writes: [tags]") else { return nil }
+                guard let names = names(reader, .writes, fields: fields, example: "writes: [tags]") else { return nil }
                 writes = names
             }
             step = .custom(name: stepName, type: type, reads: reads, writes: writes)
@@ -243,7 +243,8 @@ struct MigrationFileReader {
     }
 
     /// A non-empty list of names under `key`; `noun` is what each names (`property`, `type`).
-    private func names(_ reader: YAMLMappingReader, _ key: String, noun: String = "property", fields: Fields, example: String? = nil) -> [String]? {
+    private func names(_ reader: YAMLMappingReader, _ stepKey: StepKey, noun: String = "property", fields: Fields, example: String? = nil) -> [String]? {
+        let key = stepKey.rawValue
         guard let node = reader.node(key) else { return nil }
         let example = example ?? "\(key): [firstName, lastName]"
         guard let items = node.sequence, !items.isEmpty else {
@@ -261,7 +262,7 @@ struct MigrationFileReader {
                 )
                 return nil
             }
-            fields.note("\(key).\(index)", item.location)
+            fields.note(StepField.key(stepKey).position(index), item.location)
             result.append(scalar.text)
         }
         return result
@@ -341,8 +342,8 @@ struct MigrationFileReader {
         var result: [MigrationStep.ValueMapping] = []
         for entry in entries {
             guard let value = value(entry.value, what: "the new value for '\(entry.key)'") else { return nil }
-            fields.note("values.\(entry.key)", entry.keyLocation)
-            fields.noteValue("values.\(entry.key)", entry.value.location)
+            fields.note(StepField.key(.values).name(entry.key), entry.keyLocation)
+            fields.noteValue(StepField.key(.values).name(entry.key), entry.value.location)
             result.append(MigrationStep.ValueMapping(from: entry.key, to: value))
         }
         return result
@@ -350,21 +351,22 @@ struct MigrationFileReader {
 
     /// Conditions on properties: `{ content: "", weight: { lt: 0 }, owner.name: Ada }`.
     /// `deleting`: the objects they match are deleted (`deleteObjects`), not chosen (`addTo`).
-    private func conditions(_ reader: YAMLMappingReader, key: String, fields: Fields, prefix: String, deleting: Bool) -> [MigrationStep.PropertyMatch]? {
+    private func conditions(_ reader: YAMLMappingReader, fields: Fields, at place: StepField, deleting: Bool) -> [MigrationStep.PropertyMatch]? {
+        let key = StepKey.where.rawValue
         var example = "write '\(key): { content: \"\" }' or '\(key): { weight: { lt: 0 } }'; objects matching every condition are \(deleting ? "deleted" : "chosen")"
         if deleting { example += "; to delete every object, write 'all: true' instead of '\(key):'" }
         guard let entries = entries(reader.node(key), key: key, what: reader.what, meaning: "property names to values", noun: "property", example: example) else { return nil }
         var result: [MigrationStep.PropertyMatch] = []
         for entry in entries {
-            fields.note("\(prefix).\(entry.key)", entry.keyLocation)
-            guard let condition = condition(entry.value, property: entry.key, fields: fields, path: "\(prefix).\(entry.key)") else { return nil }
+            fields.note(place.name(entry.key), entry.keyLocation)
+            guard let condition = condition(entry.value, property: entry.key, fields: fields, path: place.name(entry.key)) else { return nil }
             result.append(MigrationStep.PropertyMatch(property: entry.key, condition: condition))
         }
         return result
     }
 
     /// A value (equality) or a one-key mapping of a comparison: `{ lt: 0 }`, `{ in: [a, b] }`.
-    private func condition(_ node: YAMLNode, property: String, fields: Fields, path: String) -> MigrationStep.Condition? {
+    private func condition(_ node: YAMLNode, property: String, fields: Fields, path: StepField) -> MigrationStep.Condition? {
         guard let mapping = node.mapping else {
             fields.noteValue(path, node.location)
             return value(node, what: "the value of '\(property)'").map { .equals($0) }
@@ -434,7 +436,7 @@ struct MigrationFileReader {
         }
         var result: [[MigrationStep.PropertyValue]] = []
         for (index, item) in items.enumerated() {
-            fields.note("objects.\(index)", item.location)
+            fields.note(StepField.key(.objects).position(index), item.location)
             if item.isNull {
                 result.append([])
                 continue
@@ -445,8 +447,9 @@ struct MigrationFileReader {
             var values: [MigrationStep.PropertyValue] = []
             for entry in entries {
                 guard let value = value(entry.value, what: "the value of '\(entry.key)' for a new object", hint: Self.newObjectValueHint) else { return nil }
-                fields.note("objects.\(index).\(entry.key)", entry.keyLocation)
-                fields.noteValue("objects.\(index).\(entry.key)", entry.value.location)
+                let place = StepField.key(.objects).position(index).name(entry.key)
+                fields.note(place, entry.keyLocation)
+                fields.noteValue(place, entry.value.location)
                 values.append(MigrationStep.PropertyValue(property: entry.key, value: value))
             }
             result.append(values)
@@ -462,9 +465,9 @@ struct MigrationFileReader {
             complete = false
         }
         guard complete, let type = name(reader, "type"), let property = name(reader, "property") else { return nil }
-        fields.note("addTo.type", reader.node("type")!.location)
-        fields.note("addTo.property", reader.node("property")!.location)
-        guard let matches = conditions(reader, key: "where", fields: fields, prefix: "addTo.where", deleting: false) else { return nil }
+        fields.note(StepField.key(.addTo).key(.type), reader.node("type")!.location)
+        fields.note(StepField.key(.addTo).key(.property), reader.node("property")!.location)
+        guard let matches = conditions(reader, fields: fields, at: StepField.key(.addTo).key(.where), deleting: false) else { return nil }
         return MigrationStep.LinkTarget(type: type, property: property, where: matches)
     }
 

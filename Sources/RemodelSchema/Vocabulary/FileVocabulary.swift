@@ -67,6 +67,12 @@ package struct VocabularyKey: Sendable {
         self.summary = summary
         self.value = value
     }
+
+    /// A key of a step (or of `addTo:`): the spelling the reader records places under and the
+    /// planner blames.
+    package init(_ key: StepKey, required: Bool = false, _ value: ValueShape, _ summary: String) {
+        self.init(key.rawValue, required: required, value, summary)
+    }
 }
 
 /// A mapping with fixed keys: a file, a declaration, a property, a step.
@@ -240,9 +246,11 @@ extension FileVocabulary {
         /// The key that names it in a step.
         package var name: String { kind.rawValue }
 
-        init(_ kind: MigrationStep.Kind, summary: String, keys: [VocabularyKey], exclusions: [(key: String, excludes: [String])] = [], needsOneOf: [String] = []) {
+        init(_ kind: MigrationStep.Kind, summary: String, keys: [VocabularyKey], exclusions: [(key: StepKey, excludes: [StepKey])] = [], needsOneOf: [StepKey] = []) {
             self.kind = kind
-            mapping = MappingVocabulary(id: "step.\(kind.rawValue)", summary: summary, keys: keys, exclusions: exclusions, needsOneOf: needsOneOf)
+            mapping = MappingVocabulary(
+                id: "step.\(kind.rawValue)", summary: summary, keys: keys,
+                exclusions: exclusions.map { (key: $0.key.rawValue, excludes: $0.excludes.map(\.rawValue)) }, needsOneOf: needsOneOf.map(\.rawValue))
         }
     }
 
@@ -257,15 +265,15 @@ extension FileVocabulary {
             StepKind(
                 .renameType, summary: "Renames an object type or enum, keeping its objects.",
                 keys: [
-                    VocabularyKey("from", required: true, .name, "The old name."),
-                    VocabularyKey("to", required: true, .name, "The new name."),
+                    VocabularyKey(.from, required: true, .name, "The old name."),
+                    VocabularyKey(.to, required: true, .name, "The new name."),
                 ])
         case .renameProperty:
             StepKind(
                 .renameProperty, summary: "Renames a property, keeping its values.",
                 keys: [
-                    typeKey, VocabularyKey("from", required: true, .name, "The old property name."),
-                    VocabularyKey("to", required: true, .name, "The new property name."),
+                    typeKey, VocabularyKey(.from, required: true, .name, "The old property name."),
+                    VocabularyKey(.to, required: true, .name, "The new property name."),
                 ])
         case .set:
             StepKind(
@@ -296,24 +304,24 @@ extension FileVocabulary {
                 .split, summary: "Splits a text property into several at a separator.",
                 keys: [
                     typeKey, propertyKey("The property it splits."),
-                    VocabularyKey("into", required: true, .list(.name, nonEmpty: true), "The properties that get the parts, in order; the last gets the rest."),
-                    VocabularyKey("separator", required: true, .text, "The text between parts, e.g. \" \"."),
+                    VocabularyKey(.into, required: true, .list(.name, nonEmpty: true), "The properties that get the parts, in order; the last gets the rest."),
+                    VocabularyKey(.separator, required: true, .text, "The text between parts, e.g. \" \"."),
                 ])
         case .mapValues:
             StepKind(
                 .mapValues, summary: "Replaces old values of a property by new ones (an enum remap).",
                 keys: [
                     typeKey, propertyKey("The property whose values it maps."),
-                    VocabularyKey("values", required: true, .entries(keys: .any, value: .scalar, nonEmpty: true), "Old values mapped to new ones, e.g. '{ Eng: engineering }'."),
-                    VocabularyKey("otherwise", .scalar, "The new value of every value 'values' does not list; without it they must already be valid."),
+                    VocabularyKey(.values, required: true, .entries(keys: .any, value: .scalar, nonEmpty: true), "Old values mapped to new ones, e.g. '{ Eng: engineering }'."),
+                    VocabularyKey(.otherwise, .scalar, "The new value of every value 'values' does not list; without it they must already be valid."),
                 ])
         case .deleteObjects:
             StepKind(
                 .deleteObjects, summary: "Deletes the objects that match conditions, or all of a type.",
                 keys: [
-                    typeKey, VocabularyKey("where", conditions, "Conditions on properties; objects matching all of them are deleted."),
-                    VocabularyKey("all", .exactly(true), "true deletes every object of the type (instead of 'where')."),
-                ], exclusions: [(key: "all", excludes: ["where"])], needsOneOf: ["where", "all"])
+                    typeKey, VocabularyKey(.where, conditions, "Conditions on properties; objects matching all of them are deleted."),
+                    VocabularyKey(.all, .exactly(true), "true deletes every object of the type (instead of 'where')."),
+                ], exclusions: [(key: .all, excludes: [.where])], needsOneOf: [.where, .all])
         case .createObjects:
             StepKind(
                 .createObjects, summary: "Creates objects, optionally linking each from an existing object.",
@@ -322,15 +330,15 @@ extension FileVocabulary {
                     VocabularyKey(
                         "objects", required: true, .list(.orNull(.entries(keys: .name, value: .scalar, nonEmpty: false)), nonEmpty: true),
                         "The new objects, each a mapping of property values (the rest get their defaults)."),
-                    VocabularyKey("addTo", .mapping(linkTarget), "The existing object whose link each new object is added to."),
+                    VocabularyKey(.addTo, .mapping(linkTarget), "The existing object whose link each new object is added to."),
                 ])
         case .custom:
             StepKind(
                 .custom, summary: "Runs Swift code registered under a name: in the app (Migrator's customSteps) or an app's own remodel tool.",
                 keys: [
-                    VocabularyKey("name", required: true, .name, "The name the closure is registered under."),
-                    VocabularyKey("type", .name, "The object type whose objects the closure visits, one old and new object at a time."),
-                    VocabularyKey("reads", .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
+                    VocabularyKey(.name, required: true, .name, "The name the closure is registered under."),
+                    VocabularyKey(.type, .name, "The object type whose objects the closure visits, one old and new object at a time."),
+                    VocabularyKey(.reads, .list(.name, nonEmpty: true), "Other types of the old store the closure reads."),
                     VocabularyKey(
                         "writes", .list(.name, nonEmpty: true),
                         "Properties of the type the closure gives their values (a retyped collection, a new property): they need no other step, and start empty, at their default or null."
@@ -347,10 +355,10 @@ extension FileVocabulary {
         exactlyOneKey: true
     )
 
-    private static let typeKey = VocabularyKey("type", required: true, .name, "The object type, by its name in this version.")
+    private static let typeKey = VocabularyKey(.type, required: true, .name, "The object type, by its name in this version.")
 
     private static func propertyKey(_ summary: String) -> VocabularyKey {
-        VocabularyKey("property", required: true, .name, summary)
+        VocabularyKey(.property, required: true, .name, summary)
     }
 
     /// `createObjects`' `addTo:`.
@@ -358,9 +366,9 @@ extension FileVocabulary {
         id: "linkTarget",
         summary: "The existing object a new object is linked from.",
         keys: [
-            VocabularyKey("type", required: true, .name, "The type of the object that holds the link."),
-            VocabularyKey("property", required: true, .name, "Its link (to-one) or list property the new object is added to."),
-            VocabularyKey("where", required: true, conditions, "Conditions choosing that object."),
+            VocabularyKey(.type, required: true, .name, "The type of the object that holds the link."),
+            VocabularyKey(.property, required: true, .name, "Its link (to-one) or list property the new object is added to."),
+            VocabularyKey(.where, required: true, conditions, "Conditions choosing that object."),
         ]
     )
 
