@@ -97,13 +97,10 @@ extension VersionPlanner {
         return .caseWhen(operand: nil, branches: [SQLCaseBranch(.isNull(container), .null)], otherwise: json)
     }
 
-    /// One property's value as `embeddedJSON` takes it: its stored form, nested embedded types
-    /// reshaped.
+    /// One property's value as `embeddedJSON` takes it: its stored form in the finished scope,
+    /// where a nested embedded value is already reshaped (once: reshaping it again would apply
+    /// its steps twice).
     func jsonArgument(_ property: Property, scope: PropertyScope) -> SQLExpression {
-        guard let value = scope.values[property.name] else { return .null }
-        if let nested = property.storedType?.objectName, property.storedType?.collection == nil, new.objectType(named: nested)?.isEmbedded == true {
-            return reshapedJSON(nested, container: value.expression)
-        }
-        return value.expression
+        scope.values[property.name]?.expression ?? .null
     }
 }

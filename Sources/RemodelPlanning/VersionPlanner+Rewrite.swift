@@ -102,7 +102,7 @@ extension VersionPlanner {
             guard let checks = pendingChecks[.embedded(name)], !checks.isEmpty else { continue }
             for container in containers(holding: name) {
                 for check in checks {
-                    let value = SQLExpression.column(container.column)
+                    let value = container.read ?? .column(container.column)
                     let condition = SQLExpression.binary(.and, .isNotNull(value), check.condition.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) })
                     var shown = check
                     shown.shown = check.shown.replacingColumns { $0 == EmbeddedState.container ? value : .column($0) }
@@ -120,8 +120,8 @@ extension VersionPlanner {
     }
 
     /// The columns and side tables (current names) that hold values of embedded type `name`
-    /// (new name) in continued tables.
-    func containers(holding name: String) -> [Container] {
+    /// (new name) in continued tables, directly or in single members of other embedded types.
+    func containers(holding name: String, visited: Set<String> = []) -> [Container] {
         var result: [Container] = []
         for tableName in tableOrder {
             guard let table = tables[tableName], table.role == .continued, let newObject = table.newObject, let key = table.keyColumn, let keyType = table.physical[key]?.type
@@ -137,6 +137,18 @@ extension VersionPlanner {
                         Container(
                             table: currentName(of: side, in: table), column: "value", owner: newObject.name, property: property.name, isSideTable: true,
                             ownerKey: .column("owner"), ownerKeyType: keyType, ownerTable: (tableName, key)))
+                }
+            }
+        }
+        // Inside another embedded type's member: read from the old JSON of each of its places.
+        for parent in embedded.keys.sorted() where !visited.contains(parent) {
+            guard let state = embedded[parent], case .reshape = state.kind, let parentObject = state.scope.newObject else { continue }
+            for property in parentObject.storedProperties where property.storedType?.objectName == name && property.storedType?.collection == nil {
+                guard let oldName = state.scope.properties.old(for: property.name), let oldType = state.scope.oldObject.property(named: oldName)?.storedType else { continue }
+                for var container in containers(holding: parent, visited: visited.union([name, parent])) {
+                    container.read = .function(.embeddedGet, [container.read ?? .column(container.column), .text(oldName), .text(oldType.description)])
+                    container.property += "." + property.name
+                    result.append(container)
                 }
             }
         }

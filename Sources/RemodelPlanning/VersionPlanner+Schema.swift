@@ -22,11 +22,15 @@ extension VersionPlanner {
         /// The table of the owning objects and their key column (current names): a data
         /// error about elements counts the objects that hold them.
         var ownerTable: (name: String, key: String)? = nil
+        /// For a type nested in another embedded type's member: its value inside the column's
+        /// JSON (old names), in place of the column.
+        var read: SQLExpression? = nil
     }
 
     mutating func completeTables() {
         // What the owners' values are built from comes first: types that become embedded,
         // then the embedded types' own values, then the tables that hold them.
+        var done: Set<StepTarget> = []
         for name in tableOrder {
             guard let table = tables[name] else { continue }
             switch table.role {
@@ -36,14 +40,14 @@ extension VersionPlanner {
                     type: table.oldObject.name, old: true)
                 removedTypeChanges[name] = change
             case .embedding:
-                completeScope(of: .table(name))
+                completeEmbeddedScope(of: .table(name), done: &done)
             case .continued:
                 break
             }
         }
         for name in embedded.keys.sorted() {
             if case .fromTable = embedded[name]!.kind { continue }
-            completeScope(of: .embedded(name))
+            completeEmbeddedScope(of: .embedded(name), done: &done)
         }
         for name in tableOrder where tables[name]?.role == .continued {
             completeScope(of: .table(name))
@@ -51,6 +55,45 @@ extension VersionPlanner {
             completePrimaryKey(name)
         }
         planEmbeddingChecks()
+    }
+
+    /// Completes the scope of a type whose values become embedded JSON (an embedded type, or
+    /// a table becoming one) after the embedded types it holds: a holder's JSON is built from
+    /// their new values, so each is reshaped once, by its own finished scope.
+    private mutating func completeEmbeddedScope(of target: StepTarget, done: inout Set<StepTarget>) {
+        guard done.insert(target).inserted else { return }
+        for property in scope(of: target).newObject?.storedProperties ?? [] {
+            guard let nested = property.storedType?.objectName, let state = embedded[nested] else { continue }
+            let dependency: StepTarget = if case .fromTable(let table) = state.kind { .table(table) } else { .embedded(nested) }
+            completeEmbeddedScope(of: dependency, done: &done)
+        }
+        completeScope(of: target)
+        if case .embedded(let name) = target { refuseNestedCollectionChanges(in: name) }
+    }
+
+    /// A collection of embedded objects inside another embedded type is JSON inside JSON, which
+    /// the plan cannot rewrite or check element by element: refused when its element type
+    /// changes or must be checked, rather than left as it was.
+    private mutating func refuseNestedCollectionChanges(in name: String) {
+        guard let holder = embedded[name]?.scope.newObject, holder.isEmbedded else { return }
+        for property in holder.storedProperties {
+            guard let type = property.storedType, type.collection != nil, let element = type.objectName, embedded[element] != nil else { continue }
+            let checked = !(pendingChecks[.embedded(element)] ?? []).isEmpty
+            let changed = embeddedChanges(element)
+            guard changed || checked else { continue }
+            let what = [changed ? "changes" : nil, checked ? "must check" : nil].compactMap { $0 }.joined(separator: " and ")
+            let owners = containers(holding: name).map { "\($0.owner).\($0.property.split(separator: ".").first.map(String.init) ?? $0.property)" }
+            let hint =
+                owners.first.map { owner in
+                    let parts = owner.split(separator: ".")
+                    return
+                        "keep \(element) unchanged in this version, or give \(owner) its values with a custom step: custom: { name: NAME, type: \(parts[0]), writes: [\(parts[1])] }"
+                } ?? "keep \(element) unchanged in this version, or give the objects that hold \(name) their values with a custom step"
+            error(
+                "migration-unsupported-change",
+                "'\(name).\(property.name)' holds \(element) values inside embedded objects, and version \(version) \(what) them; Remodel cannot rewrite or check the elements of a collection nested in an embedded object",
+                at: .schema(type: name, member: property.name), hint: hint)
+        }
     }
 
     /// Gives every new single-value property of the target a value.

@@ -113,6 +113,62 @@ final class PlanIsWhatRunsTests: CLIFolderTestCase {
         try expectRefused(store, contains: ["1 Owner object with values of enum cases removed from Priority (low, urgent) in Owner.boxes.priority: 1 (\"low\")"])
     }
 
+    static let nested = """
+        enums:
+          Priority:
+            type: string
+            cases: [low, normal, urgent]
+        objects:
+          Owner:
+            primaryKey: id
+            properties:
+              id: int
+              box: Box?
+          Box:
+            embedded: true
+            properties:
+              inner: Inner?
+              INNERS
+          Inner:
+            embedded: true
+            properties:
+              priority: Priority
+
+        """
+
+    func testRemovedCasesOfAnEnumTwoEmbeddedLevelsDownStopTheMigration() throws {
+        let v1 = Self.nested.replacingOccurrences(of: "INNERS", with: "")
+        let data = #"{"Owner": [{"id": 1, "box": {"inner": {"priority": "urgent"}}}, {"id": 2, "box": {"inner": {"priority": "normal"}}}, {"id": 3, "box": null}]}"#
+        let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal]"))
+        try expectRefused(
+            store, contains: ["1 Owner object with values of enum cases removed from Priority (low, urgent) in Owner.box.inner.priority: 1 (\"urgent\")"])
+    }
+
+    func testAMapValuesStepTwoEmbeddedLevelsDownMapsEachValueOnce() throws {
+        let v1 = Self.nested.replacingOccurrences(of: "INNERS", with: "")
+        let data = #"{"Owner": [{"id": 1, "box": {"inner": {"priority": "low"}}}, {"id": 2, "box": {"inner": {"priority": "normal"}}}]}"#
+        let store = try history(
+            v1: v1, data: data, v2: v1, steps: "  - mapValues: { type: Inner, property: priority, values: { low: normal, normal: urgent } }\n")
+        try remodel(["migrate", "--store", store, "--quiet"])
+        let expected = #"{"Owner": [{"id": 1, "box": {"inner": {"priority": "normal"}}}, {"id": 2, "box": {"inner": {"priority": "urgent"}}}]}"#
+        XCTAssertEqual(try export(store), try Self.canonicalJSON(JSONSerialization.jsonObject(with: Data(expected.utf8))))
+    }
+
+    func testAChangedEmbeddedTypeInAListInsideAnEmbeddedObjectIsRefusedWhereItIsDeclared() throws {
+        let v1 = Self.nested.replacingOccurrences(of: "INNERS", with: "inners: list<Inner>")
+        let data = #"{"Owner": [{"id": 1, "box": {"inner": null, "inners": [{"priority": "low"}]}}]}"#
+        let store = try history(
+            v1: v1, data: data, v2: v1, steps: "  - mapValues: { type: Inner, property: priority, values: { low: normal } }\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let output = try remodel(["migrate", "--store", store, "--quiet"], expect: 1)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "Schemas/S.yaml:15:7: error: migration 2: 'Box.inners' holds Inner values inside embedded objects, and version 2 changes and must check them"),
+            output.stderr)
+        XCTAssertTrue(output.stderr.contains("custom: { name: NAME, type: Owner, writes: [box] }"), output.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+    }
+
     func testAMapValuesStepForTheRemovedCasesMigratesEveryValue() throws {
         let v1 = Self.notes.replacingOccurrences(of: "PRIORITY", with: "Priority")
         let store = try history(

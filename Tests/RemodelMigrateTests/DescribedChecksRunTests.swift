@@ -8,14 +8,18 @@ import Testing
 /// once were printed and never run, each change that describes a check owns a query that
 /// runs, and each query names the offending objects by key.
 @Suite struct DescribedChecksRunTests {
-    /// Removed enum cases, at the top level, optional, as an int enum and inside an embedded
-    /// object: the checks a version once printed and skipped.
+    /// Removed enum cases, at the top level, optional, as an int enum, inside an embedded
+    /// object and inside an embedded object's embedded member: the checks a version once
+    /// printed and skipped.
     static let removedCases: [PlanReferences.Case] = {
         let priority = { (cases: [String]) in EnumType(name: "Priority", cases: cases.map { EnumType.Case(name: $0, rawValue: .string($0)) }) }
         let level = { (cases: [String: Int64]) in
             EnumType(name: "Level", rawType: .int, cases: cases.sorted { $0.value < $1.value }.map { EnumType.Case(name: $0.key, rawValue: .int($0.value)) })
         }
-        let box = ObjectType(name: "Box", isEmbedded: true, properties: [Property("priority", PropertyType(.enumeration("Priority")))])
+        let inner = ObjectType(name: "Inner", isEmbedded: true, properties: [Property("priority", PropertyType(.enumeration("Priority")))])
+        let box = ObjectType(
+            name: "Box", isEmbedded: true,
+            properties: [Property("priority", PropertyType(.enumeration("Priority"))), Property("inner", PropertyType(.object("Inner"), optional: true))])
         let note = ObjectType(
             name: "Note", primaryKey: "id",
             properties: [
@@ -24,8 +28,8 @@ import Testing
                 Property("level", PropertyType(.enumeration("Level"))), Property("box", PropertyType(.object("Box"), optional: true)),
                 Property("boxes", PropertyType(.object("Box"), collection: .list)),
             ])
-        let v1 = Schema(enums: [priority(["low", "normal", "urgent"]), level(["low": 1, "normal": 2])], objects: [note, box])
-        let v2 = Schema(enums: [priority(["normal", "critical"]), level(["normal": 2])], objects: [note, box])
+        let v1 = Schema(enums: [priority(["low", "normal", "urgent"]), level(["low": 1, "normal": 2])], objects: [note, box, inner])
+        let v2 = Schema(enums: [priority(["normal", "critical"]), level(["normal": 2])], objects: [note, box, inner])
         let history = MigrationHistory(
             snapshots: [v1, v2],
             migrations: [Migration(version: 1, name: "initial", steps: [], checksum: "c1"), Migration(version: 2, name: "change", steps: [], checksum: "c2")])
@@ -60,9 +64,11 @@ import Testing
             }
         }
         if name == "removed-enum-cases" {
-            // Each narrowed property: Note.priority, Note.maybe, Note.level, and the embedded Box.priority in box and boxes.
+            // Each narrowed property: Note.priority, Note.maybe, Note.level, the embedded Box.priority in box and
+            // boxes, and Inner.priority inside the single Box.
             let checked = Set(plan.versions[0].checks.map { "\($0.type).\($0.property ?? "")" })
-            #expect(checked.isSuperset(of: ["Note.priority", "Note.maybe", "Note.level", "Note.box.priority", "Note.boxes.priority"]), "\(checked.sorted())")
+            #expect(
+                checked.isSuperset(of: ["Note.priority", "Note.maybe", "Note.level", "Note.box.priority", "Note.boxes.priority", "Note.box.inner.priority"]), "\(checked.sorted())")
             #expect(described >= 4)
         }
     }

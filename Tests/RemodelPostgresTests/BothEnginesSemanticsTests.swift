@@ -642,6 +642,30 @@ import Testing
             expected: nil,
             error: "1 Note object with values of enum cases removed from Priority (low, urgent) in Note.priority: \"a\" (\"low\")"
         ),
+        Case(
+            name: "a mapValues on a type embedded in an embedded type maps each value once",
+            v1:
+                "enums:\n  Priority:\n    type: string\n    cases: [low, normal, urgent]\nobjects:\n  Inner:\n    embedded: true\n    properties:\n      priority: Priority\n  Box:\n    embedded: true\n    properties:\n      inner: Inner?\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n      box: Box?\n",
+            v2:
+                "enums:\n  Priority:\n    type: string\n    cases: [low, normal, urgent]\nobjects:\n  Inner:\n    embedded: true\n    properties:\n      priority: Priority\n  Box:\n    embedded: true\n    properties:\n      inner: Inner?\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n      box: Box?\n",
+            steps: "  - mapValues: { type: Inner, property: priority, values: { low: normal, normal: urgent } }\n",
+            input:
+                #"{"Owner": [{"id": 1, "box": {"inner": {"priority": "low"}}}, {"id": 2, "box": {"inner": {"priority": "normal"}}}, {"id": 3, "box": {"inner": null}}, {"id": 4, "box": null}]}"#,
+            expected:
+                #"{"Owner": [{"id": 1, "box": {"inner": {"priority": "normal"}}}, {"id": 2, "box": {"inner": {"priority": "urgent"}}}, {"id": 3, "box": {"inner": null}}, {"id": 4, "box": null}]}"#
+        ),
+        Case(
+            name: "values of removed enum cases in a type embedded in an embedded type stop the migration",
+            v1:
+                "enums:\n  Priority:\n    type: string\n    cases: [low, normal, urgent]\nobjects:\n  Inner:\n    embedded: true\n    properties:\n      priority: Priority\n  Box:\n    embedded: true\n    properties:\n      inner: Inner?\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n      box: Box?\n",
+            v2:
+                "enums:\n  Priority:\n    type: string\n    cases: [normal]\nobjects:\n  Inner:\n    embedded: true\n    properties:\n      priority: Priority\n  Box:\n    embedded: true\n    properties:\n      inner: Inner?\n  Owner:\n    primaryKey: id\n    properties:\n      id: int\n      box: Box?\n",
+            steps: "  []\n",
+            input:
+                #"{"Owner": [{"id": 1, "box": {"inner": {"priority": "urgent"}}}, {"id": 2, "box": {"inner": {"priority": "normal"}}}, {"id": 3, "box": {"inner": null}}, {"id": 4, "box": null}]}"#,
+            expected: nil,
+            error: "1 Owner object with values of enum cases removed from Priority (low, urgent) in Owner.box.inner.priority: 1 (\"urgent\")"
+        ),
     ]
 
     // MARK: - Helpers
