@@ -128,7 +128,7 @@ let package = Package(
             exclude: ["References"]),
         .testTarget(
             name: "RemodelMigrateTests",
-            dependencies: ["RemodelMigrate", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],
+            dependencies: ["RemodelMigrate", "RemodelPlanning", "RemodelStore", "RemodelCore", "RemodelSchema", "RemodelTestSupport", "RemodelCodegen"],
             exclude: ["References"],
             resources: [.copy("Resources")]
         ),

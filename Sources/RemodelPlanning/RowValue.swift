@@ -70,6 +70,9 @@ struct PropertyScope {
     var values: [String: RowValue] = [:]
     /// New properties a step gave a value, with the step and its change.
     var writes: [String: (step: StepReference, change: Int)] = [:]
+    /// How many times the planner stored the scope: a copy taken before another store would
+    /// drop what was stored in between, so `VersionPlanner.store(_:at:)` refuses it.
+    var revision = 0
 
     init(oldObject: ObjectType, newObject: ObjectType?, properties: RenameMap) {
         self.oldObject = oldObject

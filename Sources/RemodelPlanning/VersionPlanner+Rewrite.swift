@@ -172,7 +172,7 @@ extension VersionPlanner {
             for (property, value) in scope.values.sorted(by: { $0.key < $1.key }) where value.expression.readsTables(late) {
                 scope.values[property] = keep(value, table: name, change: change)
             }
-            tables[name]!.scope = scope
+            store(scope, at: .table(name))
             tables[name]!.reads.subtract(late)
         }
     }

@@ -73,7 +73,18 @@ extension VersionPlanner {
         }
     }
 
+    /// Stores a scope taken with `scope(of:)` and changed. Planning copies a scope, works on
+    /// the copy and stores it back; a copy that is older than the stored scope would silently
+    /// drop what was stored in between, as a check once was, so it is a planner fault instead.
     mutating func store(_ scope: PropertyScope, at target: StepTarget) {
+        var scope = scope
+        guard scope.revision == self.scope(of: target).revision else {
+            error(
+                "migration-internal", "the planner would store an outdated copy of \(scope.typeName)'s values over newer ones; nothing was migrated", at: .migration,
+                hint: "this is a fault in Remodel's planner: report it with the migration file")
+            return
+        }
+        scope.revision += 1
         switch target {
         case .table(let name): tables[name]!.scope = scope
         case .embedded(let name):
