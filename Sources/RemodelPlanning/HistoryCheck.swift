@@ -84,10 +84,12 @@ public enum HistoryCheck {
     /// plans with no diagnostic at all; else `nil` (plan it whole).
     private static func scopedPlan(_ scope: PlanningScope, _ migration: Migration, history: MigrationHistory, sources: HistorySources, customSteps: Set<String>) -> VersionPlan? {
         guard let (old, new) = scope.reduced else { return nil }
-        var planner = VersionPlanner(
-            old: old, new: new, migration: migration, sources: sources, nowMicroseconds: 0,
-            customSteps: customSteps, tableRewrite: .automatic
-        )
+        guard
+            var planner = try? VersionPlanner(
+                old: old, new: new, migration: migration, sources: sources, nowMicroseconds: 0,
+                customSteps: customSteps, tableRewrite: .automatic
+            )
+        else { return nil }
         planner.isNewest = migration.version == history.currentVersion
         guard let plan = planner.plan(), planner.diagnostics.isEmpty else { return nil }
         return plan

@@ -67,12 +67,19 @@ public struct MigrationPlanner: Sendable {
             for next in (version + 1)...target {
                 guard let old = history.schema(at: next - 1), let new = history.schema(at: next) else { continue }
                 let migration = history.migration(to: next) ?? Migration(version: next, name: "v\(next)", steps: [], checksum: "")
-                var planner = VersionPlanner(
-                    old: old, new: new, migration: migration, sources: sources, nowMicroseconds: nowMicroseconds,
-                    customSteps: customSteps, tableRewrite: tableRewrite
-                )
+                // The layouts of consecutive versions are shared: version N's new one is N+1's old.
+                var planner: VersionPlanner
+                do {
+                    planner = try VersionPlanner(
+                        old: old, new: new, migration: migration, sources: sources, nowMicroseconds: nowMicroseconds,
+                        customSteps: customSteps, tableRewrite: tableRewrite, oldLayout: layout
+                    )
+                } catch {
+                    diagnostics.append(VersionPlanner.diagnostic(forUnsupported: error, version: next, sources: sources))
+                    layout = nil
+                    continue
+                }
                 planner.isNewest = next == history.currentVersion
-                planner.oldLayout = layout
                 if let plan = planner.plan() { versions.append(plan) }
                 layout = planner.newLayout
                 diagnostics += planner.diagnostics

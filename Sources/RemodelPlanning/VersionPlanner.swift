@@ -50,8 +50,9 @@ struct VersionPlanner {
     var embedded: [String: EmbeddedState] = [:]
     var renames = SchemaDiff.Renames()
     var diff = SchemaDiff(from: Schema(), to: Schema())
-    var oldLayout: StoreLayout!
-    var newLayout: StoreLayout!
+    /// The store layouts of the two schemas, built once (the new one is the next version's old).
+    let oldLayout: StoreLayout
+    let newLayout: StoreLayout
     /// Whether links may point at missing objects afterwards (checked before commit).
     var linksChanged = false
     /// Tables whose rows this version's rewrite writes in full.
@@ -84,7 +85,14 @@ struct VersionPlanner {
         renameChanges[.property(type: type, name: property)] ?? renameChanges[.type(type)]
     }
 
-    init(old: Schema, new: Schema, migration: Migration, sources: HistorySources, nowMicroseconds: Int64, customSteps: Set<String>, tableRewrite: MigrationPlanner.TableRewrite) {
+    /// Fails when a schema cannot be stored (`diagnostic(forUnsupported:)` reports it);
+    /// `oldLayout` is the previous version's new one, when there is one.
+    init(
+        old: Schema, new: Schema, migration: Migration, sources: HistorySources, nowMicroseconds: Int64, customSteps: Set<String>,
+        tableRewrite: MigrationPlanner.TableRewrite, oldLayout: StoreLayout? = nil
+    ) throws {
+        self.oldLayout = try oldLayout ?? StoreLayout(schema: old)
+        newLayout = try StoreLayout(schema: new)
         self.old = old
         self.new = new
         self.migration = migration
@@ -197,6 +205,11 @@ struct VersionPlanner {
         diagnostics.append(.error(rule, prefix + message, at: location(blame), hint: hint, notes: notes, version: version))
     }
 
+    /// The error of a version whose schema cannot be stored, so that it has no planner.
+    static func diagnostic(forUnsupported error: Error, version: Int, sources: HistorySources) -> Diagnostic {
+        .error("migration-unsupported-schema", "migration \(version): \(error)", at: sources.location(version: version, step: nil), version: version)
+    }
+
     /// "did you mean 'x'?" for the closest of `candidates`.
     static func suggestion(_ name: String, in candidates: [String]) -> String? {
         Suggestion.closest(to: name, in: candidates).map { "did you mean '\($0)'?" }
@@ -254,14 +267,6 @@ struct VersionPlanner {
     // MARK: - Planning
 
     mutating func plan() -> VersionPlan? {
-        do {
-            // The layouts of consecutive versions are shared: version N's new one is N+1's old.
-            if oldLayout == nil { oldLayout = try StoreLayout(schema: old) }
-            if newLayout == nil { newLayout = try StoreLayout(schema: new) }
-        } catch {
-            self.error("migration-unsupported-schema", "\(error)", at: .migration)
-            return nil
-        }
         resolveRenames()
         diff = SchemaDiff(from: old, to: new, renames: renames)
         prepareTables()

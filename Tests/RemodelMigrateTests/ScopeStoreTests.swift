@@ -10,7 +10,7 @@ import Testing
     @Test func anOutdatedCopyOfAScopeIsAPlannerFaultNotALostUpdate() throws {
         let note = ObjectType(name: "Note", primaryKey: "id", properties: [Property("id", .scalar(.string)), Property("title", .scalar(.string))])
         let schema = Schema(objects: [note])
-        var planner = VersionPlanner(
+        var planner = try VersionPlanner(
             old: schema, new: schema, migration: Migration(version: 2, name: "change", steps: [], checksum: "c"), sources: HistorySources(),
             nowMicroseconds: 0, customSteps: [], tableRewrite: .automatic)
         let target = VersionPlanner.StepTarget.embedded("Note")
