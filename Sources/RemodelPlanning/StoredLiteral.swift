@@ -25,6 +25,8 @@ struct StoredLiteral {
 
     /// The expression storing `value` in a property of `type` (one element, for collections).
     func expression(for value: DefaultValue, type: PropertyType) throws -> SQLExpression {
+        // Quoted text read as a `set` step's literal is: a quoted number is that number.
+        let value = StepLiteral.value(value, for: type)
         switch (value, type.base) {
         case (.null, _):
             guard type.isOptional else { throw Mismatch(description: "null is not allowed: the property is required (\(type))") }

@@ -6,8 +6,8 @@ import RemodelSchema
 import RemodelTestSupport
 import Testing
 
-/// A `set` step's literal means one thing everywhere: each literal of the table is written in a
-/// migration file, an object imported at version 1 is migrated on SQLite and on PostgreSQL and
+/// A step's literal means one thing everywhere: each literal of the table is written in a
+/// migration file (as a `set` step's value, and as a created object's), an object imported at version 1 is migrated on SQLite and on PostgreSQL and
 /// exported, and `remodel generate --realm`'s migration block is generated from the same
 /// files. The stores must export the value the table gives and the block must write the Swift
 /// literal of that value; a literal one of them refuses, all of them refuse, at its line.
@@ -23,11 +23,16 @@ import Testing
         /// What the Realm migration block assigns.
         var realm: String
 
-        init(_ type: String, _ yaml: String, _ stored: JSONValue, _ realm: String) {
+        /// What a created object holds instead, where YAML's core schema reads the plain
+        /// scalar as another value than a `set` step's text does (`0x1F` is 31).
+        var created: (stored: JSONValue, realm: String)?
+
+        init(_ type: String, _ yaml: String, _ stored: JSONValue, _ realm: String, created: (stored: JSONValue, realm: String)? = nil) {
             self.type = type
             self.yaml = yaml
             self.stored = stored
             self.realm = realm
+            self.created = created
         }
     }
 
@@ -61,7 +66,7 @@ import Testing
         Accepted("bool?", "True", .bool(true), "true"),
         Accepted("string?", "\"null\"", .string("null"), "\"null\""),
         Accepted("string?", "null", .null, "NSNull()"),
-        Accepted("string?", "0x1F", .string("0x1F"), "\"0x1F\""),
+        Accepted("string?", "0x1F", .string("0x1F"), "\"0x1F\"", created: (.string("31"), "\"31\"")),
         Accepted("string?", ".inf", .string(".inf"), "\".inf\""),
         Accepted("date?", "2024-05-01", .string("2024-05-01T00:00:00Z"), "Date(timeIntervalSince1970: 1714521600.0)"),
         Accepted("date?", "\"2024-05-01T09:30:00+02:00\"", .string("2024-05-01T07:30:00Z"), "Date(timeIntervalSince1970: 1714548600.0)"),
@@ -102,6 +107,33 @@ import Testing
         try store.migrate(Migrator(history: history))
         let row: [(String, JSONValue)] = [("id", .integer(1))] + Self.accepted.enumerated().map { ("p\($0.offset)", $0.element.stored) }
         let expected = JSONValue.object([("Row", .array([.object(row)]))])
+        let exported = try store.export(history: history)
+        #expect(exported == expected, "\(exported.prettyText)")
+    }
+
+    /// The same literals as the values of an object `createObjects` makes: the same stored
+    /// value on both engines, and the same Swift literal in the Realm block's new object.
+    @Test(arguments: Self.engines)
+    func createdObjectsHoldTheSameValues(on engine: BothEnginesSemanticsTests.Engine) throws {
+        var example = Self.example(Self.accepted.map { ($0.type, $0.yaml) })
+        let values = Self.accepted.enumerated().map { "p\($0.offset): \($0.element.yaml)" }.joined(separator: ", ")
+        example.steps = "  - createObjects: { type: Row, objects: [{ id: 2, \(values) }] }\n"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-set-literals-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (history, sources) = try BothEnginesSemanticsTests.load(example, in: folder)
+
+        let block = try Self.realmBlock(history: history, sources: sources)
+        for (index, literal) in Self.accepted.enumerated() {
+            let realm = literal.created?.realm ?? literal.realm
+            #expect(block.contains("\"p\(index)\": \(realm),") || block.contains("\"p\(index)\": \(realm)]"), "value: \(literal.yaml) for \(literal.type)\n\(block)")
+        }
+
+        let store = try Self.store(on: engine, in: folder)
+        try store.importDocument(.object([("Row", .array([.object([("id", .integer(1))])]))]), schema: history.schema(at: 1)!)
+        try store.migrate(Migrator(history: history))
+        let empty: [(String, JSONValue)] = [("id", .integer(1))] + Self.accepted.indices.map { ("p\($0)", .null) }
+        let created: [(String, JSONValue)] = [("id", .integer(2))] + Self.accepted.enumerated().map { ("p\($0.offset)", $0.element.created?.stored ?? $0.element.stored) }
+        let expected = JSONValue.object([("Row", .array([.object(empty), .object(created)]))])
         let exported = try store.export(history: history)
         #expect(exported == expected, "\(exported.prettyText)")
     }
@@ -148,11 +180,7 @@ import Testing
 
     /// What the generated Realm migration block assigns to each property, by name.
     static func realmAssignments(history: MigrationHistory, sources: HistorySources) throws -> [String: String] {
-        let input = GeneratorInput(schema: history.schema(at: 2)!, version: 2, history: history, sources: sources)
-        let generator = CodeGenerator(options: GeneratorOptions(realm: true))
-        let refused = generator.check(input)
-        #expect(refused.isEmpty, "\(refused)")
-        let block = try #require(try generator.files(for: input).first { $0.name.hasSuffix("+Realm.swift") }).contents
+        let block = try realmBlock(history: history, sources: sources)
         var assignments: [String: String] = [:]
         for line in block.split(separator: "\n") {
             let code = line.trimmingCharacters(in: .whitespaces)
@@ -160,5 +188,14 @@ import Testing
             assignments[String(code[code.index(code.startIndex, offsetBy: 11)..<end.lowerBound])] = String(code[end.upperBound...])
         }
         return assignments
+    }
+
+    /// The generated Realm migration block of version 2, which must generate.
+    static func realmBlock(history: MigrationHistory, sources: HistorySources) throws -> String {
+        let input = GeneratorInput(schema: history.schema(at: 2)!, version: 2, history: history, sources: sources)
+        let generator = CodeGenerator(options: GeneratorOptions(realm: true))
+        let refused = generator.check(input)
+        #expect(refused.isEmpty, "\(refused)")
+        return try #require(try generator.files(for: input).first { $0.name.hasSuffix("+Realm.swift") }).contents
     }
 }

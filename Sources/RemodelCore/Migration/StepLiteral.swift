@@ -69,6 +69,25 @@ public enum StepLiteral {
         }
     }
 
+    /// A value of any other step (a created object's, a mapped one, a condition's) for a
+    /// property of `type`, as every back end writes it: quoted text is read as
+    /// `literal(_:for:)` reads a `set` step's, so that a quoted number or flag means the same in
+    /// every step; a plain number or flag for a text property is the text of YAML's value
+    /// (`0x1F` is `"31"` there, where a `set` step keeps the text as written). Text that is no
+    /// value of the type stays text, for each back end to refuse as it refuses any text there.
+    public static func value(_ value: DefaultValue, for type: PropertyType) -> DefaultValue {
+        switch (value, type.base) {
+        case (.string(let text), _): (try? literal(text, for: type)) ?? value
+        // A plain number or flag for a text property: the text YAML's value is written as.
+        case (.int(let number), .scalar(.string)): .string(String(number))
+        case (.double(let number), .scalar(.string)): .string(CanonicalYAML.double(number))
+        case (.bool(let flag), .scalar(.string)): .string(flag ? "true" : "false")
+        // A whole number for a floating-point property is that number as one (`0x1F` is 31.0).
+        case (.int(let number), .scalar(.double)), (.int(let number), .scalar(.float)): .double(Double(number))
+        default: value
+        }
+    }
+
     /// How numbers and flags are written, for the hints of messages.
     public static func numericForm(of scalar: ScalarType) -> String? {
         switch scalar {

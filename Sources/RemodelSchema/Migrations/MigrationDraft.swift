@@ -163,16 +163,8 @@ public enum MigrationDraft {
                 for key in [type] + (other.map { [$0] } ?? []) { properties[key, default: []].formUnion(names) }
             }
             for step in steps {
-                switch step {
-                case .renameProperty(let type, let from, let to):
-                    note(type, [from, to])
-                case .set(let type, let property, _), .mapValues(let type, let property, _, _), .convert(let type, let property, _, _):
-                    note(type, [property])
-                case .split(let type, let property, let into, _):
-                    note(type, [property] + into)
-                case .renameType, .deleteObjects, .createObjects, .custom:
-                    continue
-                }
+                guard let type = step.typeName, let written = step.writtenProperties, !written.isEmpty else { continue }
+                note(type, written)
             }
         }
 

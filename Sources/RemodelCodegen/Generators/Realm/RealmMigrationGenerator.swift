@@ -527,6 +527,8 @@ struct RealmMigrationGenerator {
     /// text, Realm's `ObjectId` and `Decimal128`; generated values made fresh.
     private mutating func literal(_ value: DefaultValue, for type: PropertyType, in schema: Schema, step: String, version: Int) -> SwiftExpression? {
         let element = type.element
+        // Quoted text read as the store reads it (a value that does not fit is reported below).
+        let value = StepLiteral.value(value, for: element)
         // Null as Realm's dynamic API takes it in a dictionary or an `Any` (a plain `nil`
         // cannot stand there).
         if value == .null { return .call(.identifier("NSNull"), []) }
