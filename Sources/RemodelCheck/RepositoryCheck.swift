@@ -81,9 +81,11 @@ public enum RepositoryCheck {
         if let history = input.history, !input.diagnostics.containsErrors {
             findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded).findings(judging: judged)
         }
-        if input.realm, let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
+        // What `generate` and the build plugin would refuse (and Realm's output, with --realm).
+        if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {
             let generatorInput = GeneratorInput(schema: schema, result: result, schemasPath: input.schemasPath, migrations: input.loaded)
-            findings += CodeGenerator(options: GeneratorOptions(manifestName: input.manifestName, realm: true, realmClassNames: input.realmClassNames)).check(generatorInput)
+            findings += CodeGenerator(options: GeneratorOptions(manifestName: input.manifestName, realm: input.realm, realmClassNames: input.realmClassNames))
+                .check(generatorInput)
         }
         if let folder = input.generated {
             if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {

@@ -5,25 +5,18 @@ import RemodelCore
 /// leave the output folder), type names must not shadow the types generated code uses, and
 /// every default, link and projection must have a Swift form.
 ///
-/// A schema that passed `RemodelSchema` validation normally passes these; they guard
-/// schemas built in code and keep the generator honest.
+/// `validate` and `check` run these too (after `RemodelSchema`'s validation, which refuses the
+/// same `GeneratedNames`), so the gate refuses what `generate` and the build plugin would; they
+/// also guard schemas built in code.
 enum GenerationChecks {
-    /// Type names generated code refers to unqualified, which a schema type must not shadow.
-    static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "Character", "Codable", "CaseIterable", "Data", "Date", "Decimal", "Dictionary", "Double",
-        "Float", "Foundation", "Hashable", "Identifiable", "Int", "Int8", "Int16", "Int32", "Int64", "Never", "ObjectID",
-        "Optional", "Sendable", "Set", "String", "Swift", "URL", "UUID",
-        "RemodelCore", "RemodelStore", "Column", "CollectionColumn", "Inverse", "RowDecoder", "RowEncoder",
-        "PersistentModel", "KeyedModel", "RemodelStoreAPIVersion1", "StorableEnum", "EmbeddedModel", "SchemaManifest", "Columns", "Inverses",
-    ]
-
-    /// Case names that would clash with members every enum gets.
-    static let reservedCaseNames: Set<String> = ["rawValue", "allCases", "init", "hashValue"]
-
-    static func diagnostics(for schema: Schema, manifestName: String) -> [Diagnostic] {
+    /// The problems of `schema`, located by `source` where it is known. The names come from
+    /// `GeneratedNames`, which `validate` refuses too.
+    static func diagnostics(for schema: Schema, manifestName: String, source: SchemaSource? = nil) -> [Diagnostic] {
         var found: [Diagnostic] = []
+        var type = ""
+        var member: String?
         func error(_ rule: String, _ message: String, hint: String) {
-            found.append(.error(rule, message, at: nil, hint: hint))
+            found.append(.error(rule, message, at: source?.location(of: type, member: member), hint: hint))
         }
         func checkName(_ name: String, _ what: @autoclosure () -> String) {
             if !SwiftNames.isIdentifier(name) {
@@ -37,8 +30,9 @@ enum GenerationChecks {
         var typeNames: [String: String] = [manifestName.lowercased(): manifestName]
         let allTypes = schema.enums.map(\.name) + schema.objects.map(\.name) + schema.projections.map(\.name)
         for name in allTypes {
+            (type, member) = (name, nil)
             checkName(name, "type name")
-            if reservedTypeNames.contains(name) {
+            if GeneratedNames.typeNames.contains(name) {
                 error("codegen-reserved-name", "type name '\(name)' shadows a type that generated code uses", hint: "rename the type, e.g. '\(name)Model'")
             }
             if let other = typeNames[name.lowercased()] {
@@ -52,8 +46,9 @@ enum GenerationChecks {
 
         for enumType in schema.enums {
             for enumCase in enumType.cases {
+                (type, member) = (enumType.name, enumCase.name)
                 checkName(enumCase.name, "case name of \(enumType.name)")
-                if reservedCaseNames.contains(enumCase.name) {
+                if GeneratedNames.enumMembers.contains(enumCase.name) {
                     error("codegen-reserved-name", "case '\(enumCase.name)' of \(enumType.name) clashes with a member every enum has", hint: "rename the case")
                 }
                 switch (enumType.rawType, enumCase.rawValue) {
@@ -70,9 +65,16 @@ enum GenerationChecks {
         let enumNames = Set(schema.enums.map(\.name))
         for object in schema.objects {
             for property in object.properties {
+                (type, member) = (object.name, property.name)
                 checkName(property.name, "property name of \(object.name)")
                 if property.name == "self" {
                     error("codegen-reserved-name", "property '\(object.name).self' cannot be initialised in Swift, even in backticks", hint: "rename the property")
+                } else if property.name != "id" && property.name != "self", GeneratedNames.modelMembers.contains(property.name) {
+                    error("codegen-reserved-name", "property '\(object.name).\(property.name)' clashes with a member every generated model has", hint: "rename the property")
+                } else if object.isEmbedded, GeneratedNames.embeddedMembers.contains(property.name) {
+                    error(
+                        "codegen-reserved-name", "property '\(object.name).\(property.name)' of an embedded type would stand in for StorableValue's '\(property.name)'",
+                        hint: "rename the property")
                 }
                 if property.name == "id", object.primaryKey != nil, object.primaryKey != "id" {
                     error(
@@ -118,17 +120,20 @@ enum GenerationChecks {
                         "codegen-collection-without-key", "\(object.name) has collection property '\(property.name)' but no primary key", hint: "give \(object.name) a primaryKey")
                 }
             }
+            (type, member) = (object.name, object.primaryKey)
             if let primaryKey = object.primaryKey, object.property(named: primaryKey)?.storedType == nil {
                 error("codegen-invalid-primary-key", "primary key '\(primaryKey)' of \(object.name) is not a stored property", hint: "name one of \(object.name)'s properties")
             }
         }
 
         for projection in schema.projections {
+            (type, member) = (projection.name, nil)
             guard let model = schema.objectType(named: projection.of) else {
                 error("codegen-unknown-type", "projection \(projection.name) is of unknown type '\(projection.of)'", hint: "name an object type")
                 continue
             }
             for property in projection.properties {
+                (type, member) = (projection.name, property.name)
                 checkName(property.name, "property name of \(projection.name)")
                 let components = property.keyPathComponents
                 for component in components { checkName(component, "key path component of \(projection.name).\(property.name)") }

@@ -39,8 +39,10 @@ struct StoreBridgeGenerator: Sendable {
                 stored.map { property in
                     SwiftArgument(property.name, .tryExpression(.call(.member(.identifier("row"), Self.codingSuffix("decode", property)), [])))
                 }))
+        // `self.` because a property may be named like the parameter (`row`).
         let encode: [SwiftStatement] = stored.map { property in
-            .expression(.tryExpression(.call(.member(.identifier("row"), Self.codingSuffix("encode", property)), [.unlabelled(.identifier(property.name))])))
+            .expression(
+                .tryExpression(.call(.member(.identifier("row"), Self.codingSuffix("encode", property)), [.unlabelled(.member(.token("self"), property.name))])))
         }
         var members: [SwiftDeclaration] = [
             .property(SwiftProperty(isStatic: true, binding: .let, name: "schemaName", type: nil, value: .string(object.name))),
@@ -73,8 +75,8 @@ struct StoreBridgeGenerator: Sendable {
                     isStatic: true,
                     binding: .let,
                     name: property.name,
-                    type: nil,
-                    value: .call(.type(type), [SwiftArgument("origin", .string(origin.property))])
+                    type: type,
+                    value: .call(.token(".init"), [SwiftArgument("origin", .string(origin.property))])
                 ))
         }
         if !inverses.isEmpty {
@@ -96,13 +98,15 @@ struct StoreBridgeGenerator: Sendable {
             type.collection == nil
             ? .named("Column", generics: [.name(object.name), types.swiftType(type)])
             : .named("CollectionColumn", generics: [.name(object.name), types.elementType(type)])
+        // The type is written where only types are looked up: in an expression, a column named
+        // like a type (`Column`, `String`, `Dog`) would be found instead.
         return .property(
             SwiftProperty(
                 isStatic: true,
                 binding: .let,
                 name: property.name,
-                type: nil,
-                value: .call(.type(columnType), [.unlabelled(.string(property.name))])
+                type: columnType,
+                value: .call(.token(".init"), [.unlabelled(.string(property.name))])
             ))
     }
 

@@ -40,9 +40,10 @@ struct ValidateCommand: Command {
                     return warning
                 }
             }
-            if arguments.flag(Self.realm), let result = input.schema, let schema = result.schema {
+            // What `generate` and the build plugin would refuse (with --realm, Realm's too).
+            if let result = input.schema, let schema = result.schema {
                 let generatorInput = GeneratorInput(schema: schema, result: result, schemasPath: arguments.schemasPath, migrations: input.loaded)
-                diagnostics += CodeGenerator(options: GeneratorOptions(realm: true)).check(generatorInput)
+                diagnostics += CodeGenerator(options: GeneratorOptions(realm: arguments.flag(Self.realm))).check(generatorInput)
             }
         }
         DiagnosticsOutput.print(diagnostics, format: format)

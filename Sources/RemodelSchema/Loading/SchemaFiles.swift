@@ -2,7 +2,8 @@ import Foundation
 import RemodelCore
 
 /// Finds the schema files at a path the user gave: the file itself, or every `*.yaml` and
-/// `*.yml` file below a directory (hidden ones skipped), sorted by relative path.
+/// `*.yml` file below a directory (hidden ones skipped, symbolic links followed), sorted by
+/// relative path.
 enum SchemaFiles {
     static let extensions: Set<String> = ["yaml", "yml"]
 
@@ -18,18 +19,9 @@ enum SchemaFiles {
         }
         guard isDirectory.boolValue else { return .success([path]) }
         let root = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else {
-            return .failure(.error("file-unreadable", "cannot list the folder '\(path)'", at: nil, hint: "check that it exists and can be read"))
-        }
         var relative: [String] = []
-        let rootPath = root.standardizedFileURL.path
-        // Paths below the root are reported relative to it, joined to the path the user gave.
-        for case let url as URL in enumerator where extensions.contains(url.pathExtension) {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            var full = url.standardizedFileURL.path
-            if full.hasPrefix(rootPath + "/") { full.removeFirst(rootPath.count + 1) }
-            relative.append(full)
-        }
+        var visited: Set<String> = [root.standardizedFileURL.path]
+        if let problem = collect(in: root, under: "", shownAs: path, into: &relative, visited: &visited) { return .failure(problem) }
         guard !relative.isEmpty else {
             return .failure(
                 .error(
@@ -38,6 +30,39 @@ enum SchemaFiles {
                 ))
         }
         return .success(relative.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { join(path, $0) })
+    }
+
+    /// Adds the schema files below `folder` (as paths relative to the root, `prefix` being
+    /// `folder`'s) to `files`. Symbolic links are followed, to files and to folders (each folder
+    /// once, so a link to an enclosing folder ends); a link to nothing is an error, not a file
+    /// silently left out of the schema.
+    private static func collect(in folder: URL, under prefix: String, shownAs path: String, into files: inout [String], visited: inout Set<String>) -> Diagnostic? {
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey]
+        guard let entries = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) else {
+            return .error("file-unreadable", "cannot list the folder '\(join(path, prefix))'", at: nil, hint: "check that it exists and can be read")
+        }
+        for entry in entries {
+            let name = prefix.isEmpty ? entry.lastPathComponent : prefix + "/" + entry.lastPathComponent
+            var target = entry
+            if (try? entry.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true {
+                target = entry.resolvingSymlinksInPath()
+                guard FileManager.default.fileExists(atPath: target.path) else {
+                    guard extensions.contains(entry.pathExtension) else { continue }
+                    let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: entry.path)) ?? "?"
+                    return .error(
+                        "file-unreadable", "'\(join(path, name))' is a symbolic link to '\(destination)', which does not exist", at: nil,
+                        hint: "point the link at the schema file, or remove it")
+                }
+            }
+            let values = try? target.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
+            if values?.isDirectory == true {
+                guard visited.insert(target.standardizedFileURL.path).inserted else { continue }
+                if let problem = collect(in: target, under: name, shownAs: path, into: &files, visited: &visited) { return problem }
+            } else if values?.isRegularFile == true, extensions.contains(entry.pathExtension) {
+                files.append(name)
+            }
+        }
+        return nil
     }
 
     /// `directory/file` without doubling a trailing slash.

@@ -13,8 +13,8 @@ struct SchemaSyntax {
         projections += other.projections
     }
 
-    /// Where each object type, enum, property and case is declared (the first declaration
-    /// of a name, when it is declared twice).
+    /// Where each object type, enum, projection, property and case is declared (the first
+    /// declaration of a name, when it is declared twice).
     var source: SchemaSource {
         var source = SchemaSource()
         for object in objects where source.declarations[object.name.value] == nil {
@@ -26,6 +26,11 @@ struct SchemaSyntax {
             var members: [String: SourceLocation] = [:]
             for enumCase in enumType.cases where members[enumCase.name.value] == nil { members[enumCase.name.value] = enumCase.name.location }
             source.declarations[enumType.name.value] = DeclarationSource(location: enumType.name.location, members: members)
+        }
+        for projection in projections where source.declarations[projection.name.value] == nil {
+            var members: [String: SourceLocation] = [:]
+            for property in projection.properties where members[property.name.value] == nil { members[property.name.value] = property.name.location }
+            source.declarations[projection.name.value] = DeclarationSource(location: projection.name.location, members: members)
         }
         return source
     }

@@ -51,7 +51,7 @@ final class SnapshotReader {
         var projectionTypes: [Projection] = []
         objectTypes.reserveCapacity(sections.objects.count)
         var source = SchemaSource()
-        source.declarations.reserveCapacity(sections.enums.count + sections.objects.count)
+        source.declarations.reserveCapacity(sections.enums.count + sections.objects.count + sections.projections.count)
         func place(_ block: Block, members: [String: DeclarationSource.Offset]) {
             let declaration = DeclarationSource(location: SourceLocation(file: file, line: block.line, column: 3), memberOffsets: members)
             if source.declarations[block.name] == nil { source.declarations[block.name] = declaration }
@@ -95,6 +95,7 @@ final class SnapshotReader {
             projections[key] = entry
             projectionTypes.append(entry.value)
             digests += entry.digest
+            place(block, members: entry.members)
         }
         return (Schema(enums: enumTypes, objects: objectTypes, projections: projectionTypes), source, FileDigest.combine(digests))
     }
@@ -295,6 +296,7 @@ final class SnapshotReader {
     private static func readProjection(_ block: Block) -> Entry<Projection>? {
         guard let fields = fields(of: block) else { return nil }
         var projection = Projection(name: block.name, of: "", properties: [])
+        var members: [String: DeclarationSource.Offset] = [:]
         for field in fields {
             guard let value = field.value.isEmpty ? "" : unscalar(field.value) else { return nil }
             switch (field.depth, String(field.key)) {
@@ -304,6 +306,7 @@ final class SnapshotReader {
             case (3, _):
                 guard let name = unscalar(field.key) else { return nil }
                 projection.properties.append(Projection.Property(name: name, keyPath: ""))
+                if members[name] == nil { members[name] = DeclarationSource.Offset(lines: field.offset, column: 7) }
             case (4, "keyPath") where !projection.properties.isEmpty: projection.properties[projection.properties.count - 1].keyPath = value
             case (4, "type") where !projection.properties.isEmpty: projection.properties[projection.properties.count - 1].type = value
             case (4, "doc") where !projection.properties.isEmpty: projection.properties[projection.properties.count - 1].doc = value
@@ -311,7 +314,7 @@ final class SnapshotReader {
             }
         }
         guard Self.text(of: Schema(projections: [projection]), section: .projections) == block.text else { return nil }
-        return Entry(text: String(block.text), value: projection, references: [:], members: [:], digest: FileDigest.chunk(block.text))
+        return Entry(text: String(block.text), value: projection, references: [:], members: members, digest: FileDigest.chunk(block.text))
     }
 
     /// The canonical text of the one declaration of `schema`, without the header and section line.

@@ -3,22 +3,6 @@ import RemodelCore
 /// Names: Swift identifiers, keywords, names reserved by Remodel or generated code, and
 /// duplicates across files.
 extension SchemaValidator {
-    /// Type names that generated Swift (or the schema language) already uses: declaring one
-    /// would shadow it. Swift keywords are refused as type names too.
-    static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "Character", "Codable", "Data", "Date", "Decimal", "Dictionary", "Double", "Error",
-        "Float", "Hashable", "Identifiable", "Int", "Int8", "Int16", "Int32", "Int64", "Never", "ObjectID", "Optional",
-        "Schema", "Sendable", "Set", "String", "URL", "UUID", "Void",
-    ]
-
-    /// Property names that collide with members every generated model has: `id`
-    /// (Identifiable, unless it is the primary key), `ID`, `hashValue`, `primaryKey`,
-    /// `CodingKeys`, and the member keywords `init`, `self`, `Type`, `Protocol`.
-    static let generatedPropertyNames: Set<String> = ["id", "ID", "hashValue", "primaryKey", "CodingKeys", "init", "self", "Type", "Protocol"]
-
-    /// Enum case names that collide with members of every generated enum.
-    static let generatedCaseNames: Set<String> = ["allCases", "rawValue", "init", "self", "Type", "Protocol"]
-
     enum NameKind: String {
         case type
         case enumCase = "case"
@@ -29,7 +13,7 @@ extension SchemaValidator {
     /// and the properties of object types (`stored`) also name tables and columns, and follow
     /// `StoreNames`.
     @discardableResult
-    func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false, stored: Bool = true) -> Bool {
+    func checkName(_ name: Located<String>, kind: NameKind, noun: String, isPrimaryKey: Bool = false, stored: Bool = true, embedded: Bool = false) -> Bool {
         let text = name.value
         guard SwiftNames.isIdentifier(text) else {
             log.error(
@@ -53,20 +37,27 @@ extension SchemaValidator {
         }
         switch kind {
         case .type:
-            if Self.reservedTypeNames.contains(text) || SwiftNames.needsEscaping(text) || ScalarType(rawValue: text) != nil {
+            if GeneratedNames.typeNames.contains(text) || SwiftNames.needsEscaping(text) || ScalarType(rawValue: text) != nil {
+                let what = GeneratedNames.modules.contains(text) ? "a module" : ScalarType(rawValue: text) != nil ? "a type of the schema language" : "a type"
                 log.error(
-                    "reserved-type-name", "\(noun) name '\(text)' is already a type in Swift or the schema language", at: name.location,
+                    "reserved-type-name", "\(noun) name '\(text)' is already \(what) that generated Swift uses", at: name.location,
                     hint: "rename it, e.g. 'App\(text.prefix(1).uppercased() + text.dropFirst())'"
                 )
                 return true
             }
-        case .property where Self.generatedPropertyNames.contains(text) && !(text == "id" && isPrimaryKey):
+        case .property where GeneratedNames.modelMembers.contains(text) && !(text == "id" && isPrimaryKey):
             log.error(
                 "generated-name-collision", "\(noun) name '\(text)' collides with a member of the generated Swift type", at: name.location,
                 hint: text == "id" ? "make 'id' the primary key, or rename it (e.g. 'identifier')" : "rename it; generated models already have '\(text)'"
             )
             return true
-        case .enumCase where Self.generatedCaseNames.contains(text):
+        case .property where embedded && GeneratedNames.embeddedMembers.contains(text):
+            log.error(
+                "generated-name-collision", "\(noun) name '\(text)' of an embedded type would stand in for the store's '\(text)' of every value",
+                at: name.location, hint: "rename it; the store asks each embedded value for '\(text)' before saving it"
+            )
+            return true
+        case .enumCase where GeneratedNames.enumMembers.contains(text):
             log.error(
                 "generated-name-collision", "\(noun) name '\(text)' collides with a member of the generated Swift enum", at: name.location,
                 hint: "rename the case; generated enums already have '\(text)'"

@@ -51,7 +51,7 @@ extension SchemaValidator {
         for property in declaration.properties {
             let name = property.name.value
             let isPrimaryKey = name == primaryKey?.value
-            guard checkName(property.name, kind: .property, noun: "property", isPrimaryKey: isPrimaryKey) else { continue }
+            guard checkName(property.name, kind: .property, noun: "property", isPrimaryKey: isPrimaryKey, embedded: declaration.isEmbedded) else { continue }
             if let first = propertyNames[name] {
                 log.error(
                     "duplicate-property", "object '\(objectName)' has property '\(name)' more than once", at: property.name.location,

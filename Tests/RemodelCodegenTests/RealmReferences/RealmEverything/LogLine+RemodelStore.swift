@@ -22,13 +22,13 @@ extension LogLine: PersistentModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(message)
-        try row.encode(at)
+        try row.encode(self.message)
+        try row.encode(self.at)
     }
 
     /// Typed references to the stored properties of `LogLine`, for filters and sort orders.
     public enum Columns {
-        public static let message = Column<LogLine, String>("message")
-        public static let at = Column<LogLine, Date>("at")
+        public static let message: Column<LogLine, String> = .init("message")
+        public static let at: Column<LogLine, Date> = .init("at")
     }
 }

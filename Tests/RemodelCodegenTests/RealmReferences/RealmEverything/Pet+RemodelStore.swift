@@ -22,19 +22,19 @@ extension Pet: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(name)
+        try row.encode(self.id)
+        try row.encode(self.name)
     }
 
     /// Typed references to the stored properties of `Pet`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<Pet, UUID>("id")
-        public static let name = Column<Pet, String>("name")
+        public static let id: Column<Pet, UUID> = .init("id")
+        public static let name: Column<Pet, String> = .init("name")
     }
 
     /// The inverse relationships of `Pet`: queries on the store, not stored fields.
     public enum Inverses {
         /// The `Owner` objects whose `pets` links to this `Pet`.
-        public static let owners = Inverse<Pet, Owner>(origin: "pets")
+        public static let owners: Inverse<Pet, Owner> = .init(origin: "pets")
     }
 }

@@ -30,29 +30,29 @@ extension Dog: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(_id)
-        try row.encode(name)
-        try row.encode(breed)
-        try row.encode(weight)
-        try row.encode(favoriteToy)
-        try row.encode(profileImageUrl)
-        try row.encode(dateLastUpdated)
+        try row.encode(self._id)
+        try row.encode(self.name)
+        try row.encode(self.breed)
+        try row.encode(self.weight)
+        try row.encode(self.favoriteToy)
+        try row.encode(self.profileImageUrl)
+        try row.encode(self.dateLastUpdated)
     }
 
     /// Typed references to the stored properties of `Dog`, for filters and sort orders.
     public enum Columns {
-        public static let _id = Column<Dog, UUID>("_id")
-        public static let name = Column<Dog, String>("name")
-        public static let breed = Column<Dog, String>("breed")
-        public static let weight = Column<Dog, Int>("weight")
-        public static let favoriteToy = Column<Dog, String>("favoriteToy")
-        public static let profileImageUrl = Column<Dog, URL?>("profileImageUrl")
-        public static let dateLastUpdated = Column<Dog, Date>("dateLastUpdated")
+        public static let _id: Column<Dog, UUID> = .init("_id")
+        public static let name: Column<Dog, String> = .init("name")
+        public static let breed: Column<Dog, String> = .init("breed")
+        public static let weight: Column<Dog, Int> = .init("weight")
+        public static let favoriteToy: Column<Dog, String> = .init("favoriteToy")
+        public static let profileImageUrl: Column<Dog, URL?> = .init("profileImageUrl")
+        public static let dateLastUpdated: Column<Dog, Date> = .init("dateLastUpdated")
     }
 
     /// The inverse relationships of `Dog`: queries on the store, not stored fields.
     public enum Inverses {
         /// The `Person` objects whose `dogs` links to this `Dog`.
-        public static let person = Inverse<Dog, Person>(origin: "dogs")
+        public static let person: Inverse<Dog, Person> = .init(origin: "dogs")
     }
 }

@@ -22,15 +22,15 @@ extension Note: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(identifier)
-        try row.encode(content)
-        try row.encode(lastEdited)
+        try row.encode(self.identifier)
+        try row.encode(self.content)
+        try row.encode(self.lastEdited)
     }
 
     /// Typed references to the stored properties of `Note`, for filters and sort orders.
     public enum Columns {
-        public static let identifier = Column<Note, String>("identifier")
-        public static let content = Column<Note, String>("content")
-        public static let lastEdited = Column<Note, Date>("lastEdited")
+        public static let identifier: Column<Note, String> = .init("identifier")
+        public static let content: Column<Note, String> = .init("content")
+        public static let lastEdited: Column<Note, Date> = .init("lastEdited")
     }
 }

@@ -22,11 +22,11 @@ extension CollectionItem: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(code)
+        try row.encode(self.code)
     }
 
     /// Typed references to the stored properties of `CollectionItem`, for filters and sort orders.
     public enum Columns {
-        public static let code = Column<CollectionItem, String>("code")
+        public static let code: Column<CollectionItem, String> = .init("code")
     }
 }

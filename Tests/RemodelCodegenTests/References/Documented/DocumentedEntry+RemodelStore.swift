@@ -22,17 +22,17 @@ extension DocumentedEntry: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(slug)
-        try row.encode(title)
-        try row.encode(kind)
-        try row.encode(archived)
+        try row.encode(self.slug)
+        try row.encode(self.title)
+        try row.encode(self.kind)
+        try row.encode(self.archived)
     }
 
     /// Typed references to the stored properties of `DocumentedEntry`, for filters and sort orders.
     public enum Columns {
-        public static let slug = Column<DocumentedEntry, String>("slug")
-        public static let title = Column<DocumentedEntry, String>("title")
-        public static let kind = Column<DocumentedEntry, DocumentedKind>("kind")
-        public static let archived = Column<DocumentedEntry, Bool>("archived")
+        public static let slug: Column<DocumentedEntry, String> = .init("slug")
+        public static let title: Column<DocumentedEntry, String> = .init("title")
+        public static let kind: Column<DocumentedEntry, DocumentedKind> = .init("kind")
+        public static let archived: Column<DocumentedEntry, Bool> = .init("archived")
     }
 }

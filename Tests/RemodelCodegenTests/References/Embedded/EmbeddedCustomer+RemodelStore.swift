@@ -28,19 +28,19 @@ extension EmbeddedCustomer: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(name)
-        try row.encode(home)
-        try row.encodeList(addresses)
-        try row.encodeMap(byLabel)
+        try row.encode(self.id)
+        try row.encode(self.name)
+        try row.encode(self.home)
+        try row.encodeList(self.addresses)
+        try row.encodeMap(self.byLabel)
     }
 
     /// Typed references to the stored properties of `EmbeddedCustomer`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<EmbeddedCustomer, ObjectID>("id")
-        public static let name = Column<EmbeddedCustomer, String>("name")
-        public static let home = Column<EmbeddedCustomer, EmbeddedAddress?>("home")
-        public static let addresses = CollectionColumn<EmbeddedCustomer, EmbeddedAddress>("addresses")
-        public static let byLabel = CollectionColumn<EmbeddedCustomer, EmbeddedAddress>("byLabel")
+        public static let id: Column<EmbeddedCustomer, ObjectID> = .init("id")
+        public static let name: Column<EmbeddedCustomer, String> = .init("name")
+        public static let home: Column<EmbeddedCustomer, EmbeddedAddress?> = .init("home")
+        public static let addresses: CollectionColumn<EmbeddedCustomer, EmbeddedAddress> = .init("addresses")
+        public static let byLabel: CollectionColumn<EmbeddedCustomer, EmbeddedAddress> = .init("byLabel")
     }
 }

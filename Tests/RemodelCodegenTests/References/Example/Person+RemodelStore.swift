@@ -31,25 +31,25 @@ extension Person: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(_id)
-        try row.encode(firstName)
-        try row.encode(lastName)
-        try row.encode(personId)
-        try row.encode(company)
-        try row.encode(businessUnit)
-        try row.encode(profileImageUrl)
-        try row.encodeList(dogs)
+        try row.encode(self._id)
+        try row.encode(self.firstName)
+        try row.encode(self.lastName)
+        try row.encode(self.personId)
+        try row.encode(self.company)
+        try row.encode(self.businessUnit)
+        try row.encode(self.profileImageUrl)
+        try row.encodeList(self.dogs)
     }
 
     /// Typed references to the stored properties of `Person`, for filters and sort orders.
     public enum Columns {
-        public static let _id = Column<Person, ObjectID>("_id")
-        public static let firstName = Column<Person, String>("firstName")
-        public static let lastName = Column<Person, String>("lastName")
-        public static let personId = Column<Person, String>("personId")
-        public static let company = Column<Person, String>("company")
-        public static let businessUnit = Column<Person, BusinessUnitEnum>("businessUnit")
-        public static let profileImageUrl = Column<Person, URL?>("profileImageUrl")
-        public static let dogs = CollectionColumn<Person, Dog.ID>("dogs")
+        public static let _id: Column<Person, ObjectID> = .init("_id")
+        public static let firstName: Column<Person, String> = .init("firstName")
+        public static let lastName: Column<Person, String> = .init("lastName")
+        public static let personId: Column<Person, String> = .init("personId")
+        public static let company: Column<Person, String> = .init("company")
+        public static let businessUnit: Column<Person, BusinessUnitEnum> = .init("businessUnit")
+        public static let profileImageUrl: Column<Person, URL?> = .init("profileImageUrl")
+        public static let dogs: CollectionColumn<Person, Dog.ID> = .init("dogs")
     }
 }

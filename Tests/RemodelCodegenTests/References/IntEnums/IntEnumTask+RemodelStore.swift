@@ -30,23 +30,23 @@ extension IntEnumTask: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(number)
-        try row.encode(priority)
-        try row.encode(backup)
-        try row.encodeList(history)
-        try row.encodeSet(seen)
-        try row.encodeMap(byOwner)
-        try row.encode(status)
+        try row.encode(self.number)
+        try row.encode(self.priority)
+        try row.encode(self.backup)
+        try row.encodeList(self.history)
+        try row.encodeSet(self.seen)
+        try row.encodeMap(self.byOwner)
+        try row.encode(self.status)
     }
 
     /// Typed references to the stored properties of `IntEnumTask`, for filters and sort orders.
     public enum Columns {
-        public static let number = Column<IntEnumTask, Int32>("number")
-        public static let priority = Column<IntEnumTask, IntPriority>("priority")
-        public static let backup = Column<IntEnumTask, IntPriority?>("backup")
-        public static let history = CollectionColumn<IntEnumTask, IntPriority>("history")
-        public static let seen = CollectionColumn<IntEnumTask, IntPriority>("seen")
-        public static let byOwner = CollectionColumn<IntEnumTask, IntPriority>("byOwner")
-        public static let status = Column<IntEnumTask, StringStatus>("status")
+        public static let number: Column<IntEnumTask, Int32> = .init("number")
+        public static let priority: Column<IntEnumTask, IntPriority> = .init("priority")
+        public static let backup: Column<IntEnumTask, IntPriority?> = .init("backup")
+        public static let history: CollectionColumn<IntEnumTask, IntPriority> = .init("history")
+        public static let seen: CollectionColumn<IntEnumTask, IntPriority> = .init("seen")
+        public static let byOwner: CollectionColumn<IntEnumTask, IntPriority> = .init("byOwner")
+        public static let status: Column<IntEnumTask, StringStatus> = .init("status")
     }
 }

@@ -22,15 +22,15 @@ extension KeylessLogEntry: PersistentModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(message)
-        try row.encode(level)
-        try row.encode(at)
+        try row.encode(self.message)
+        try row.encode(self.level)
+        try row.encode(self.at)
     }
 
     /// Typed references to the stored properties of `KeylessLogEntry`, for filters and sort orders.
     public enum Columns {
-        public static let message = Column<KeylessLogEntry, String>("message")
-        public static let level = Column<KeylessLogEntry, Int16>("level")
-        public static let at = Column<KeylessLogEntry, Date>("at")
+        public static let message: Column<KeylessLogEntry, String> = .init("message")
+        public static let level: Column<KeylessLogEntry, Int16> = .init("level")
+        public static let at: Column<KeylessLogEntry, Date> = .init("at")
     }
 }

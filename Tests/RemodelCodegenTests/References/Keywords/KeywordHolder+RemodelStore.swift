@@ -33,29 +33,29 @@ extension KeywordHolder: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(`default`)
-        try row.encode(`class`)
-        try row.encode(`protocol`)
-        try row.encode(`func`)
-        try row.encodeList(`where`)
-        try row.encode(`return`)
-        try row.encode(`var`)
-        try row.encodeSet(`in`)
-        try row.encodeMap(`switch`)
-        try row.encode(`extension`)
+        try row.encode(self.`default`)
+        try row.encode(self.`class`)
+        try row.encode(self.`protocol`)
+        try row.encode(self.`func`)
+        try row.encodeList(self.`where`)
+        try row.encode(self.`return`)
+        try row.encode(self.`var`)
+        try row.encodeSet(self.`in`)
+        try row.encodeMap(self.`switch`)
+        try row.encode(self.`extension`)
     }
 
     /// Typed references to the stored properties of `KeywordHolder`, for filters and sort orders.
     public enum Columns {
-        public static let `default` = Column<KeywordHolder, String>("default")
-        public static let `class` = Column<KeywordHolder, Int>("class")
-        public static let `protocol` = Column<KeywordHolder, KeywordCase>("protocol")
-        public static let `func` = Column<KeywordHolder, KeywordCase?>("func")
-        public static let `where` = CollectionColumn<KeywordHolder, KeywordCase>("where")
-        public static let `return` = Column<KeywordHolder, Bool>("return")
-        public static let `var` = Column<KeywordHolder, String?>("var")
-        public static let `in` = CollectionColumn<KeywordHolder, Int>("in")
-        public static let `switch` = CollectionColumn<KeywordHolder, String>("switch")
-        public static let `extension` = Column<KeywordHolder, KeywordTarget.ID?>("extension")
+        public static let `default`: Column<KeywordHolder, String> = .init("default")
+        public static let `class`: Column<KeywordHolder, Int> = .init("class")
+        public static let `protocol`: Column<KeywordHolder, KeywordCase> = .init("protocol")
+        public static let `func`: Column<KeywordHolder, KeywordCase?> = .init("func")
+        public static let `where`: CollectionColumn<KeywordHolder, KeywordCase> = .init("where")
+        public static let `return`: Column<KeywordHolder, Bool> = .init("return")
+        public static let `var`: Column<KeywordHolder, String?> = .init("var")
+        public static let `in`: CollectionColumn<KeywordHolder, Int> = .init("in")
+        public static let `switch`: CollectionColumn<KeywordHolder, String> = .init("switch")
+        public static let `extension`: Column<KeywordHolder, KeywordTarget.ID?> = .init("extension")
     }
 }

@@ -22,17 +22,17 @@ extension KeywordTarget: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(`struct`)
+        try row.encode(self.`struct`)
     }
 
     /// Typed references to the stored properties of `KeywordTarget`, for filters and sort orders.
     public enum Columns {
-        public static let `struct` = Column<KeywordTarget, Int>("struct")
+        public static let `struct`: Column<KeywordTarget, Int> = .init("struct")
     }
 
     /// The inverse relationships of `KeywordTarget`: queries on the store, not stored fields.
     public enum Inverses {
         /// The `KeywordHolder` objects whose `extension` links to this `KeywordTarget`.
-        public static let holders = Inverse<KeywordTarget, KeywordHolder>(origin: "extension")
+        public static let holders: Inverse<KeywordTarget, KeywordHolder> = .init(origin: "extension")
     }
 }

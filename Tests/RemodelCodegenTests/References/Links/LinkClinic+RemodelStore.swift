@@ -22,11 +22,11 @@ extension LinkClinic: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(oid)
+        try row.encode(self.oid)
     }
 
     /// Typed references to the stored properties of `LinkClinic`, for filters and sort orders.
     public enum Columns {
-        public static let oid = Column<LinkClinic, ObjectID>("oid")
+        public static let oid: Column<LinkClinic, ObjectID> = .init("oid")
     }
 }

@@ -28,19 +28,19 @@ extension LinkOwner: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(ownerID)
-        try row.encodeList(pets)
-        try row.encodeSet(favorites)
-        try row.encode(vet)
-        try row.encodeList(pastVets)
+        try row.encode(self.ownerID)
+        try row.encodeList(self.pets)
+        try row.encodeSet(self.favorites)
+        try row.encode(self.vet)
+        try row.encodeList(self.pastVets)
     }
 
     /// Typed references to the stored properties of `LinkOwner`, for filters and sort orders.
     public enum Columns {
-        public static let ownerID = Column<LinkOwner, String>("ownerID")
-        public static let pets = CollectionColumn<LinkOwner, LinkPet.ID>("pets")
-        public static let favorites = CollectionColumn<LinkOwner, LinkPet.ID>("favorites")
-        public static let vet = Column<LinkOwner, LinkVet.ID?>("vet")
-        public static let pastVets = CollectionColumn<LinkOwner, LinkVet.ID>("pastVets")
+        public static let ownerID: Column<LinkOwner, String> = .init("ownerID")
+        public static let pets: CollectionColumn<LinkOwner, LinkPet.ID> = .init("pets")
+        public static let favorites: CollectionColumn<LinkOwner, LinkPet.ID> = .init("favorites")
+        public static let vet: Column<LinkOwner, LinkVet.ID?> = .init("vet")
+        public static let pastVets: CollectionColumn<LinkOwner, LinkVet.ID> = .init("pastVets")
     }
 }

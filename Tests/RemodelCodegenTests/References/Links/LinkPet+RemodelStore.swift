@@ -22,22 +22,22 @@ extension LinkPet: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(name)
+        try row.encode(self.id)
+        try row.encode(self.name)
     }
 
     /// Typed references to the stored properties of `LinkPet`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<LinkPet, UUID>("id")
-        public static let name = Column<LinkPet, String>("name")
+        public static let id: Column<LinkPet, UUID> = .init("id")
+        public static let name: Column<LinkPet, String> = .init("name")
     }
 
     /// The inverse relationships of `LinkPet`: queries on the store, not stored fields.
     public enum Inverses {
         /// The `LinkOwner` objects whose `pets` links to this `LinkPet`.
-        public static let owners = Inverse<LinkPet, LinkOwner>(origin: "pets")
+        public static let owners: Inverse<LinkPet, LinkOwner> = .init(origin: "pets")
 
         /// The `LinkOwner` objects whose `favorites` links to this `LinkPet`.
-        public static let fans = Inverse<LinkPet, LinkOwner>(origin: "favorites")
+        public static let fans: Inverse<LinkPet, LinkOwner> = .init(origin: "favorites")
     }
 }

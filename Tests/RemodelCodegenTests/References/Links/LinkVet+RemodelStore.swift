@@ -22,19 +22,19 @@ extension LinkVet: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(number)
-        try row.encode(clinic)
+        try row.encode(self.number)
+        try row.encode(self.clinic)
     }
 
     /// Typed references to the stored properties of `LinkVet`, for filters and sort orders.
     public enum Columns {
-        public static let number = Column<LinkVet, Int>("number")
-        public static let clinic = Column<LinkVet, LinkClinic.ID?>("clinic")
+        public static let number: Column<LinkVet, Int> = .init("number")
+        public static let clinic: Column<LinkVet, LinkClinic.ID?> = .init("clinic")
     }
 
     /// The inverse relationships of `LinkVet`: queries on the store, not stored fields.
     public enum Inverses {
         /// The `LinkOwner` objects whose `vet` links to this `LinkVet`.
-        public static let patients = Inverse<LinkVet, LinkOwner>(origin: "vet")
+        public static let patients: Inverse<LinkVet, LinkOwner> = .init(origin: "vet")
     }
 }

@@ -27,17 +27,17 @@ extension MemberKeywordHolder: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(`Type`)
-        try row.encode(`init`)
-        try row.encode(`Protocol`)
-        try row.encodeList(`Self`)
+        try row.encode(self.`Type`)
+        try row.encode(self.`init`)
+        try row.encode(self.`Protocol`)
+        try row.encodeList(self.`Self`)
     }
 
     /// Typed references to the stored properties of `MemberKeywordHolder`, for filters and sort orders.
     public enum Columns {
-        public static let `Type` = Column<MemberKeywordHolder, String>("Type")
-        public static let `init` = Column<MemberKeywordHolder, Int>("init")
-        public static let `Protocol` = Column<MemberKeywordHolder, MemberKeywordCase>("Protocol")
-        public static let `Self` = CollectionColumn<MemberKeywordHolder, MemberKeywordCase>("Self")
+        public static let `Type`: Column<MemberKeywordHolder, String> = .init("Type")
+        public static let `init`: Column<MemberKeywordHolder, Int> = .init("init")
+        public static let `Protocol`: Column<MemberKeywordHolder, MemberKeywordCase> = .init("Protocol")
+        public static let `Self`: CollectionColumn<MemberKeywordHolder, MemberKeywordCase> = .init("Self")
     }
 }

@@ -22,11 +22,11 @@ extension OptionalTarget: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
+        try row.encode(self.id)
     }
 
     /// Typed references to the stored properties of `OptionalTarget`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<OptionalTarget, Int>("id")
+        public static let id: Column<OptionalTarget, Int> = .init("id")
     }
 }

@@ -29,21 +29,21 @@ extension ProjectedAuthor: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(name)
-        try row.encode(nickname)
-        try row.encodeList(tags)
-        try row.encode(born)
-        try row.encodeList(friends)
+        try row.encode(self.id)
+        try row.encode(self.name)
+        try row.encode(self.nickname)
+        try row.encodeList(self.tags)
+        try row.encode(self.born)
+        try row.encodeList(self.friends)
     }
 
     /// Typed references to the stored properties of `ProjectedAuthor`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<ProjectedAuthor, UUID>("id")
-        public static let name = Column<ProjectedAuthor, String>("name")
-        public static let nickname = Column<ProjectedAuthor, String?>("nickname")
-        public static let tags = CollectionColumn<ProjectedAuthor, String>("tags")
-        public static let born = Column<ProjectedAuthor, Date>("born")
-        public static let friends = CollectionColumn<ProjectedAuthor, ProjectedAuthor.ID>("friends")
+        public static let id: Column<ProjectedAuthor, UUID> = .init("id")
+        public static let name: Column<ProjectedAuthor, String> = .init("name")
+        public static let nickname: Column<ProjectedAuthor, String?> = .init("nickname")
+        public static let tags: CollectionColumn<ProjectedAuthor, String> = .init("tags")
+        public static let born: Column<ProjectedAuthor, Date> = .init("born")
+        public static let friends: CollectionColumn<ProjectedAuthor, ProjectedAuthor.ID> = .init("friends")
     }
 }

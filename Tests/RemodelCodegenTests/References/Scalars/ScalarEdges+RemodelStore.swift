@@ -34,31 +34,31 @@ extension ScalarEdges: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(name)
-        try row.encode(infinite)
-        try row.encode(negativeInfinite)
-        try row.encode(negativeZero)
-        try row.encode(tinyDouble)
-        try row.encode(hugeDouble)
-        try row.encode(wholeDouble)
-        try row.encode(epoch)
-        try row.encode(fractional)
-        try row.encode(emptyText)
-        try row.encode(emptyBlob)
+        try row.encode(self.name)
+        try row.encode(self.infinite)
+        try row.encode(self.negativeInfinite)
+        try row.encode(self.negativeZero)
+        try row.encode(self.tinyDouble)
+        try row.encode(self.hugeDouble)
+        try row.encode(self.wholeDouble)
+        try row.encode(self.epoch)
+        try row.encode(self.fractional)
+        try row.encode(self.emptyText)
+        try row.encode(self.emptyBlob)
     }
 
     /// Typed references to the stored properties of `ScalarEdges`, for filters and sort orders.
     public enum Columns {
-        public static let name = Column<ScalarEdges, String>("name")
-        public static let infinite = Column<ScalarEdges, Double>("infinite")
-        public static let negativeInfinite = Column<ScalarEdges, Double>("negativeInfinite")
-        public static let negativeZero = Column<ScalarEdges, Double>("negativeZero")
-        public static let tinyDouble = Column<ScalarEdges, Double>("tinyDouble")
-        public static let hugeDouble = Column<ScalarEdges, Double>("hugeDouble")
-        public static let wholeDouble = Column<ScalarEdges, Double>("wholeDouble")
-        public static let epoch = Column<ScalarEdges, Date>("epoch")
-        public static let fractional = Column<ScalarEdges, Date>("fractional")
-        public static let emptyText = Column<ScalarEdges, String>("emptyText")
-        public static let emptyBlob = Column<ScalarEdges, Data>("emptyBlob")
+        public static let name: Column<ScalarEdges, String> = .init("name")
+        public static let infinite: Column<ScalarEdges, Double> = .init("infinite")
+        public static let negativeInfinite: Column<ScalarEdges, Double> = .init("negativeInfinite")
+        public static let negativeZero: Column<ScalarEdges, Double> = .init("negativeZero")
+        public static let tinyDouble: Column<ScalarEdges, Double> = .init("tinyDouble")
+        public static let hugeDouble: Column<ScalarEdges, Double> = .init("hugeDouble")
+        public static let wholeDouble: Column<ScalarEdges, Double> = .init("wholeDouble")
+        public static let epoch: Column<ScalarEdges, Date> = .init("epoch")
+        public static let fractional: Column<ScalarEdges, Date> = .init("fractional")
+        public static let emptyText: Column<ScalarEdges, String> = .init("emptyText")
+        public static let emptyBlob: Column<ScalarEdges, Data> = .init("emptyBlob")
     }
 }

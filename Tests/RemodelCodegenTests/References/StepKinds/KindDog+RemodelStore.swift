@@ -22,15 +22,15 @@ extension KindDog: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(name)
-        try row.encode(weight)
+        try row.encode(self.id)
+        try row.encode(self.name)
+        try row.encode(self.weight)
     }
 
     /// Typed references to the stored properties of `KindDog`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<KindDog, UUID>("id")
-        public static let name = Column<KindDog, String>("name")
-        public static let weight = Column<KindDog, Int>("weight")
+        public static let id: Column<KindDog, UUID> = .init("id")
+        public static let name: Column<KindDog, String> = .init("name")
+        public static let weight: Column<KindDog, Int> = .init("weight")
     }
 }

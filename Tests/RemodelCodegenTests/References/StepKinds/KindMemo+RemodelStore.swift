@@ -22,13 +22,13 @@ extension KindMemo: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(content)
+        try row.encode(self.id)
+        try row.encode(self.content)
     }
 
     /// Typed references to the stored properties of `KindMemo`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<KindMemo, String>("id")
-        public static let content = Column<KindMemo, String>("content")
+        public static let id: Column<KindMemo, String> = .init("id")
+        public static let content: Column<KindMemo, String> = .init("content")
     }
 }

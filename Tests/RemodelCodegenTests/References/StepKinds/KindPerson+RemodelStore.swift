@@ -31,25 +31,25 @@ extension KindPerson: KeyedModel {
     }
 
     public func encode(to row: inout RowEncoder) throws {
-        try row.encode(id)
-        try row.encode(first)
-        try row.encode(last)
-        try row.encode(phoneNumber)
-        try row.encode(age)
-        try row.encode(level)
-        try row.encode(greeting)
-        try row.encodeList(dogs)
+        try row.encode(self.id)
+        try row.encode(self.first)
+        try row.encode(self.last)
+        try row.encode(self.phoneNumber)
+        try row.encode(self.age)
+        try row.encode(self.level)
+        try row.encode(self.greeting)
+        try row.encodeList(self.dogs)
     }
 
     /// Typed references to the stored properties of `KindPerson`, for filters and sort orders.
     public enum Columns {
-        public static let id = Column<KindPerson, String>("id")
-        public static let first = Column<KindPerson, String>("first")
-        public static let last = Column<KindPerson, String>("last")
-        public static let phoneNumber = Column<KindPerson, String>("phoneNumber")
-        public static let age = Column<KindPerson, Int>("age")
-        public static let level = Column<KindPerson, KindLevel>("level")
-        public static let greeting = Column<KindPerson, String>("greeting")
-        public static let dogs = CollectionColumn<KindPerson, KindDog.ID>("dogs")
+        public static let id: Column<KindPerson, String> = .init("id")
+        public static let first: Column<KindPerson, String> = .init("first")
+        public static let last: Column<KindPerson, String> = .init("last")
+        public static let phoneNumber: Column<KindPerson, String> = .init("phoneNumber")
+        public static let age: Column<KindPerson, Int> = .init("age")
+        public static let level: Column<KindPerson, KindLevel> = .init("level")
+        public static let greeting: Column<KindPerson, String> = .init("greeting")
+        public static let dogs: CollectionColumn<KindPerson, KindDog.ID> = .init("dogs")
     }
 }
