@@ -51,6 +51,20 @@ struct ArgumentParser {
         return result
     }
 
+    /// Whether `words` ask for help: `-h` or `--help` before `--`, and not where an option's
+    /// value goes (`check --base -h` is a missing value, not a request for help).
+    func asksForHelp(_ words: [String]) -> Bool {
+        var index = 0
+        while index < words.count, words[index] != "--" {
+            let word = words[index]
+            index += 1
+            if word == "-h" || word == "--help" { return true }
+            guard word.hasPrefix("-"), let (option, inline) = try? lookUp(word), !option.isFlag, inline == nil else { continue }
+            index += 1  // its value, whatever it looks like
+        }
+        return false
+    }
+
     /// The option a word names, and the value written after `=`, if any.
     private func lookUp(_ word: String) throws -> (OptionSpec, String?) {
         if word.hasPrefix("--") {

@@ -19,7 +19,7 @@ enum CommandLineTool {
             path = resolved.path
             words = resolved.rest[...]
             let beforeSeparator = words.prefix { $0 != "--" }
-            if beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
+            if ArgumentParser(command: path.last!).asksForHelp(Array(words)) {
                 Console.write(HelpRenderer(path: path).help)
                 return ExitStatus.success
             }
@@ -35,7 +35,8 @@ enum CommandLineTool {
             }
             var parsed = try ArgumentParser(command: path.last!).parse(Array(words))
             parsed.tool = tool
-            return try path.last!.run(parsed)
+            let status = try path.last!.run(parsed)
+            return reportingOutputFailure(status)
         } catch let error as UsageError {
             let renderer = HelpRenderer(path: path)
             Console.writeError(
@@ -47,11 +48,21 @@ enum CommandLineTool {
                 """)
             return ExitStatus.usage
         } catch let error as ExitError {
-            return error.status
+            return reportingOutputFailure(error.status)
         } catch {
             Console.writeError("Error: \(Console.message(for: error))\n")
             return ExitStatus.failure
         }
+    }
+
+    /// `status`, or failure when standard output could not be written (`> /dev/full`): a
+    /// script must not take a report that never arrived for success. What the command did
+    /// stays done.
+    private static func reportingOutputFailure(_ status: Int32) -> Int32 {
+        guard var failure = Console.outputFailure else { return status }
+        failure.intact = "what the command did is kept (a migration stays committed, written files stay written)"
+        Console.writeError("Error: \(failure)\n")
+        return status == ExitStatus.success ? ExitStatus.failure : status
     }
 
     /// Follows subcommand names from the start of `words`. With `strict`, every word must

@@ -5,9 +5,32 @@ import RemodelCore
 /// `remodel` and the build plugin's `remodel-generate`.
 package enum Console {
     /// Writes `text` to standard output as it is (add the newline yourself). A failed write
-    /// (a full disk) is ignored: for results that must arrive, use `writeResult`.
+    /// (a full disk, a closed descriptor) is remembered, for `outputFailure`: the command goes
+    /// on with its work, and the tool exits 1 saying its output is incomplete. For results that
+    /// must arrive before anything else happens, use `writeResult`.
     package static func write(_ text: String) {
-        try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            failures.record(OutputStreamError(fault: StorageFault(of: error), reason: (error as NSError).localizedDescription, intact: ""))
+        }
+    }
+
+    /// The first write to standard output that failed, if any.
+    package static var outputFailure: OutputStreamError? { failures.first }
+
+    private static let failures = FirstFailure()
+
+    /// The first failed write, kept across threads.
+    private final class FirstFailure: @unchecked Sendable {
+        private let lock = NSLock()
+        private var failure: OutputStreamError?
+
+        func record(_ error: OutputStreamError) {
+            lock.withLock { if failure == nil { failure = error } }
+        }
+
+        var first: OutputStreamError? { lock.withLock { failure } }
     }
 
     /// Writes `text` to standard output, or throws `OutputStreamError` saying why it could
