@@ -32,7 +32,9 @@ struct ManifestGenerator: Sendable {
                             isStatic: true, binding: .let, name: "history",
                             type: .optional(.member(.name("RemodelCore"), "MigrationHistory")),
                             // The newest snapshot is usually the schema itself: it refers to `schema`.
-                            value: history.map { SchemaExpressions.history($0, current: (schema, .identifier("schema"))) } ?? .nil
+                            value: history.map {
+                                SchemaExpressions.history($0, current: (schema, .identifier("schema"))) { .call(.identifier(Self.snapshotFunction($0)), []) }
+                            } ?? .nil
                         )),
                     .property(
                         SwiftProperty(
@@ -46,9 +48,27 @@ struct ManifestGenerator: Sendable {
                             doc: "The schema, as the schema files declare it.",
                             isStatic: true, binding: .let, name: "schema",
                             type: .member(.name("RemodelCore"), "Schema"),
-                            value: SchemaExpressions.schema(schema)
+                            value: .call(.identifier(Self.schemaFunction), [])
                         )),
-                ]
+                ] + builders(schema: schema, history: history)
             ))
+    }
+
+    /// The function that builds the schema, and each older snapshot's.
+    static let schemaFunction = "_remodelSchema"
+
+    static func snapshotFunction(_ version: Int) -> String { "_remodelSnapshot\(version)" }
+
+    /// The functions building the schema and the snapshots the schema is not, statement by
+    /// statement (`SchemaExpressions.schemaStatements`).
+    private func builders(schema: Schema, history: MigrationHistory?) -> [SwiftDeclaration] {
+        var functions = [(Self.schemaFunction, schema)]
+        for (index, snapshot) in (history?.snapshots ?? []).enumerated() where snapshot != schema {
+            functions.append((Self.snapshotFunction(index + 1), snapshot))
+        }
+        let type = SwiftType.member(.name("RemodelCore"), "Schema")
+        return functions.map { name, schema in
+            .function(SwiftFunction(access: .private, isStatic: true, name: name, parameters: [], result: type, body: SchemaExpressions.schemaStatements(schema)))
+        }
     }
 }

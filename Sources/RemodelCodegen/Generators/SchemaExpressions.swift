@@ -16,39 +16,35 @@ enum SchemaExpressions {
         text.map(SwiftExpression.string) ?? .nil
     }
 
-    static func schema(_ schema: Schema) -> SwiftExpression {
-        var arguments: [SwiftArgument] = []
-        if !schema.enums.isEmpty { arguments.append(SwiftArgument("enums", .array(schema.enums.map(enumType)))) }
-        if !schema.objects.isEmpty { arguments.append(SwiftArgument("objects", .array(schema.objects.map(objectType)))) }
-        if !schema.projections.isEmpty { arguments.append(SwiftArgument("projections", .array(schema.projections.map(projection)))) }
-        return .call(core("Schema"), arguments)
-    }
-
+    /// An enum as arrays of literals (`caseNames:` and raw values), which the compiler checks
+    /// in time and memory linear in the cases: an array of `Case(…)` calls took gigabytes at
+    /// a thousand cases.
     static func enumType(_ enumType: EnumType) -> SwiftExpression {
-        var arguments = [SwiftArgument("name", .string(enumType.name))]
-        if enumType.rawType != .string { arguments.append(SwiftArgument("rawType", .implicitMember(enumType.rawType.rawValue))) }
-        arguments.append(
-            SwiftArgument(
-                "cases",
-                .array(
-                    enumType.cases.map { enumCase in
-                        let raw: SwiftExpression =
-                            switch enumCase.rawValue {
-                            case .string(let text): .call(.implicitMember("string"), [.unlabelled(.string(text))])
-                            case .int(let number): .call(.implicitMember("int"), [.unlabelled(.int(number))])
-                            }
-                        return .call(core("EnumType", "Case"), [SwiftArgument("name", .string(enumCase.name)), SwiftArgument("rawValue", raw)])
-                    })))
+        var arguments = [SwiftArgument("name", .string(enumType.name)), SwiftArgument("caseNames", .array(enumType.cases.map { .string($0.name) }))]
+        var strings: [String] = []
+        var ints: [Int64] = []
+        for enumCase in enumType.cases {
+            switch enumCase.rawValue {
+            case .string(let text): strings.append(text)
+            case .int(let number): ints.append(number)
+            }
+        }
+        if enumType.rawType == .int {
+            arguments.append(SwiftArgument("intRawValues", .array(ints.map { .int($0) })))
+        } else if strings != enumType.cases.map(\.name) {
+            arguments.append(SwiftArgument("rawValues", .array(strings.map { .string($0) })))
+        }
         if let renamedFrom = enumType.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
         if let doc = enumType.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
         return .call(core("EnumType"), arguments)
     }
 
-    static func objectType(_ object: ObjectType) -> SwiftExpression {
+    /// An object type; its properties as an array literal, or the expression `properties`.
+    static func objectType(_ object: ObjectType, properties: SwiftExpression? = nil) -> SwiftExpression {
         var arguments = [SwiftArgument("name", .string(object.name))]
         if let primaryKey = object.primaryKey { arguments.append(SwiftArgument("primaryKey", .string(primaryKey))) }
         if object.isEmbedded { arguments.append(SwiftArgument("isEmbedded", .bool(true))) }
-        arguments.append(SwiftArgument("properties", .array(object.properties.map(property))))
+        arguments.append(SwiftArgument("properties", properties ?? .array(object.properties.map(property))))
         if let renamedFrom = object.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
         if let doc = object.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
         return .call(core("ObjectType"), arguments)
@@ -130,13 +126,49 @@ enum SchemaExpressions {
         return .call(core("Projection"), arguments)
     }
 
+    /// The body of a function returning `schema`, one statement per enum, property, object type
+    /// and projection. The compiler checks each statement on its own, so the time and memory it
+    /// takes grow with the schema's size; as one expression, a few hundred types took minutes
+    /// and gigabytes.
+    static func schemaStatements(_ schema: Schema) -> [SwiftStatement] {
+        func array(_ name: String, of type: String) -> SwiftStatement {
+            .variable(name, .array(.member(.name("RemodelCore"), type)), .array([]))
+        }
+        func append(_ array: String, _ value: SwiftExpression) -> SwiftStatement {
+            .expression(.call(.member(.identifier(array), "append"), [.unlabelled(value)]))
+        }
+        // Only the arrays that get elements are variables (an empty one is `[]` below).
+        let kinds = [("enums", "EnumType", !schema.enums.isEmpty), ("objects", "ObjectType", !schema.objects.isEmpty), ("projections", "Projection", !schema.projections.isEmpty)]
+        var statements = kinds.filter(\.2).map { array($0.0, of: $0.1) }
+        if schema.objects.contains(where: { !$0.properties.isEmpty }) { statements.append(array("properties", of: "Property")) }
+        statements += schema.enums.map { append("enums", enumType($0)) }
+        for object in schema.objects {
+            statements += object.properties.map { append("properties", property($0)) }
+            statements.append(append("objects", objectType(object, properties: object.properties.isEmpty ? .array([]) : .identifier("properties"))))
+            if !object.properties.isEmpty {
+                statements.append(.expression(.call(.member(.identifier("properties"), "removeAll"), [SwiftArgument("keepingCapacity", .bool(true))])))
+            }
+        }
+        statements += schema.projections.map { append("projections", projection($0)) }
+        statements.append(
+            .returnValue(
+                .call(
+                    core("Schema"),
+                    kinds.filter(\.2).map { SwiftArgument($0.0, .identifier($0.0)) })))
+        return statements
+    }
+
     /// The history; a snapshot equal to `current` is spelled as that expression instead of
     /// a second copy of the schema.
-    static func history(_ history: MigrationHistory, current: (schema: Schema, expression: SwiftExpression)? = nil) -> SwiftExpression {
+    /// `snapshot(version)` is the expression of any other snapshot.
+    static func history(
+        _ history: MigrationHistory, current: (schema: Schema, expression: SwiftExpression)? = nil, snapshot: (Int) -> SwiftExpression
+    ) -> SwiftExpression {
         .call(
             core("MigrationHistory"),
             [
-                SwiftArgument("snapshots", .array(history.snapshots.map { $0 == current?.schema ? current!.expression : schema($0) })),
+                SwiftArgument(
+                    "snapshots", .array(history.snapshots.enumerated().map { $0.element == current?.schema ? current!.expression : snapshot($0.offset + 1) })),
                 SwiftArgument("migrations", .array(history.migrations.map(migration))),
             ])
     }

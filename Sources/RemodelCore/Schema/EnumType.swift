@@ -44,6 +44,21 @@ public struct EnumType: Hashable, Sendable {
         self.doc = doc
     }
 
+    /// A string enum from its case names and their raw values (`nil`: each case's own name):
+    /// the form generated code writes, whose arrays of literals compile in time and memory
+    /// linear in the number of cases.
+    public init(name: String, caseNames: [String], rawValues: [String]? = nil, renamedFrom: String? = nil, doc: String? = nil) {
+        let values = rawValues ?? caseNames
+        precondition(values.count == caseNames.count, "one raw value per case")
+        self.init(name: name, cases: zip(caseNames, values).map { Case(name: $0, rawValue: .string($1)) }, renamedFrom: renamedFrom, doc: doc)
+    }
+
+    /// An int enum from its case names and their raw values, in the same order.
+    public init(name: String, caseNames: [String], intRawValues: [Int64], renamedFrom: String? = nil, doc: String? = nil) {
+        precondition(intRawValues.count == caseNames.count, "one raw value per case")
+        self.init(name: name, rawType: .int, cases: zip(caseNames, intRawValues).map { Case(name: $0, rawValue: .int($1)) }, renamedFrom: renamedFrom, doc: doc)
+    }
+
     /// The case named `name`, if any.
     public func enumCase(named name: String) -> Case? {
         cases.first { $0.name == name }

@@ -25,108 +25,7 @@ public enum RealmEverythingManifest: SchemaManifest {
 
     /// Every version's schema and the migrations between them; `nil` without migrations.
     public static let history: RemodelCore.MigrationHistory? = RemodelCore.MigrationHistory(
-        snapshots: [
-            RemodelCore.Schema(
-                enums: [
-                    RemodelCore.EnumType(
-                        name: "Mood",
-                        cases: [
-                            RemodelCore.EnumType.Case(name: "happy", rawValue: .string("happy")),
-                            RemodelCore.EnumType.Case(name: "sad", rawValue: .string("sad")),
-                            RemodelCore.EnumType.Case(name: "sleepy", rawValue: .string("sleepy"))
-                        ]
-                    ),
-                    RemodelCore.EnumType(
-                        name: "Level",
-                        rawType: .int,
-                        cases: [
-                            RemodelCore.EnumType.Case(name: "low", rawValue: .int(1)),
-                            RemodelCore.EnumType.Case(name: "high", rawValue: .int(2))
-                        ]
-                    )
-                ],
-                objects: [
-                    RemodelCore.ObjectType(
-                        name: "Owner",
-                        primaryKey: "_id",
-                        properties: [
-                            RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                            RemodelCore.Property("fullName", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("nickname", .scalar(.string, optional: true)),
-                            RemodelCore.Property("weight", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("mood", .scalar(.string), default: .string("happy")),
-                            RemodelCore.Property("homepage", .scalar(.url, optional: true)),
-                            RemodelCore.Property("balance", .scalar(.decimal128), default: .string("0")),
-                            RemodelCore.Property("avatar", .scalar(.data, optional: true)),
-                            RemodelCore.Property("joined", .scalar(.date), default: .generated(.now)),
-                            RemodelCore.Property("pets", .init(.object("Pet"), collection: .list)),
-                            RemodelCore.Property("favorite", .init(.object("Pet"), optional: true)),
-                            RemodelCore.Property("tags", .init(.scalar(.string), collection: .set)),
-                            RemodelCore.Property("scores", .init(.scalar(.int), optional: true, collection: .map)),
-                            RemodelCore.Property("petsByName", .init(.object("Pet"), collection: .map)),
-                            RemodelCore.Property("address", .init(.object("Address"), optional: true)),
-                            RemodelCore.Property("previousAddresses", .init(.object("Address"), collection: .list)),
-                            RemodelCore.Property("level", .init(.enumeration("Level")), default: .enumCase("low")),
-                            RemodelCore.Property("ratio", .scalar(.double), default: .double(0.5)),
-                            RemodelCore.Property("small", .scalar(.int8), default: .int(1)),
-                            RemodelCore.Property("flag", .scalar(.bool), default: .bool(false)),
-                            RemodelCore.Property("rating", .scalar(.float, optional: true)),
-                            RemodelCore.Property("code", .scalar(.uuid), default: .generated(.uuid), indexed: true)
-                        ]
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Pet",
-                        primaryKey: "id",
-                        properties: [
-                            RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                            RemodelCore.Property("name", .scalar(.string), default: .string(""), indexed: true),
-                            RemodelCore.Property(name: "owners", kind: .inverse(type: "Owner", property: "pets"))
-                        ]
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Address",
-                        isEmbedded: true,
-                        properties: [
-                            RemodelCore.Property("street", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("geo", .init(.object("Geo"), optional: true))
-                        ]
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Geo",
-                        isEmbedded: true,
-                        properties: [
-                            RemodelCore.Property("lat", .scalar(.double), default: .double(0.0)),
-                            RemodelCore.Property("lon", .scalar(.double), default: .double(0.0))
-                        ]
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "LogLine",
-                        properties: [
-                            RemodelCore.Property("message", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("at", .scalar(.date), default: .generated(.now))
-                        ],
-                        doc: "A top-level object without a primary key, as Realm apps often have."
-                    )
-                ],
-                projections: [
-                    RemodelCore.Projection(
-                        name: "OwnerCard",
-                        of: "Owner",
-                        properties: [
-                            RemodelCore.Projection.Property(name: "fullName", keyPath: "fullName"),
-                            RemodelCore.Projection.Property(
-                                name: "initial",
-                                keyPath: "fullName.first",
-                                type: "Character?"
-                            ),
-                            RemodelCore.Projection.Property(name: "pets", keyPath: "pets"),
-                            RemodelCore.Projection.Property(name: "level", keyPath: "level")
-                        ]
-                    )
-                ]
-            ),
-            schema
-        ],
+        snapshots: [_remodelSnapshot1(), schema],
         migrations: [
             RemodelCore.Migration(
                 version: 1,
@@ -188,91 +87,65 @@ public enum RealmEverythingManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [Owner.self, Pet.self, LogLine.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
-            RemodelCore.EnumType(
-                name: "Mood",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "happy", rawValue: .string("happy")),
-                    RemodelCore.EnumType.Case(name: "sad", rawValue: .string("sad")),
-                    RemodelCore.EnumType.Case(name: "sleepy", rawValue: .string("sleepy"))
-                ]
-            ),
-            RemodelCore.EnumType(
-                name: "Level",
-                rawType: .int,
-                cases: [
-                    RemodelCore.EnumType.Case(name: "low", rawValue: .int(1)),
-                    RemodelCore.EnumType.Case(name: "high", rawValue: .int(2))
-                ]
-            )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "Owner",
-                primaryKey: "_id",
-                properties: [
-                    RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                    RemodelCore.Property("firstName", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("lastName", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("alias", .scalar(.string, optional: true)),
-                    RemodelCore.Property("greeting", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("weight", .scalar(.int), default: .int(0)),
-                    RemodelCore.Property("mood", .init(.enumeration("Mood")), default: .enumCase("happy")),
-                    RemodelCore.Property("homepage", .scalar(.url, optional: true)),
-                    RemodelCore.Property("balance", .scalar(.decimal128), default: .string("0")),
-                    RemodelCore.Property("avatar", .scalar(.data, optional: true)),
-                    RemodelCore.Property("joined", .scalar(.date), default: .generated(.now)),
-                    RemodelCore.Property("pets", .init(.object("Pet"), collection: .list)),
-                    RemodelCore.Property("favorite", .init(.object("Pet"), optional: true)),
-                    RemodelCore.Property("tags", .init(.scalar(.string), collection: .set)),
-                    RemodelCore.Property("scores", .init(.scalar(.int), optional: true, collection: .map)),
-                    RemodelCore.Property("petsByName", .init(.object("Pet"), collection: .map)),
-                    RemodelCore.Property("address", .init(.object("Address"), optional: true)),
-                    RemodelCore.Property("previousAddresses", .init(.object("Address"), collection: .list)),
-                    RemodelCore.Property("level", .init(.enumeration("Level")), default: .enumCase("low")),
-                    RemodelCore.Property("ratio", .scalar(.double), default: .double(0.5)),
-                    RemodelCore.Property("small", .scalar(.int8), default: .int(1)),
-                    RemodelCore.Property("flag", .scalar(.bool), default: .bool(false)),
-                    RemodelCore.Property("rating", .scalar(.float, optional: true)),
-                    RemodelCore.Property("code", .scalar(.uuid), default: .generated(.uuid), indexed: true)
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "Pet",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("name", .scalar(.string), default: .string(""), indexed: true),
-                    RemodelCore.Property(name: "owners", kind: .inverse(type: "Owner", property: "pets"))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "Address",
-                isEmbedded: true,
-                properties: [
-                    RemodelCore.Property("street", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("geo", .init(.object("Geo"), optional: true))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "Geo",
-                isEmbedded: true,
-                properties: [
-                    RemodelCore.Property("lat", .scalar(.double), default: .double(0.0)),
-                    RemodelCore.Property("lon", .scalar(.double), default: .double(0.0))
-                ]
-            ),
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var projections: [RemodelCore.Projection] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "Mood", caseNames: ["happy", "sad", "sleepy"]))
+        enums.append(RemodelCore.EnumType(name: "Level", caseNames: ["low", "high"], intRawValues: [1, 2]))
+        properties.append(RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("firstName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("lastName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("alias", .scalar(.string, optional: true)))
+        properties.append(RemodelCore.Property("greeting", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("weight", .scalar(.int), default: .int(0)))
+        properties.append(RemodelCore.Property("mood", .init(.enumeration("Mood")), default: .enumCase("happy")))
+        properties.append(RemodelCore.Property("homepage", .scalar(.url, optional: true)))
+        properties.append(RemodelCore.Property("balance", .scalar(.decimal128), default: .string("0")))
+        properties.append(RemodelCore.Property("avatar", .scalar(.data, optional: true)))
+        properties.append(RemodelCore.Property("joined", .scalar(.date), default: .generated(.now)))
+        properties.append(RemodelCore.Property("pets", .init(.object("Pet"), collection: .list)))
+        properties.append(RemodelCore.Property("favorite", .init(.object("Pet"), optional: true)))
+        properties.append(RemodelCore.Property("tags", .init(.scalar(.string), collection: .set)))
+        properties.append(RemodelCore.Property("scores", .init(.scalar(.int), optional: true, collection: .map)))
+        properties.append(RemodelCore.Property("petsByName", .init(.object("Pet"), collection: .map)))
+        properties.append(RemodelCore.Property("address", .init(.object("Address"), optional: true)))
+        properties.append(RemodelCore.Property("previousAddresses", .init(.object("Address"), collection: .list)))
+        properties.append(RemodelCore.Property("level", .init(.enumeration("Level")), default: .enumCase("low")))
+        properties.append(RemodelCore.Property("ratio", .scalar(.double), default: .double(0.5)))
+        properties.append(RemodelCore.Property("small", .scalar(.int8), default: .int(1)))
+        properties.append(RemodelCore.Property("flag", .scalar(.bool), default: .bool(false)))
+        properties.append(RemodelCore.Property("rating", .scalar(.float, optional: true)))
+        properties.append(RemodelCore.Property("code", .scalar(.uuid), default: .generated(.uuid), indexed: true))
+        objects.append(RemodelCore.ObjectType(name: "Owner", primaryKey: "_id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string(""), indexed: true))
+        properties.append(RemodelCore.Property(name: "owners", kind: .inverse(type: "Owner", property: "pets")))
+        objects.append(RemodelCore.ObjectType(name: "Pet", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("street", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("geo", .init(.object("Geo"), optional: true)))
+        objects.append(RemodelCore.ObjectType(name: "Address", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("lat", .scalar(.double), default: .double(0.0)))
+        properties.append(RemodelCore.Property("lon", .scalar(.double), default: .double(0.0)))
+        objects.append(RemodelCore.ObjectType(name: "Geo", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("message", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("at", .scalar(.date), default: .generated(.now)))
+        objects.append(
             RemodelCore.ObjectType(
                 name: "LogLine",
-                properties: [
-                    RemodelCore.Property("message", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("at", .scalar(.date), default: .generated(.now))
-                ],
+                properties: properties,
                 doc: "A top-level object without a primary key, as Realm apps often have."
             )
-        ],
-        projections: [
+        )
+        properties.removeAll(keepingCapacity: true)
+        projections.append(
             RemodelCore.Projection(
                 name: "OwnerCard",
                 of: "Owner",
@@ -283,6 +156,76 @@ public enum RealmEverythingManifest: SchemaManifest {
                     RemodelCore.Projection.Property(name: "level", keyPath: "level")
                 ]
             )
-        ]
-    )
+        )
+        return RemodelCore.Schema(enums: enums, objects: objects, projections: projections)
+    }
+
+    private static func _remodelSnapshot1() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var projections: [RemodelCore.Projection] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "Mood", caseNames: ["happy", "sad", "sleepy"]))
+        enums.append(RemodelCore.EnumType(name: "Level", caseNames: ["low", "high"], intRawValues: [1, 2]))
+        properties.append(RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("fullName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("nickname", .scalar(.string, optional: true)))
+        properties.append(RemodelCore.Property("weight", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("mood", .scalar(.string), default: .string("happy")))
+        properties.append(RemodelCore.Property("homepage", .scalar(.url, optional: true)))
+        properties.append(RemodelCore.Property("balance", .scalar(.decimal128), default: .string("0")))
+        properties.append(RemodelCore.Property("avatar", .scalar(.data, optional: true)))
+        properties.append(RemodelCore.Property("joined", .scalar(.date), default: .generated(.now)))
+        properties.append(RemodelCore.Property("pets", .init(.object("Pet"), collection: .list)))
+        properties.append(RemodelCore.Property("favorite", .init(.object("Pet"), optional: true)))
+        properties.append(RemodelCore.Property("tags", .init(.scalar(.string), collection: .set)))
+        properties.append(RemodelCore.Property("scores", .init(.scalar(.int), optional: true, collection: .map)))
+        properties.append(RemodelCore.Property("petsByName", .init(.object("Pet"), collection: .map)))
+        properties.append(RemodelCore.Property("address", .init(.object("Address"), optional: true)))
+        properties.append(RemodelCore.Property("previousAddresses", .init(.object("Address"), collection: .list)))
+        properties.append(RemodelCore.Property("level", .init(.enumeration("Level")), default: .enumCase("low")))
+        properties.append(RemodelCore.Property("ratio", .scalar(.double), default: .double(0.5)))
+        properties.append(RemodelCore.Property("small", .scalar(.int8), default: .int(1)))
+        properties.append(RemodelCore.Property("flag", .scalar(.bool), default: .bool(false)))
+        properties.append(RemodelCore.Property("rating", .scalar(.float, optional: true)))
+        properties.append(RemodelCore.Property("code", .scalar(.uuid), default: .generated(.uuid), indexed: true))
+        objects.append(RemodelCore.ObjectType(name: "Owner", primaryKey: "_id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string(""), indexed: true))
+        properties.append(RemodelCore.Property(name: "owners", kind: .inverse(type: "Owner", property: "pets")))
+        objects.append(RemodelCore.ObjectType(name: "Pet", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("street", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("geo", .init(.object("Geo"), optional: true)))
+        objects.append(RemodelCore.ObjectType(name: "Address", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("lat", .scalar(.double), default: .double(0.0)))
+        properties.append(RemodelCore.Property("lon", .scalar(.double), default: .double(0.0)))
+        objects.append(RemodelCore.ObjectType(name: "Geo", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("message", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("at", .scalar(.date), default: .generated(.now)))
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "LogLine",
+                properties: properties,
+                doc: "A top-level object without a primary key, as Realm apps often have."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        projections.append(
+            RemodelCore.Projection(
+                name: "OwnerCard",
+                of: "Owner",
+                properties: [
+                    RemodelCore.Projection.Property(name: "fullName", keyPath: "fullName"),
+                    RemodelCore.Projection.Property(name: "initial", keyPath: "fullName.first", type: "Character?"),
+                    RemodelCore.Projection.Property(name: "pets", keyPath: "pets"),
+                    RemodelCore.Projection.Property(name: "level", keyPath: "level")
+                ]
+            )
+        )
+        return RemodelCore.Schema(enums: enums, objects: objects, projections: projections)
+    }
 }

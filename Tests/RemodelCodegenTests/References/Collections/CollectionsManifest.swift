@@ -30,53 +30,40 @@ public enum CollectionsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [CollectionItem.self, CollectionHolder.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
-            RemodelCore.EnumType(
-                name: "CollectionTag",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "red", rawValue: .string("red")),
-                    RemodelCore.EnumType.Case(name: "green", rawValue: .string("green")),
-                    RemodelCore.EnumType.Case(name: "blue", rawValue: .string("blue"))
-                ]
-            )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "CollectionItem",
-                primaryKey: "code",
-                properties: [RemodelCore.Property("code", .scalar(.string))]
-            ),
-            RemodelCore.ObjectType(
-                name: "CollectionPart",
-                isEmbedded: true,
-                properties: [
-                    RemodelCore.Property("label", .scalar(.string)),
-                    RemodelCore.Property("weight", .scalar(.double), default: .double(0.0))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "CollectionHolder",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("numbers", .init(.scalar(.int), collection: .list)),
-                    RemodelCore.Property("maybeNames", .init(.scalar(.string), optional: true, collection: .list)),
-                    RemodelCore.Property("uniqueNames", .init(.scalar(.string), collection: .set)),
-                    RemodelCore.Property("maybeCounts", .init(.scalar(.int), optional: true, collection: .set)),
-                    RemodelCore.Property("scores", .init(.scalar(.double), collection: .map)),
-                    RemodelCore.Property("maybeNotes", .init(.scalar(.string), optional: true, collection: .map)),
-                    RemodelCore.Property("dates", .init(.scalar(.date), collection: .list)),
-                    RemodelCore.Property("blobs", .init(.scalar(.data), collection: .list)),
-                    RemodelCore.Property("tags", .init(.enumeration("CollectionTag"), collection: .list)),
-                    RemodelCore.Property("tagSet", .init(.enumeration("CollectionTag"), collection: .set)),
-                    RemodelCore.Property("tagMap", .init(.enumeration("CollectionTag"), collection: .map)),
-                    RemodelCore.Property("items", .init(.object("CollectionItem"), collection: .list)),
-                    RemodelCore.Property("itemSet", .init(.object("CollectionItem"), collection: .set)),
-                    RemodelCore.Property("parts", .init(.object("CollectionPart"), collection: .list)),
-                    RemodelCore.Property("partMap", .init(.object("CollectionPart"), collection: .map))
-                ]
-            )
-        ]
-    )
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "CollectionTag", caseNames: ["red", "green", "blue"]))
+        properties.append(RemodelCore.Property("code", .scalar(.string)))
+        objects.append(RemodelCore.ObjectType(name: "CollectionItem", primaryKey: "code", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("label", .scalar(.string)))
+        properties.append(RemodelCore.Property("weight", .scalar(.double), default: .double(0.0)))
+        objects.append(RemodelCore.ObjectType(name: "CollectionPart", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("numbers", .init(.scalar(.int), collection: .list)))
+        properties.append(
+            RemodelCore.Property("maybeNames", .init(.scalar(.string), optional: true, collection: .list))
+        )
+        properties.append(RemodelCore.Property("uniqueNames", .init(.scalar(.string), collection: .set)))
+        properties.append(RemodelCore.Property("maybeCounts", .init(.scalar(.int), optional: true, collection: .set)))
+        properties.append(RemodelCore.Property("scores", .init(.scalar(.double), collection: .map)))
+        properties.append(RemodelCore.Property("maybeNotes", .init(.scalar(.string), optional: true, collection: .map)))
+        properties.append(RemodelCore.Property("dates", .init(.scalar(.date), collection: .list)))
+        properties.append(RemodelCore.Property("blobs", .init(.scalar(.data), collection: .list)))
+        properties.append(RemodelCore.Property("tags", .init(.enumeration("CollectionTag"), collection: .list)))
+        properties.append(RemodelCore.Property("tagSet", .init(.enumeration("CollectionTag"), collection: .set)))
+        properties.append(RemodelCore.Property("tagMap", .init(.enumeration("CollectionTag"), collection: .map)))
+        properties.append(RemodelCore.Property("items", .init(.object("CollectionItem"), collection: .list)))
+        properties.append(RemodelCore.Property("itemSet", .init(.object("CollectionItem"), collection: .set)))
+        properties.append(RemodelCore.Property("parts", .init(.object("CollectionPart"), collection: .list)))
+        properties.append(RemodelCore.Property("partMap", .init(.object("CollectionPart"), collection: .map)))
+        objects.append(RemodelCore.ObjectType(name: "CollectionHolder", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }

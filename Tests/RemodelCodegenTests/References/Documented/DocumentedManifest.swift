@@ -30,42 +30,52 @@ public enum DocumentedManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [DocumentedEntry.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(
             RemodelCore.EnumType(
                 name: "DocumentedKind",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "article", rawValue: .string("Article")),
-                    RemodelCore.EnumType.Case(name: "video", rawValue: .string("Video"))
-                ],
+                caseNames: ["article", "video"],
+                rawValues: ["Article", "Video"],
                 renamedFrom: "EntryKind",
                 doc: "What kind of entry this is.\n\nPersisted as the raw value.\n"
             )
-        ],
-        objects: [
+        )
+        properties.append(
+            RemodelCore.Property("slug", .scalar(.string), doc: "The URL path of the entry: lowercase, dashes.")
+        )
+        properties.append(
+            RemodelCore.Property(
+                "title",
+                .scalar(.string),
+                default: .string("Untitled"),
+                doc: "What readers see first.\nKeep it short."
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "kind",
+                .init(.enumeration("DocumentedKind")),
+                default: .enumCase("article"),
+                renamedFrom: "type",
+                doc: "The entry's kind."
+            )
+        )
+        properties.append(RemodelCore.Property("archived", .scalar(.bool), default: .bool(false), indexed: true))
+        objects.append(
             RemodelCore.ObjectType(
                 name: "DocumentedEntry",
                 primaryKey: "slug",
-                properties: [
-                    RemodelCore.Property("slug", .scalar(.string), doc: "The URL path of the entry: lowercase, dashes."),
-                    RemodelCore.Property(
-                        "title",
-                        .scalar(.string),
-                        default: .string("Untitled"),
-                        doc: "What readers see first.\nKeep it short."
-                    ),
-                    RemodelCore.Property(
-                        "kind",
-                        .init(.enumeration("DocumentedKind")),
-                        default: .enumCase("article"),
-                        renamedFrom: "type",
-                        doc: "The entry's kind."
-                    ),
-                    RemodelCore.Property("archived", .scalar(.bool), default: .bool(false), indexed: true)
-                ],
+                properties: properties,
                 renamedFrom: "Entry",
                 doc: "An entry in the catalogue.\n\n- Note: Entries are never deleted, only archived.\n"
             )
-        ]
-    )
+        )
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }

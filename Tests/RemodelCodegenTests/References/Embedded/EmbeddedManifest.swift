@@ -30,37 +30,34 @@ public enum EmbeddedManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [EmbeddedCustomer.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        objects: [
-            RemodelCore.ObjectType(
-                name: "EmbeddedGeo",
-                isEmbedded: true,
-                properties: [
-                    RemodelCore.Property("latitude", .scalar(.double)),
-                    RemodelCore.Property("longitude", .scalar(.double))
-                ]
-            ),
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        properties.append(RemodelCore.Property("latitude", .scalar(.double)))
+        properties.append(RemodelCore.Property("longitude", .scalar(.double)))
+        objects.append(RemodelCore.ObjectType(name: "EmbeddedGeo", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("street", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("city", .scalar(.string)))
+        properties.append(RemodelCore.Property("geo", .init(.object("EmbeddedGeo"), optional: true)))
+        objects.append(
             RemodelCore.ObjectType(
                 name: "EmbeddedAddress",
                 isEmbedded: true,
-                properties: [
-                    RemodelCore.Property("street", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("city", .scalar(.string)),
-                    RemodelCore.Property("geo", .init(.object("EmbeddedGeo"), optional: true))
-                ],
+                properties: properties,
                 doc: "A postal address, owned by its customer."
-            ),
-            RemodelCore.ObjectType(
-                name: "EmbeddedCustomer",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.objectId), default: .generated(.objectId)),
-                    RemodelCore.Property("name", .scalar(.string)),
-                    RemodelCore.Property("home", .init(.object("EmbeddedAddress"), optional: true)),
-                    RemodelCore.Property("addresses", .init(.object("EmbeddedAddress"), collection: .list)),
-                    RemodelCore.Property("byLabel", .init(.object("EmbeddedAddress"), collection: .map))
-                ]
             )
-        ]
-    )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("name", .scalar(.string)))
+        properties.append(RemodelCore.Property("home", .init(.object("EmbeddedAddress"), optional: true)))
+        properties.append(RemodelCore.Property("addresses", .init(.object("EmbeddedAddress"), collection: .list)))
+        properties.append(RemodelCore.Property("byLabel", .init(.object("EmbeddedAddress"), collection: .map)))
+        objects.append(RemodelCore.ObjectType(name: "EmbeddedCustomer", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(objects: objects)
+    }
 }

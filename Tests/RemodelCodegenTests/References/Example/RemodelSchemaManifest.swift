@@ -25,170 +25,7 @@ public enum RemodelSchemaManifest: SchemaManifest {
 
     /// Every version's schema and the migrations between them; `nil` without migrations.
     public static let history: RemodelCore.MigrationHistory? = RemodelCore.MigrationHistory(
-        snapshots: [
-            RemodelCore.Schema(
-                objects: [
-                    RemodelCore.ObjectType(
-                        name: "Person",
-                        primaryKey: "_id",
-                        properties: [
-                            RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                            RemodelCore.Property("name", .scalar(.string), default: .string(""), doc: "The full name."),
-                            RemodelCore.Property("employeeId", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
-                            RemodelCore.Property(
-                                "businessUnit",
-                                .scalar(.string),
-                                default: .string(""),
-                                doc: "Free text."
-                            ),
-                            RemodelCore.Property(
-                                "dogs",
-                                .init(.object("Dog"), collection: .list),
-                                doc: "The dogs this person owns, in the order they were added."
-                            )
-                        ],
-                        doc: "A person and the dogs they own."
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Dog",
-                        primaryKey: "_id",
-                        properties: [
-                            RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("breed", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("weight", .scalar(.string), default: .string(""), doc: "Free text."),
-                            RemodelCore.Property(
-                                name: "person",
-                                kind: .inverse(type: "Person", property: "dogs"),
-                                doc: "The people who own this dog (Realm's LinkingObjects)."
-                            )
-                        ],
-                        doc: "A dog, owned by the people whose `dogs` list holds it."
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Note",
-                        primaryKey: "identifier",
-                        properties: [
-                            RemodelCore.Property(
-                                "identifier",
-                                .scalar(.string),
-                                default: .generated(.uuid),
-                                doc: "A new UUID string for each note."
-                            ),
-                            RemodelCore.Property(
-                                "content",
-                                .scalar(.string),
-                                doc: "The text of the note. Required, no default."
-                            ),
-                            RemodelCore.Property(
-                                "lastEdited",
-                                .scalar(.date),
-                                default: .generated(.now),
-                                doc: "When the note was last changed."
-                            )
-                        ],
-                        doc: "A note the user wrote, identified by a UUID string."
-                    )
-                ]
-            ),
-            RemodelCore.Schema(
-                enums: [
-                    RemodelCore.EnumType(
-                        name: "BusinessUnitEnum",
-                        cases: [
-                            RemodelCore.EnumType.Case(
-                                name: "customerEngineering",
-                                rawValue: .string("Customer Engineering")
-                            ),
-                            RemodelCore.EnumType.Case(
-                                name: "educationCommunityAndDocs",
-                                rawValue: .string("Education, Community and Docs")
-                            ),
-                            RemodelCore.EnumType.Case(name: "engineering", rawValue: .string("Engineering")),
-                            RemodelCore.EnumType.Case(
-                                name: "financeAndOperations",
-                                rawValue: .string("Finance and Operations")
-                            ),
-                            RemodelCore.EnumType.Case(
-                                name: "humanResourcesAndRescruiting",
-                                rawValue: .string("Human Resources and Recruiting")
-                            ),
-                            RemodelCore.EnumType.Case(name: "management", rawValue: .string("Management")),
-                            RemodelCore.EnumType.Case(name: "marketing", rawValue: .string("Marketing")),
-                            RemodelCore.EnumType.Case(name: "product", rawValue: .string("Product")),
-                            RemodelCore.EnumType.Case(name: "sales", rawValue: .string("Sales"))
-                        ],
-                        doc: "The part of the company a person works in, persisted as its display name."
-                    )
-                ],
-                objects: [
-                    RemodelCore.ObjectType(
-                        name: "Person",
-                        primaryKey: "_id",
-                        properties: [
-                            RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                            RemodelCore.Property("firstName", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("lastName", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("personId", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
-                            RemodelCore.Property(
-                                "businessUnit",
-                                .init(.enumeration("BusinessUnitEnum")),
-                                default: .enumCase("engineering")
-                            ),
-                            RemodelCore.Property(
-                                "dogs",
-                                .init(.object("Dog"), collection: .list),
-                                doc: "The dogs this person owns, in the order they were added."
-                            )
-                        ],
-                        doc: "A person and the dogs they own."
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Dog",
-                        primaryKey: "_id",
-                        properties: [
-                            RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("breed", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("weight", .scalar(.string), default: .string(""), doc: "Free text."),
-                            RemodelCore.Property(
-                                name: "person",
-                                kind: .inverse(type: "Person", property: "dogs"),
-                                doc: "The people who own this dog (Realm's LinkingObjects)."
-                            )
-                        ],
-                        doc: "A dog, owned by the people whose `dogs` list holds it."
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "Note",
-                        primaryKey: "identifier",
-                        properties: [
-                            RemodelCore.Property(
-                                "identifier",
-                                .scalar(.string),
-                                default: .generated(.uuid),
-                                doc: "A new UUID string for each note."
-                            ),
-                            RemodelCore.Property(
-                                "content",
-                                .scalar(.string),
-                                doc: "The text of the note. Required, no default."
-                            ),
-                            RemodelCore.Property(
-                                "lastEdited",
-                                .scalar(.date),
-                                default: .generated(.now),
-                                doc: "When the note was last changed."
-                            )
-                        ],
-                        doc: "A note the user wrote, identified by a UUID string."
-                    )
-                ]
-            ),
-            schema
-        ],
+        snapshots: [_remodelSnapshot1(), _remodelSnapshot2(), schema],
         migrations: [
             RemodelCore.Migration(
                 version: 1,
@@ -237,99 +74,122 @@ public enum RemodelSchemaManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [Person.self, Dog.self, Note.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var projections: [RemodelCore.Projection] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(
             RemodelCore.EnumType(
                 name: "BusinessUnitEnum",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "customerEngineering", rawValue: .string("Customer Engineering")),
-                    RemodelCore.EnumType.Case(
-                        name: "educationCommunityAndDocs",
-                        rawValue: .string("Education, Community and Docs")
-                    ),
-                    RemodelCore.EnumType.Case(name: "engineering", rawValue: .string("Engineering")),
-                    RemodelCore.EnumType.Case(name: "financeAndOperations", rawValue: .string("Finance and Operations")),
-                    RemodelCore.EnumType.Case(
-                        name: "humanResourcesAndRescruiting",
-                        rawValue: .string("Human Resources and Recruiting")
-                    ),
-                    RemodelCore.EnumType.Case(name: "management", rawValue: .string("Management")),
-                    RemodelCore.EnumType.Case(name: "marketing", rawValue: .string("Marketing")),
-                    RemodelCore.EnumType.Case(name: "product", rawValue: .string("Product")),
-                    RemodelCore.EnumType.Case(name: "sales", rawValue: .string("Sales"))
+                caseNames: [
+                    "customerEngineering",
+                    "educationCommunityAndDocs",
+                    "engineering",
+                    "financeAndOperations",
+                    "humanResourcesAndRescruiting",
+                    "management",
+                    "marketing",
+                    "product",
+                    "sales"
+                ],
+                rawValues: [
+                    "Customer Engineering",
+                    "Education, Community and Docs",
+                    "Engineering",
+                    "Finance and Operations",
+                    "Human Resources and Recruiting",
+                    "Management",
+                    "Marketing",
+                    "Product",
+                    "Sales"
                 ],
                 doc: "The part of the company a person works in, persisted as its display name."
             )
-        ],
-        objects: [
+        )
+        properties.append(RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("firstName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("lastName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("personId", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")))
+        properties.append(
+            RemodelCore.Property(
+                "businessUnit",
+                .init(.enumeration("BusinessUnitEnum")),
+                default: .enumCase("engineering")
+            )
+        )
+        properties.append(RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)))
+        properties.append(
+            RemodelCore.Property(
+                "dogs",
+                .init(.object("Dog"), collection: .list),
+                doc: "The dogs this person owns, in the order they were added."
+            )
+        )
+        objects.append(
             RemodelCore.ObjectType(
                 name: "Person",
                 primaryKey: "_id",
-                properties: [
-                    RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)),
-                    RemodelCore.Property("firstName", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("lastName", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("personId", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")),
-                    RemodelCore.Property(
-                        "businessUnit",
-                        .init(.enumeration("BusinessUnitEnum")),
-                        default: .enumCase("engineering")
-                    ),
-                    RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)),
-                    RemodelCore.Property(
-                        "dogs",
-                        .init(.object("Dog"), collection: .list),
-                        doc: "The dogs this person owns, in the order they were added."
-                    )
-                ],
+                properties: properties,
                 doc: "A person and the dogs they own."
-            ),
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("breed", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("weight", .scalar(.int), default: .int(0)))
+        properties.append(RemodelCore.Property("favoriteToy", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)))
+        properties.append(RemodelCore.Property("dateLastUpdated", .scalar(.date), default: .generated(.now)))
+        properties.append(
+            RemodelCore.Property(
+                name: "person",
+                kind: .inverse(type: "Person", property: "dogs"),
+                doc: "The people who own this dog (Realm's LinkingObjects)."
+            )
+        )
+        objects.append(
             RemodelCore.ObjectType(
                 name: "Dog",
                 primaryKey: "_id",
-                properties: [
-                    RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("name", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("breed", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("weight", .scalar(.int), default: .int(0)),
-                    RemodelCore.Property("favoriteToy", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("profileImageUrl", .scalar(.url, optional: true)),
-                    RemodelCore.Property("dateLastUpdated", .scalar(.date), default: .generated(.now)),
-                    RemodelCore.Property(
-                        name: "person",
-                        kind: .inverse(type: "Person", property: "dogs"),
-                        doc: "The people who own this dog (Realm's LinkingObjects)."
-                    )
-                ],
+                properties: properties,
                 doc: "A dog, owned by the people whose `dogs` list holds it."
-            ),
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(
+            RemodelCore.Property(
+                "identifier",
+                .scalar(.string),
+                default: .generated(.uuid),
+                doc: "A new UUID string for each note."
+            )
+        )
+        properties.append(
+            RemodelCore.Property("content", .scalar(.string), doc: "The text of the note. Required, no default.")
+        )
+        properties.append(
+            RemodelCore.Property(
+                "lastEdited",
+                .scalar(.date),
+                default: .generated(.now),
+                doc: "When the note was last changed."
+            )
+        )
+        objects.append(
             RemodelCore.ObjectType(
                 name: "Note",
                 primaryKey: "identifier",
-                properties: [
-                    RemodelCore.Property(
-                        "identifier",
-                        .scalar(.string),
-                        default: .generated(.uuid),
-                        doc: "A new UUID string for each note."
-                    ),
-                    RemodelCore.Property(
-                        "content",
-                        .scalar(.string),
-                        doc: "The text of the note. Required, no default."
-                    ),
-                    RemodelCore.Property(
-                        "lastEdited",
-                        .scalar(.date),
-                        default: .generated(.now),
-                        doc: "When the note was last changed."
-                    )
-                ],
+                properties: properties,
                 doc: "A note the user wrote, identified by a UUID string."
             )
-        ],
-        projections: [
+        )
+        properties.removeAll(keepingCapacity: true)
+        projections.append(
             RemodelCore.Projection(
                 name: "Profile",
                 of: "Person",
@@ -348,6 +208,195 @@ public enum RemodelSchemaManifest: SchemaManifest {
                 ],
                 doc: "What a person's profile page shows."
             )
-        ]
-    )
+        )
+        return RemodelCore.Schema(enums: enums, objects: objects, projections: projections)
+    }
+
+    private static func _remodelSnapshot1() -> RemodelCore.Schema {
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        properties.append(RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string(""), doc: "The full name."))
+        properties.append(RemodelCore.Property("employeeId", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")))
+        properties.append(
+            RemodelCore.Property("businessUnit", .scalar(.string), default: .string(""), doc: "Free text.")
+        )
+        properties.append(
+            RemodelCore.Property(
+                "dogs",
+                .init(.object("Dog"), collection: .list),
+                doc: "The dogs this person owns, in the order they were added."
+            )
+        )
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "Person",
+                primaryKey: "_id",
+                properties: properties,
+                doc: "A person and the dogs they own."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("breed", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("weight", .scalar(.string), default: .string(""), doc: "Free text."))
+        properties.append(
+            RemodelCore.Property(
+                name: "person",
+                kind: .inverse(type: "Person", property: "dogs"),
+                doc: "The people who own this dog (Realm's LinkingObjects)."
+            )
+        )
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "Dog",
+                primaryKey: "_id",
+                properties: properties,
+                doc: "A dog, owned by the people whose `dogs` list holds it."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(
+            RemodelCore.Property(
+                "identifier",
+                .scalar(.string),
+                default: .generated(.uuid),
+                doc: "A new UUID string for each note."
+            )
+        )
+        properties.append(
+            RemodelCore.Property("content", .scalar(.string), doc: "The text of the note. Required, no default.")
+        )
+        properties.append(
+            RemodelCore.Property(
+                "lastEdited",
+                .scalar(.date),
+                default: .generated(.now),
+                doc: "When the note was last changed."
+            )
+        )
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "Note",
+                primaryKey: "identifier",
+                properties: properties,
+                doc: "A note the user wrote, identified by a UUID string."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(objects: objects)
+    }
+
+    private static func _remodelSnapshot2() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(
+            RemodelCore.EnumType(
+                name: "BusinessUnitEnum",
+                caseNames: [
+                    "customerEngineering",
+                    "educationCommunityAndDocs",
+                    "engineering",
+                    "financeAndOperations",
+                    "humanResourcesAndRescruiting",
+                    "management",
+                    "marketing",
+                    "product",
+                    "sales"
+                ],
+                rawValues: [
+                    "Customer Engineering",
+                    "Education, Community and Docs",
+                    "Engineering",
+                    "Finance and Operations",
+                    "Human Resources and Recruiting",
+                    "Management",
+                    "Marketing",
+                    "Product",
+                    "Sales"
+                ],
+                doc: "The part of the company a person works in, persisted as its display name."
+            )
+        )
+        properties.append(RemodelCore.Property("_id", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("firstName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("lastName", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("personId", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("company", .scalar(.string), default: .string("MongoDB")))
+        properties.append(
+            RemodelCore.Property(
+                "businessUnit",
+                .init(.enumeration("BusinessUnitEnum")),
+                default: .enumCase("engineering")
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "dogs",
+                .init(.object("Dog"), collection: .list),
+                doc: "The dogs this person owns, in the order they were added."
+            )
+        )
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "Person",
+                primaryKey: "_id",
+                properties: properties,
+                doc: "A person and the dogs they own."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("_id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("breed", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("weight", .scalar(.string), default: .string(""), doc: "Free text."))
+        properties.append(
+            RemodelCore.Property(
+                name: "person",
+                kind: .inverse(type: "Person", property: "dogs"),
+                doc: "The people who own this dog (Realm's LinkingObjects)."
+            )
+        )
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "Dog",
+                primaryKey: "_id",
+                properties: properties,
+                doc: "A dog, owned by the people whose `dogs` list holds it."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        properties.append(
+            RemodelCore.Property(
+                "identifier",
+                .scalar(.string),
+                default: .generated(.uuid),
+                doc: "A new UUID string for each note."
+            )
+        )
+        properties.append(
+            RemodelCore.Property("content", .scalar(.string), doc: "The text of the note. Required, no default.")
+        )
+        properties.append(
+            RemodelCore.Property(
+                "lastEdited",
+                .scalar(.date),
+                default: .generated(.now),
+                doc: "When the note was last changed."
+            )
+        )
+        objects.append(
+            RemodelCore.ObjectType(
+                name: "Note",
+                primaryKey: "identifier",
+                properties: properties,
+                doc: "A note the user wrote, identified by a UUID string."
+            )
+        )
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }

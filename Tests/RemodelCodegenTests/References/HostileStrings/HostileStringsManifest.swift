@@ -30,78 +30,95 @@ public enum HostileStringsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [HostileHolder.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(
             RemodelCore.EnumType(
                 name: "HostileRaw",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "quote", rawValue: .string("\"")),
-                    RemodelCore.EnumType.Case(name: "backslash", rawValue: .string("\\")),
-                    RemodelCore.EnumType.Case(name: "interpolation", rawValue: .string("\\(evil)")),
-                    RemodelCore.EnumType.Case(name: "triple", rawValue: .string("\"\"\"")),
-                    RemodelCore.EnumType.Case(name: "newline", rawValue: .string("a\nb")),
-                    RemodelCore.EnumType.Case(name: "nul", rawValue: .string("a\0b")),
-                    RemodelCore.EnumType.Case(name: "empty", rawValue: .string(""))
-                ],
+                caseNames: ["quote", "backslash", "interpolation", "triple", "newline", "nul", "empty"],
+                rawValues: ["\"", "\\", "\\(evil)", "\"\"\"", "a\nb", "a\0b", ""],
                 doc: "*/ enum Evil {} /*\nsecond line"
             )
-        ],
-        objects: [
+        )
+        properties.append(
+            RemodelCore.Property(
+                "id",
+                .scalar(.string),
+                default: .string("\"; fatalError(); let x = \""),
+                doc: "/// not a doc\n// MARK: - fake\n*/"
+            )
+        )
+        properties.append(
+            RemodelCore.Property("quotes", .scalar(.string), default: .string("She said \"hi\" and 'bye'"))
+        )
+        properties.append(RemodelCore.Property("backslashes", .scalar(.string), default: .string("C:\\path\\n\\t\\\\")))
+        properties.append(RemodelCore.Property("interpolation", .scalar(.string), default: .string("\\(fatalError())")))
+        properties.append(
+            RemodelCore.Property("tripleQuotes", .scalar(.string), default: .string("\"\"\"\nraw\n\"\"\""))
+        )
+        properties.append(
+            RemodelCore.Property("rawDelimiters", .scalar(.string), default: .string("#\"raw\"# ##\"\"##"))
+        )
+        properties.append(
+            RemodelCore.Property("commentTerminators", .scalar(.string), default: .string("*/ /* // /// #if false"))
+        )
+        properties.append(
+            RemodelCore.Property(
+                "newlines",
+                .scalar(.string),
+                default: .string("line1\nline2\r\nline3\rline4\u{2028}line5\u{2029}line6\u{85}")
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "controls",
+                .scalar(.string),
+                default: .string("nul\0bell\u{7}backspace\u{8}escape\u{1B}tab\tdelete\u{7F}")
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "unicode",
+                .scalar(.string),
+                default: .string("emoji 🐶👩\u{200D}👩\u{200D}👧 é vs é, 日本語, عربى")
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "invisible",
+                .scalar(.string),
+                default: .string(
+                    "\u{301}starts with a combining mark, rtl\u{202E}override\u{202C}, zero\u{200B}width, bom\u{FEFF}"
+                )
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "nonCharacters",
+                .scalar(.string),
+                default: .string("private\u{E000} unassigned\u{E0080} last\u{10FFFD}")
+            )
+        )
+        properties.append(
+            RemodelCore.Property(
+                "hostileURL",
+                .scalar(.url),
+                default: .string("https://example.com/\"quoted\"?q=\\(x)")
+            )
+        )
+        objects.append(
             RemodelCore.ObjectType(
                 name: "HostileHolder",
                 primaryKey: "id",
-                properties: [
-                    RemodelCore.Property(
-                        "id",
-                        .scalar(.string),
-                        default: .string("\"; fatalError(); let x = \""),
-                        doc: "/// not a doc\n// MARK: - fake\n*/"
-                    ),
-                    RemodelCore.Property("quotes", .scalar(.string), default: .string("She said \"hi\" and 'bye'")),
-                    RemodelCore.Property("backslashes", .scalar(.string), default: .string("C:\\path\\n\\t\\\\")),
-                    RemodelCore.Property("interpolation", .scalar(.string), default: .string("\\(fatalError())")),
-                    RemodelCore.Property("tripleQuotes", .scalar(.string), default: .string("\"\"\"\nraw\n\"\"\"")),
-                    RemodelCore.Property("rawDelimiters", .scalar(.string), default: .string("#\"raw\"# ##\"\"##")),
-                    RemodelCore.Property(
-                        "commentTerminators",
-                        .scalar(.string),
-                        default: .string("*/ /* // /// #if false")
-                    ),
-                    RemodelCore.Property(
-                        "newlines",
-                        .scalar(.string),
-                        default: .string("line1\nline2\r\nline3\rline4\u{2028}line5\u{2029}line6\u{85}")
-                    ),
-                    RemodelCore.Property(
-                        "controls",
-                        .scalar(.string),
-                        default: .string("nul\0bell\u{7}backspace\u{8}escape\u{1B}tab\tdelete\u{7F}")
-                    ),
-                    RemodelCore.Property(
-                        "unicode",
-                        .scalar(.string),
-                        default: .string("emoji 🐶👩\u{200D}👩\u{200D}👧 é vs é, 日本語, عربى")
-                    ),
-                    RemodelCore.Property(
-                        "invisible",
-                        .scalar(.string),
-                        default: .string(
-                            "\u{301}starts with a combining mark, rtl\u{202E}override\u{202C}, zero\u{200B}width, bom\u{FEFF}"
-                        )
-                    ),
-                    RemodelCore.Property(
-                        "nonCharacters",
-                        .scalar(.string),
-                        default: .string("private\u{E000} unassigned\u{E0080} last\u{10FFFD}")
-                    ),
-                    RemodelCore.Property(
-                        "hostileURL",
-                        .scalar(.url),
-                        default: .string("https://example.com/\"quoted\"?q=\\(x)")
-                    )
-                ],
+                properties: properties,
                 doc: "Line one */ } struct Injected { /*\r\nline two\rline three\u{2028}line four\u{85}line five\u{1B}[31m"
             )
-        ]
-    )
+        )
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }

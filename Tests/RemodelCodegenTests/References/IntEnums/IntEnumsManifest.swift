@@ -30,42 +30,34 @@ public enum IntEnumsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [IntEnumTask.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(
             RemodelCore.EnumType(
                 name: "IntPriority",
-                rawType: .int,
-                cases: [
-                    RemodelCore.EnumType.Case(name: "lowest", rawValue: .int(-3)),
-                    RemodelCore.EnumType.Case(name: "low", rawValue: .int(0)),
-                    RemodelCore.EnumType.Case(name: "normal", rawValue: .int(1)),
-                    RemodelCore.EnumType.Case(name: "high", rawValue: .int(10)),
-                    RemodelCore.EnumType.Case(name: "huge", rawValue: .int(9223372036854775807))
-                ],
+                caseNames: ["lowest", "low", "normal", "high", "huge"],
+                intRawValues: [-3, 0, 1, 10, 9223372036854775807],
                 doc: "How urgent a task is."
-            ),
-            RemodelCore.EnumType(
-                name: "StringStatus",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "open", rawValue: .string("open")),
-                    RemodelCore.EnumType.Case(name: "closed", rawValue: .string("closed"))
-                ]
             )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "IntEnumTask",
-                primaryKey: "number",
-                properties: [
-                    RemodelCore.Property("number", .scalar(.int32)),
-                    RemodelCore.Property("priority", .init(.enumeration("IntPriority")), default: .enumCase("normal")),
-                    RemodelCore.Property("backup", .init(.enumeration("IntPriority"), optional: true)),
-                    RemodelCore.Property("history", .init(.enumeration("IntPriority"), collection: .list)),
-                    RemodelCore.Property("seen", .init(.enumeration("IntPriority"), collection: .set)),
-                    RemodelCore.Property("byOwner", .init(.enumeration("IntPriority"), collection: .map)),
-                    RemodelCore.Property("status", .init(.enumeration("StringStatus")), default: .enumCase("open"))
-                ]
-            )
-        ]
-    )
+        )
+        enums.append(RemodelCore.EnumType(name: "StringStatus", caseNames: ["open", "closed"]))
+        properties.append(RemodelCore.Property("number", .scalar(.int32)))
+        properties.append(
+            RemodelCore.Property("priority", .init(.enumeration("IntPriority")), default: .enumCase("normal"))
+        )
+        properties.append(RemodelCore.Property("backup", .init(.enumeration("IntPriority"), optional: true)))
+        properties.append(RemodelCore.Property("history", .init(.enumeration("IntPriority"), collection: .list)))
+        properties.append(RemodelCore.Property("seen", .init(.enumeration("IntPriority"), collection: .set)))
+        properties.append(RemodelCore.Property("byOwner", .init(.enumeration("IntPriority"), collection: .map)))
+        properties.append(
+            RemodelCore.Property("status", .init(.enumeration("StringStatus")), default: .enumCase("open"))
+        )
+        objects.append(RemodelCore.ObjectType(name: "IntEnumTask", primaryKey: "number", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }

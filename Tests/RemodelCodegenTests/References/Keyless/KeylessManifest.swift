@@ -30,21 +30,19 @@ public enum KeylessManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [KeylessLogEntry.self, KeyOnly.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        objects: [
-            RemodelCore.ObjectType(
-                name: "KeylessLogEntry",
-                properties: [
-                    RemodelCore.Property("message", .scalar(.string)),
-                    RemodelCore.Property("level", .scalar(.int16), default: .int(0)),
-                    RemodelCore.Property("at", .scalar(.date), default: .generated(.now))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "KeyOnly",
-                primaryKey: "id",
-                properties: [RemodelCore.Property("id", .scalar(.int), default: .int(0))]
-            )
-        ]
-    )
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        properties.append(RemodelCore.Property("message", .scalar(.string)))
+        properties.append(RemodelCore.Property("level", .scalar(.int16), default: .int(0)))
+        properties.append(RemodelCore.Property("at", .scalar(.date), default: .generated(.now)))
+        objects.append(RemodelCore.ObjectType(name: "KeylessLogEntry", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.int), default: .int(0)))
+        objects.append(RemodelCore.ObjectType(name: "KeyOnly", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(objects: objects)
+    }
 }

@@ -30,55 +30,42 @@ public enum KeywordsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [KeywordHolder.self, KeywordTarget.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var projections: [RemodelCore.Projection] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(
             RemodelCore.EnumType(
                 name: "KeywordCase",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "default", rawValue: .string("default")),
-                    RemodelCore.EnumType.Case(name: "class", rawValue: .string("class")),
-                    RemodelCore.EnumType.Case(name: "protocol", rawValue: .string("protocol")),
-                    RemodelCore.EnumType.Case(name: "for", rawValue: .string("for")),
-                    RemodelCore.EnumType.Case(name: "in", rawValue: .string("in")),
-                    RemodelCore.EnumType.Case(name: "is", rawValue: .string("is")),
-                    RemodelCore.EnumType.Case(name: "func", rawValue: .string("func")),
-                    RemodelCore.EnumType.Case(name: "struct", rawValue: .string("struct")),
-                    RemodelCore.EnumType.Case(name: "nil", rawValue: .string("nil")),
-                    RemodelCore.EnumType.Case(name: "true", rawValue: .string("true"))
-                ]
+                caseNames: ["default", "class", "protocol", "for", "in", "is", "func", "struct", "nil", "true"]
             )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "KeywordHolder",
-                primaryKey: "default",
-                properties: [
-                    RemodelCore.Property("default", .scalar(.string), default: .generated(.uuid)),
-                    RemodelCore.Property("class", .scalar(.int), default: .int(0)),
-                    RemodelCore.Property("protocol", .init(.enumeration("KeywordCase")), default: .enumCase("protocol")),
-                    RemodelCore.Property(
-                        "func",
-                        .init(.enumeration("KeywordCase"), optional: true),
-                        default: .enumCase("nil")
-                    ),
-                    RemodelCore.Property("where", .init(.enumeration("KeywordCase"), collection: .list)),
-                    RemodelCore.Property("return", .scalar(.bool), default: .bool(false)),
-                    RemodelCore.Property("var", .scalar(.string, optional: true)),
-                    RemodelCore.Property("in", .init(.scalar(.int), collection: .set)),
-                    RemodelCore.Property("switch", .init(.scalar(.string), collection: .map)),
-                    RemodelCore.Property("extension", .init(.object("KeywordTarget"), optional: true))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "KeywordTarget",
-                primaryKey: "struct",
-                properties: [
-                    RemodelCore.Property("struct", .scalar(.int)),
-                    RemodelCore.Property(name: "holders", kind: .inverse(type: "KeywordHolder", property: "extension"))
-                ]
-            )
-        ],
-        projections: [
+        )
+        properties.append(RemodelCore.Property("default", .scalar(.string), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("class", .scalar(.int), default: .int(0)))
+        properties.append(
+            RemodelCore.Property("protocol", .init(.enumeration("KeywordCase")), default: .enumCase("protocol"))
+        )
+        properties.append(
+            RemodelCore.Property("func", .init(.enumeration("KeywordCase"), optional: true), default: .enumCase("nil"))
+        )
+        properties.append(RemodelCore.Property("where", .init(.enumeration("KeywordCase"), collection: .list)))
+        properties.append(RemodelCore.Property("return", .scalar(.bool), default: .bool(false)))
+        properties.append(RemodelCore.Property("var", .scalar(.string, optional: true)))
+        properties.append(RemodelCore.Property("in", .init(.scalar(.int), collection: .set)))
+        properties.append(RemodelCore.Property("switch", .init(.scalar(.string), collection: .map)))
+        properties.append(RemodelCore.Property("extension", .init(.object("KeywordTarget"), optional: true)))
+        objects.append(RemodelCore.ObjectType(name: "KeywordHolder", primaryKey: "default", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("struct", .scalar(.int)))
+        properties.append(
+            RemodelCore.Property(name: "holders", kind: .inverse(type: "KeywordHolder", property: "extension"))
+        )
+        objects.append(RemodelCore.ObjectType(name: "KeywordTarget", primaryKey: "struct", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        projections.append(
             RemodelCore.Projection(
                 name: "KeywordView",
                 of: "KeywordHolder",
@@ -89,6 +76,7 @@ public enum KeywordsManifest: SchemaManifest {
                     RemodelCore.Projection.Property(name: "repeat", keyPath: "switch.count", type: "Int")
                 ]
             )
-        ]
-    )
+        )
+        return RemodelCore.Schema(enums: enums, objects: objects, projections: projections)
+    }
 }

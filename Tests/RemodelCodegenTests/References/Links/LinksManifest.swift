@@ -30,43 +30,32 @@ public enum LinksManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [LinkOwner.self, LinkPet.self, LinkVet.self, LinkClinic.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        objects: [
-            RemodelCore.ObjectType(
-                name: "LinkOwner",
-                primaryKey: "ownerID",
-                properties: [
-                    RemodelCore.Property("ownerID", .scalar(.string), default: .generated(.uuid)),
-                    RemodelCore.Property("pets", .init(.object("LinkPet"), collection: .list)),
-                    RemodelCore.Property("favorites", .init(.object("LinkPet"), collection: .set)),
-                    RemodelCore.Property("vet", .init(.object("LinkVet"), optional: true)),
-                    RemodelCore.Property("pastVets", .init(.object("LinkVet"), collection: .list))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "LinkPet",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("name", .scalar(.string), indexed: true),
-                    RemodelCore.Property(name: "owners", kind: .inverse(type: "LinkOwner", property: "pets")),
-                    RemodelCore.Property(name: "fans", kind: .inverse(type: "LinkOwner", property: "favorites"))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "LinkVet",
-                primaryKey: "number",
-                properties: [
-                    RemodelCore.Property("number", .scalar(.int)),
-                    RemodelCore.Property("clinic", .init(.object("LinkClinic"), optional: true)),
-                    RemodelCore.Property(name: "patients", kind: .inverse(type: "LinkOwner", property: "vet"))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "LinkClinic",
-                primaryKey: "oid",
-                properties: [RemodelCore.Property("oid", .scalar(.objectId), default: .generated(.objectId))]
-            )
-        ]
-    )
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        properties.append(RemodelCore.Property("ownerID", .scalar(.string), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("pets", .init(.object("LinkPet"), collection: .list)))
+        properties.append(RemodelCore.Property("favorites", .init(.object("LinkPet"), collection: .set)))
+        properties.append(RemodelCore.Property("vet", .init(.object("LinkVet"), optional: true)))
+        properties.append(RemodelCore.Property("pastVets", .init(.object("LinkVet"), collection: .list)))
+        objects.append(RemodelCore.ObjectType(name: "LinkOwner", primaryKey: "ownerID", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), indexed: true))
+        properties.append(RemodelCore.Property(name: "owners", kind: .inverse(type: "LinkOwner", property: "pets")))
+        properties.append(RemodelCore.Property(name: "fans", kind: .inverse(type: "LinkOwner", property: "favorites")))
+        objects.append(RemodelCore.ObjectType(name: "LinkPet", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("number", .scalar(.int)))
+        properties.append(RemodelCore.Property("clinic", .init(.object("LinkClinic"), optional: true)))
+        properties.append(RemodelCore.Property(name: "patients", kind: .inverse(type: "LinkOwner", property: "vet")))
+        objects.append(RemodelCore.ObjectType(name: "LinkVet", primaryKey: "number", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("oid", .scalar(.objectId), default: .generated(.objectId)))
+        objects.append(RemodelCore.ObjectType(name: "LinkClinic", primaryKey: "oid", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(objects: objects)
+    }
 }

@@ -30,35 +30,23 @@ public enum MemberKeywordsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [MemberKeywordHolder.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
-            RemodelCore.EnumType(
-                name: "MemberKeywordCase",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "self", rawValue: .string("self")),
-                    RemodelCore.EnumType.Case(name: "Type", rawValue: .string("Type")),
-                    RemodelCore.EnumType.Case(name: "Protocol", rawValue: .string("Protocol")),
-                    RemodelCore.EnumType.Case(name: "Self", rawValue: .string("Self"))
-                ]
-            )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "MemberKeywordHolder",
-                primaryKey: "Type",
-                properties: [
-                    RemodelCore.Property("Type", .scalar(.string), default: .string("type")),
-                    RemodelCore.Property("init", .scalar(.int), default: .int(1)),
-                    RemodelCore.Property(
-                        "Protocol",
-                        .init(.enumeration("MemberKeywordCase")),
-                        default: .enumCase("self")
-                    ),
-                    RemodelCore.Property("Self", .init(.enumeration("MemberKeywordCase"), collection: .list))
-                ]
-            )
-        ],
-        projections: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var projections: [RemodelCore.Projection] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "MemberKeywordCase", caseNames: ["self", "Type", "Protocol", "Self"]))
+        properties.append(RemodelCore.Property("Type", .scalar(.string), default: .string("type")))
+        properties.append(RemodelCore.Property("init", .scalar(.int), default: .int(1)))
+        properties.append(
+            RemodelCore.Property("Protocol", .init(.enumeration("MemberKeywordCase")), default: .enumCase("self"))
+        )
+        properties.append(RemodelCore.Property("Self", .init(.enumeration("MemberKeywordCase"), collection: .list)))
+        objects.append(RemodelCore.ObjectType(name: "MemberKeywordHolder", primaryKey: "Type", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        projections.append(
             RemodelCore.Projection(
                 name: "MemberKeywordView",
                 of: "MemberKeywordHolder",
@@ -68,6 +56,7 @@ public enum MemberKeywordsManifest: SchemaManifest {
                     RemodelCore.Projection.Property(name: "kind", keyPath: "Protocol.rawValue", type: "String")
                 ]
             )
-        ]
-    )
+        )
+        return RemodelCore.Schema(enums: enums, objects: objects, projections: projections)
+    }
 }

@@ -30,60 +30,52 @@ public enum OptionalsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [OptionalTarget.self, OptionalEverything.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
-            RemodelCore.EnumType(
-                name: "OptionalMood",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "happy", rawValue: .string(":)")),
-                    RemodelCore.EnumType.Case(name: "sad", rawValue: .string(":("))
-                ]
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "OptionalMood", caseNames: ["happy", "sad"], rawValues: [":)", ":("]))
+        properties.append(RemodelCore.Property("id", .scalar(.int)))
+        objects.append(RemodelCore.ObjectType(name: "OptionalTarget", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("note", .scalar(.string, optional: true)))
+        objects.append(RemodelCore.ObjectType(name: "OptionalNested", isEmbedded: true, properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.int)))
+        properties.append(RemodelCore.Property("flag", .scalar(.bool, optional: true)))
+        properties.append(RemodelCore.Property("count", .scalar(.int, optional: true)))
+        properties.append(RemodelCore.Property("tiny", .scalar(.int8, optional: true)))
+        properties.append(RemodelCore.Property("small", .scalar(.int16, optional: true)))
+        properties.append(RemodelCore.Property("medium", .scalar(.int32, optional: true)))
+        properties.append(RemodelCore.Property("large", .scalar(.int64, optional: true)))
+        properties.append(RemodelCore.Property("ratio", .scalar(.float, optional: true)))
+        properties.append(RemodelCore.Property("precise", .scalar(.double, optional: true)))
+        properties.append(RemodelCore.Property("text", .scalar(.string, optional: true)))
+        properties.append(RemodelCore.Property("blob", .scalar(.data, optional: true)))
+        properties.append(RemodelCore.Property("moment", .scalar(.date, optional: true)))
+        properties.append(RemodelCore.Property("amount", .scalar(.decimal128, optional: true)))
+        properties.append(RemodelCore.Property("oid", .scalar(.objectId, optional: true)))
+        properties.append(RemodelCore.Property("uid", .scalar(.uuid, optional: true)))
+        properties.append(RemodelCore.Property("link", .scalar(.url, optional: true)))
+        properties.append(RemodelCore.Property("mood", .init(.enumeration("OptionalMood"), optional: true)))
+        properties.append(RemodelCore.Property("target", .init(.object("OptionalTarget"), optional: true)))
+        properties.append(RemodelCore.Property("nested", .init(.object("OptionalNested"), optional: true)))
+        properties.append(RemodelCore.Property("explicitNull", .scalar(.string, optional: true), default: .null))
+        properties.append(RemodelCore.Property("withDefault", .scalar(.int, optional: true), default: .int(3)))
+        properties.append(
+            RemodelCore.Property(
+                "moodDefault",
+                .init(.enumeration("OptionalMood"), optional: true),
+                default: .enumCase("sad")
             )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "OptionalTarget",
-                primaryKey: "id",
-                properties: [RemodelCore.Property("id", .scalar(.int))]
-            ),
-            RemodelCore.ObjectType(
-                name: "OptionalNested",
-                isEmbedded: true,
-                properties: [RemodelCore.Property("note", .scalar(.string, optional: true))]
-            ),
-            RemodelCore.ObjectType(
-                name: "OptionalEverything",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.int)),
-                    RemodelCore.Property("flag", .scalar(.bool, optional: true)),
-                    RemodelCore.Property("count", .scalar(.int, optional: true)),
-                    RemodelCore.Property("tiny", .scalar(.int8, optional: true)),
-                    RemodelCore.Property("small", .scalar(.int16, optional: true)),
-                    RemodelCore.Property("medium", .scalar(.int32, optional: true)),
-                    RemodelCore.Property("large", .scalar(.int64, optional: true)),
-                    RemodelCore.Property("ratio", .scalar(.float, optional: true)),
-                    RemodelCore.Property("precise", .scalar(.double, optional: true)),
-                    RemodelCore.Property("text", .scalar(.string, optional: true)),
-                    RemodelCore.Property("blob", .scalar(.data, optional: true)),
-                    RemodelCore.Property("moment", .scalar(.date, optional: true)),
-                    RemodelCore.Property("amount", .scalar(.decimal128, optional: true)),
-                    RemodelCore.Property("oid", .scalar(.objectId, optional: true)),
-                    RemodelCore.Property("uid", .scalar(.uuid, optional: true)),
-                    RemodelCore.Property("link", .scalar(.url, optional: true)),
-                    RemodelCore.Property("mood", .init(.enumeration("OptionalMood"), optional: true)),
-                    RemodelCore.Property("target", .init(.object("OptionalTarget"), optional: true)),
-                    RemodelCore.Property("nested", .init(.object("OptionalNested"), optional: true)),
-                    RemodelCore.Property("explicitNull", .scalar(.string, optional: true), default: .null),
-                    RemodelCore.Property("withDefault", .scalar(.int, optional: true), default: .int(3)),
-                    RemodelCore.Property(
-                        "moodDefault",
-                        .init(.enumeration("OptionalMood"), optional: true),
-                        default: .enumCase("sad")
-                    ),
-                    RemodelCore.Property("uuidDefault", .scalar(.uuid, optional: true), default: .generated(.uuid))
-                ]
-            )
-        ]
-    )
+        )
+        properties.append(
+            RemodelCore.Property("uuidDefault", .scalar(.uuid, optional: true), default: .generated(.uuid))
+        )
+        objects.append(RemodelCore.ObjectType(name: "OptionalEverything", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }

@@ -30,22 +30,21 @@ public enum ProjectionsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [ProjectedAuthor.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        objects: [
-            RemodelCore.ObjectType(
-                name: "ProjectedAuthor",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("name", .scalar(.string)),
-                    RemodelCore.Property("nickname", .scalar(.string, optional: true)),
-                    RemodelCore.Property("tags", .init(.scalar(.string), collection: .list)),
-                    RemodelCore.Property("born", .scalar(.date)),
-                    RemodelCore.Property("friends", .init(.object("ProjectedAuthor"), collection: .list))
-                ]
-            )
-        ],
-        projections: [
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var objects: [RemodelCore.ObjectType] = []
+        var projections: [RemodelCore.Projection] = []
+        var properties: [RemodelCore.Property] = []
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string)))
+        properties.append(RemodelCore.Property("nickname", .scalar(.string, optional: true)))
+        properties.append(RemodelCore.Property("tags", .init(.scalar(.string), collection: .list)))
+        properties.append(RemodelCore.Property("born", .scalar(.date)))
+        properties.append(RemodelCore.Property("friends", .init(.object("ProjectedAuthor"), collection: .list)))
+        objects.append(RemodelCore.ObjectType(name: "ProjectedAuthor", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        projections.append(
             RemodelCore.Projection(
                 name: "AuthorCard",
                 of: "ProjectedAuthor",
@@ -64,7 +63,9 @@ public enum ProjectionsManifest: SchemaManifest {
                     RemodelCore.Projection.Property(name: "friends", keyPath: "friends")
                 ],
                 doc: "What a list row shows."
-            ),
+            )
+        )
+        projections.append(
             RemodelCore.Projection(
                 name: "AuthorBadge",
                 of: "ProjectedAuthor",
@@ -75,6 +76,7 @@ public enum ProjectionsManifest: SchemaManifest {
                     RemodelCore.Projection.Property(name: "friendIDs", keyPath: "friends", type: "[ProjectedAuthor.ID]")
                 ]
             )
-        ]
-    )
+        )
+        return RemodelCore.Schema(objects: objects, projections: projections)
+    }
 }

@@ -30,74 +30,71 @@ public enum ScalarsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [ScalarDefaults.self, ScalarRequired.self, ScalarEdges.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        objects: [
-            RemodelCore.ObjectType(
-                name: "ScalarDefaults",
-                primaryKey: "key",
-                properties: [
-                    RemodelCore.Property("key", .scalar(.int64), default: .int(9223372036854775807)),
-                    RemodelCore.Property("flag", .scalar(.bool), default: .bool(true)),
-                    RemodelCore.Property("count", .scalar(.int), default: .int(-5)),
-                    RemodelCore.Property("tiny", .scalar(.int8), default: .int(-128)),
-                    RemodelCore.Property("small", .scalar(.int16), default: .int(32767)),
-                    RemodelCore.Property("medium", .scalar(.int32), default: .int(-2147483648)),
-                    RemodelCore.Property("large", .scalar(.int64), default: .int(-9223372036854775808)),
-                    RemodelCore.Property("ratio", .scalar(.float), default: .double(1.5)),
-                    RemodelCore.Property("precise", .scalar(.double), default: .double(0.1)),
-                    RemodelCore.Property("text", .scalar(.string), default: .string("hello")),
-                    RemodelCore.Property("blob", .scalar(.data), default: .string("AAEC/w==")),
-                    RemodelCore.Property("moment", .scalar(.date), default: .string("2024-02-29T12:34:56Z")),
-                    RemodelCore.Property("amount", .scalar(.decimal128), default: .string("12345.6789")),
-                    RemodelCore.Property("oid", .scalar(.objectId), default: .string("65f0c0ffee0123456789abcd")),
-                    RemodelCore.Property(
-                        "uid",
-                        .scalar(.uuid),
-                        default: .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
-                    ),
-                    RemodelCore.Property("link", .scalar(.url), default: .string("https://example.com/a?b=c&d=%20e"))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "ScalarRequired",
-                primaryKey: "uid",
-                properties: [
-                    RemodelCore.Property("uid", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("oid", .scalar(.objectId), default: .generated(.objectId)),
-                    RemodelCore.Property("textID", .scalar(.string), default: .generated(.uuid)),
-                    RemodelCore.Property("created", .scalar(.date), default: .generated(.now)),
-                    RemodelCore.Property("flag", .scalar(.bool)),
-                    RemodelCore.Property("count", .scalar(.int)),
-                    RemodelCore.Property("tiny", .scalar(.int8)),
-                    RemodelCore.Property("small", .scalar(.int16)),
-                    RemodelCore.Property("medium", .scalar(.int32)),
-                    RemodelCore.Property("large", .scalar(.int64)),
-                    RemodelCore.Property("ratio", .scalar(.float)),
-                    RemodelCore.Property("precise", .scalar(.double)),
-                    RemodelCore.Property("text", .scalar(.string)),
-                    RemodelCore.Property("blob", .scalar(.data)),
-                    RemodelCore.Property("moment", .scalar(.date)),
-                    RemodelCore.Property("amount", .scalar(.decimal128)),
-                    RemodelCore.Property("link", .scalar(.url))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "ScalarEdges",
-                primaryKey: "name",
-                properties: [
-                    RemodelCore.Property("name", .scalar(.string)),
-                    RemodelCore.Property("infinite", .scalar(.double), default: .double(.infinity)),
-                    RemodelCore.Property("negativeInfinite", .scalar(.double), default: .double(-.infinity)),
-                    RemodelCore.Property("negativeZero", .scalar(.double), default: .double(-0.0)),
-                    RemodelCore.Property("tinyDouble", .scalar(.double), default: .double(Double(bitPattern: 0x1))),
-                    RemodelCore.Property("hugeDouble", .scalar(.double), default: .double(1.7976931348623157e+308)),
-                    RemodelCore.Property("wholeDouble", .scalar(.double), default: .double(3.0)),
-                    RemodelCore.Property("epoch", .scalar(.date), default: .string("1970-01-01T00:00:00Z")),
-                    RemodelCore.Property("fractional", .scalar(.date), default: .string("2001-01-01T00:00:00.25Z")),
-                    RemodelCore.Property("emptyText", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("emptyBlob", .scalar(.data), default: .string(""))
-                ]
-            )
-        ]
-    )
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        properties.append(RemodelCore.Property("key", .scalar(.int64), default: .int(9223372036854775807)))
+        properties.append(RemodelCore.Property("flag", .scalar(.bool), default: .bool(true)))
+        properties.append(RemodelCore.Property("count", .scalar(.int), default: .int(-5)))
+        properties.append(RemodelCore.Property("tiny", .scalar(.int8), default: .int(-128)))
+        properties.append(RemodelCore.Property("small", .scalar(.int16), default: .int(32767)))
+        properties.append(RemodelCore.Property("medium", .scalar(.int32), default: .int(-2147483648)))
+        properties.append(RemodelCore.Property("large", .scalar(.int64), default: .int(-9223372036854775808)))
+        properties.append(RemodelCore.Property("ratio", .scalar(.float), default: .double(1.5)))
+        properties.append(RemodelCore.Property("precise", .scalar(.double), default: .double(0.1)))
+        properties.append(RemodelCore.Property("text", .scalar(.string), default: .string("hello")))
+        properties.append(RemodelCore.Property("blob", .scalar(.data), default: .string("AAEC/w==")))
+        properties.append(RemodelCore.Property("moment", .scalar(.date), default: .string("2024-02-29T12:34:56Z")))
+        properties.append(RemodelCore.Property("amount", .scalar(.decimal128), default: .string("12345.6789")))
+        properties.append(RemodelCore.Property("oid", .scalar(.objectId), default: .string("65f0c0ffee0123456789abcd")))
+        properties.append(
+            RemodelCore.Property("uid", .scalar(.uuid), default: .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        )
+        properties.append(
+            RemodelCore.Property("link", .scalar(.url), default: .string("https://example.com/a?b=c&d=%20e"))
+        )
+        objects.append(RemodelCore.ObjectType(name: "ScalarDefaults", primaryKey: "key", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("uid", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("oid", .scalar(.objectId), default: .generated(.objectId)))
+        properties.append(RemodelCore.Property("textID", .scalar(.string), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("created", .scalar(.date), default: .generated(.now)))
+        properties.append(RemodelCore.Property("flag", .scalar(.bool)))
+        properties.append(RemodelCore.Property("count", .scalar(.int)))
+        properties.append(RemodelCore.Property("tiny", .scalar(.int8)))
+        properties.append(RemodelCore.Property("small", .scalar(.int16)))
+        properties.append(RemodelCore.Property("medium", .scalar(.int32)))
+        properties.append(RemodelCore.Property("large", .scalar(.int64)))
+        properties.append(RemodelCore.Property("ratio", .scalar(.float)))
+        properties.append(RemodelCore.Property("precise", .scalar(.double)))
+        properties.append(RemodelCore.Property("text", .scalar(.string)))
+        properties.append(RemodelCore.Property("blob", .scalar(.data)))
+        properties.append(RemodelCore.Property("moment", .scalar(.date)))
+        properties.append(RemodelCore.Property("amount", .scalar(.decimal128)))
+        properties.append(RemodelCore.Property("link", .scalar(.url)))
+        objects.append(RemodelCore.ObjectType(name: "ScalarRequired", primaryKey: "uid", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("name", .scalar(.string)))
+        properties.append(RemodelCore.Property("infinite", .scalar(.double), default: .double(.infinity)))
+        properties.append(RemodelCore.Property("negativeInfinite", .scalar(.double), default: .double(-.infinity)))
+        properties.append(RemodelCore.Property("negativeZero", .scalar(.double), default: .double(-0.0)))
+        properties.append(
+            RemodelCore.Property("tinyDouble", .scalar(.double), default: .double(Double(bitPattern: 0x1)))
+        )
+        properties.append(
+            RemodelCore.Property("hugeDouble", .scalar(.double), default: .double(1.7976931348623157e+308))
+        )
+        properties.append(RemodelCore.Property("wholeDouble", .scalar(.double), default: .double(3.0)))
+        properties.append(RemodelCore.Property("epoch", .scalar(.date), default: .string("1970-01-01T00:00:00Z")))
+        properties.append(
+            RemodelCore.Property("fractional", .scalar(.date), default: .string("2001-01-01T00:00:00.25Z"))
+        )
+        properties.append(RemodelCore.Property("emptyText", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("emptyBlob", .scalar(.data), default: .string("")))
+        objects.append(RemodelCore.ObjectType(name: "ScalarEdges", primaryKey: "name", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(objects: objects)
+    }
 }

@@ -25,51 +25,7 @@ public enum StepKindsManifest: SchemaManifest {
 
     /// Every version's schema and the migrations between them; `nil` without migrations.
     public static let history: RemodelCore.MigrationHistory? = RemodelCore.MigrationHistory(
-        snapshots: [
-            RemodelCore.Schema(
-                enums: [
-                    RemodelCore.EnumType(
-                        name: "KindLevel",
-                        cases: [
-                            RemodelCore.EnumType.Case(name: "low", rawValue: .string("low")),
-                            RemodelCore.EnumType.Case(name: "high", rawValue: .string("high"))
-                        ]
-                    )
-                ],
-                objects: [
-                    RemodelCore.ObjectType(
-                        name: "KindPerson",
-                        primaryKey: "id",
-                        properties: [
-                            RemodelCore.Property("id", .scalar(.string)),
-                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("phone", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("age", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("level", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("dogs", .init(.object("KindDog"), collection: .list))
-                        ]
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "KindDog",
-                        primaryKey: "id",
-                        properties: [
-                            RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                            RemodelCore.Property("name", .scalar(.string), default: .string("")),
-                            RemodelCore.Property("weight", .scalar(.int), default: .int(0))
-                        ]
-                    ),
-                    RemodelCore.ObjectType(
-                        name: "KindNote",
-                        primaryKey: "id",
-                        properties: [
-                            RemodelCore.Property("id", .scalar(.string), default: .generated(.uuid)),
-                            RemodelCore.Property("content", .scalar(.string), default: .string(""))
-                        ]
-                    )
-                ]
-            ),
-            schema
-        ],
+        snapshots: [_remodelSnapshot1(), schema],
         migrations: [
             RemodelCore.Migration(
                 version: 1,
@@ -135,48 +91,57 @@ public enum StepKindsManifest: SchemaManifest {
     public static let models: [any PersistentModel.Type] = [KindPerson.self, KindDog.self, KindMemo.self]
 
     /// The schema, as the schema files declare it.
-    public static let schema: RemodelCore.Schema = RemodelCore.Schema(
-        enums: [
-            RemodelCore.EnumType(
-                name: "KindLevel",
-                cases: [
-                    RemodelCore.EnumType.Case(name: "low", rawValue: .string("low")),
-                    RemodelCore.EnumType.Case(name: "high", rawValue: .string("high"))
-                ]
-            )
-        ],
-        objects: [
-            RemodelCore.ObjectType(
-                name: "KindPerson",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.string)),
-                    RemodelCore.Property("first", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("last", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("phoneNumber", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("age", .scalar(.int), default: .int(0)),
-                    RemodelCore.Property("level", .init(.enumeration("KindLevel")), default: .enumCase("low")),
-                    RemodelCore.Property("greeting", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("dogs", .init(.object("KindDog"), collection: .list))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "KindDog",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)),
-                    RemodelCore.Property("name", .scalar(.string), default: .string("")),
-                    RemodelCore.Property("weight", .scalar(.int), default: .int(0))
-                ]
-            ),
-            RemodelCore.ObjectType(
-                name: "KindMemo",
-                primaryKey: "id",
-                properties: [
-                    RemodelCore.Property("id", .scalar(.string), default: .generated(.uuid)),
-                    RemodelCore.Property("content", .scalar(.string), default: .string(""))
-                ]
-            )
-        ]
-    )
+    public static let schema: RemodelCore.Schema = _remodelSchema()
+
+    private static func _remodelSchema() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "KindLevel", caseNames: ["low", "high"]))
+        properties.append(RemodelCore.Property("id", .scalar(.string)))
+        properties.append(RemodelCore.Property("first", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("last", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("phoneNumber", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("age", .scalar(.int), default: .int(0)))
+        properties.append(RemodelCore.Property("level", .init(.enumeration("KindLevel")), default: .enumCase("low")))
+        properties.append(RemodelCore.Property("greeting", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("dogs", .init(.object("KindDog"), collection: .list)))
+        objects.append(RemodelCore.ObjectType(name: "KindPerson", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("weight", .scalar(.int), default: .int(0)))
+        objects.append(RemodelCore.ObjectType(name: "KindDog", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.string), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("content", .scalar(.string), default: .string("")))
+        objects.append(RemodelCore.ObjectType(name: "KindMemo", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
+
+    private static func _remodelSnapshot1() -> RemodelCore.Schema {
+        var enums: [RemodelCore.EnumType] = []
+        var objects: [RemodelCore.ObjectType] = []
+        var properties: [RemodelCore.Property] = []
+        enums.append(RemodelCore.EnumType(name: "KindLevel", caseNames: ["low", "high"]))
+        properties.append(RemodelCore.Property("id", .scalar(.string)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("phone", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("age", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("level", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("dogs", .init(.object("KindDog"), collection: .list)))
+        objects.append(RemodelCore.ObjectType(name: "KindPerson", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.uuid), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("name", .scalar(.string), default: .string("")))
+        properties.append(RemodelCore.Property("weight", .scalar(.int), default: .int(0)))
+        objects.append(RemodelCore.ObjectType(name: "KindDog", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        properties.append(RemodelCore.Property("id", .scalar(.string), default: .generated(.uuid)))
+        properties.append(RemodelCore.Property("content", .scalar(.string), default: .string("")))
+        objects.append(RemodelCore.ObjectType(name: "KindNote", primaryKey: "id", properties: properties))
+        properties.removeAll(keepingCapacity: true)
+        return RemodelCore.Schema(enums: enums, objects: objects)
+    }
 }
