@@ -38,6 +38,7 @@ public struct RemodelTool: Sendable {
         // A write past the file size limit (`ulimit -f`) then fails with EFBIG, which the
         // commands report, instead of killing the process without a word.
         signal(SIGXFSZ, SIG_IGN)
+        Interruption.install()
         SQLiteLibrary.disableMemoryStatistics()
         return CommandLineTool.run(arguments, tool: self)
     }

@@ -107,6 +107,9 @@ struct CLIRunner {
         /// What the process has written to stdout so far.
         var stdoutSoFar: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
 
+        /// What the process has written to stderr so far (its progress lines, in a file).
+        var stderrSoFar: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+
         func wait() throws -> Output {
             process.waitUntilExit()
             return Output(

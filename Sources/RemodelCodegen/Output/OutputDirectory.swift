@@ -161,6 +161,7 @@ public struct OutputDirectory: Sendable {
         var staged: [OutputFile.Staged] = []
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            HalfMadeFiles.removeLeftovers(in: path, pattern: OutputFile.Staged.maker(of:))
             for change in changes {
                 switch change {
                 case .create(let name, let contents):
@@ -180,12 +181,15 @@ public struct OutputDirectory: Sendable {
             if let error = error as? OutputFileError { throw WriteFailure(folder: path, underlying: error) }
             throw error
         }
-        for (index, file) in staged.enumerated() {
-            do {
-                try file.commit()
-            } catch {
-                for rest in staged[(index + 1)...] { rest.discard() }
-                throw error
+        // All or none, even when interrupted: a signal waits until every file is in place.
+        try HalfMadeFiles.uninterrupted {
+            for (index, file) in staged.enumerated() {
+                do {
+                    try file.commit()
+                } catch {
+                    for rest in staged[(index + 1)...] { rest.discard() }
+                    throw error
+                }
             }
         }
         for case .delete(let name, _) in changes {

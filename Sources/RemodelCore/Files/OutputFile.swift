@@ -78,8 +78,12 @@ public struct OutputFile: Sendable {
         var info = stat()
         if stat(target, &info) == 0 { mode = info.st_mode & 0o7777 }
         let temporary = FilePaths.join(folder, ".\(FilePaths.name(of: target)).remodel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let token = HalfMadeFiles.started(temporary, what: "'\(FilePaths.name(of: target))' being written")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw failure(errno, folder: folder) }
+        guard descriptor >= 0 else {
+            HalfMadeFiles.finished(token)
+            throw failure(errno, folder: folder)
+        }
         var code: Int32 = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -98,9 +102,11 @@ public struct OutputFile: Sendable {
         if close(descriptor) != 0, code == 0 { code = errno }
         guard code == 0 else {
             unlink(temporary)
+            HalfMadeFiles.finished(token)
             throw failure(code, folder: folder)
         }
-        return Staged(target: target, temporary: temporary, mayReplace: { if case .refuse = existing { false } else { true } }(), flushed: flushed, file: self)
+        return Staged(
+            target: target, temporary: temporary, mayReplace: { if case .refuse = existing { false } else { true } }(), flushed: flushed, file: self, token: token)
     }
 
     /// A new file written beside its path, not yet in place.
@@ -112,11 +118,16 @@ public struct OutputFile: Sendable {
         /// Whether the file was flushed when staged, and its folder is when committed.
         let flushed: Bool
         let file: OutputFile
+        /// The temporary file's entry among the half-made files.
+        let token: HalfMadeFiles.Token
 
         /// Puts the file in place: renames it over the old one, or (when existing files are
         /// refused) links it in place, which fails if a file appeared meanwhile.
         public func commit() throws {
-            defer { unlink(temporary) }
+            defer {
+                unlink(temporary)
+                HalfMadeFiles.finished(token)
+            }
             if mayReplace {
                 guard rename(temporary, target) == 0 else { throw file.failure(errno, folder: FilePaths.folder(of: target)) }
             } else if link(temporary, target) != 0 {
@@ -135,6 +146,12 @@ public struct OutputFile: Sendable {
         /// Removes the temporary file; the path is left as it was.
         public func discard() {
             unlink(temporary)
+            HalfMadeFiles.finished(token)
+        }
+
+        /// Whether `name` is a temporary file of this kind, and the process that made it.
+        public static func maker(of name: String) -> pid_t? {
+            name.hasPrefix(".") && name.hasSuffix(".tmp") ? HalfMadeFiles.processID(in: name, after: ".remodel-") : nil
         }
     }
 

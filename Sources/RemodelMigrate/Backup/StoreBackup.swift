@@ -41,9 +41,18 @@ public enum StoreBackup {
         let partial = base + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         // The partial copy and every file SQLite keeps beside it (the copy takes the store's
         // WAL mode) go, whatever happens: a failed backup (a full disk) leaves nothing behind.
-        func removePartial() { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(partial + suffix) } }
+        func removePartial() { for suffix in HalfMadeFiles.databaseSiblings { unlink(partial + suffix) } }
         removePartial()
-        defer { removePartial() }
+        // Partial backups of processes that no longer run go; this one goes if it is interrupted.
+        let name = FilePaths.name(of: path)
+        HalfMadeFiles.removeLeftovers(in: FilePaths.folder(of: path)) {
+            $0.hasPrefix(name + ".v") && $0.contains("-backup-") ? HalfMadeFiles.processID(in: $0, after: ".partial-") : nil
+        }
+        let token = HalfMadeFiles.started(partial, suffixes: HalfMadeFiles.databaseSiblings, what: "the unfinished backup '\(base)'")
+        defer {
+            removePartial()
+            HalfMadeFiles.finished(token)
+        }
         do {
             try copy(from: path, to: partial)
         } catch var failure as Failure {

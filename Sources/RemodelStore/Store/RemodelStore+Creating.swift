@@ -15,8 +15,16 @@ extension RemodelStore {
         let temporary =
             (folder == "." && !path.hasPrefix("./") ? "" : folder + "/")
             + ".\(FilePaths.name(of: path)).remodel-creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        func removeTemporary() { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
-        defer { removeTemporary() }
+        func removeTemporary() { for suffix in HalfMadeFiles.databaseSiblings { unlink(temporary + suffix) } }
+        // What an interrupted or crashed run left here goes first; this run's goes with it if
+        // it is interrupted.
+        let marker = ".\(FilePaths.name(of: path)).remodel-creating-"
+        HalfMadeFiles.removeLeftovers(in: folder) { $0.hasPrefix(marker) ? HalfMadeFiles.processID(in: $0, after: marker) : nil }
+        let token = HalfMadeFiles.started(temporary, suffixes: HalfMadeFiles.databaseSiblings, what: "the new store '\(path)' (nothing was created)")
+        defer {
+            removeTemporary()
+            HalfMadeFiles.finished(token)
+        }
         let result: T
         do {
             let store = try RemodelStore(path: temporary, schema: schema, version: version)
