@@ -31,8 +31,11 @@ struct ImportCommand: Command {
     func run(_ arguments: ParsedArguments) throws -> Int32 {
         let location = try StoreCommandSupport.storeLocation(arguments)
         guard let dataPath = arguments.positional(0) else { throw UsageError("missing DATA.json") }
-        guard let data = FileManager.default.contents(atPath: dataPath) else {
-            Console.writeError("Error: cannot read '\(dataPath)'; check that the file exists and is readable\n")
+        let data: Data
+        switch Self.readDocument(dataPath) {
+        case .success(let read): data = read
+        case .failure(let problem):
+            Console.writeError("\(problem.message)\n")
             return ExitStatus.failure
         }
         let quiet = arguments.flag(ProgressReporter.quietOption)
@@ -83,6 +86,44 @@ struct ImportCommand: Command {
             // Printed once the progress line is gone, at the place in the file.
             Console.writeError("\(dataPath):\(error.line):\(error.column): error: \(error.message)\n")
             return ExitStatus.failure
+        }
+    }
+
+    /// Why DATA.json cannot be imported before it is parsed.
+    struct ReadProblem: Error {
+        var message: String
+    }
+
+    /// The bytes of DATA.json (a file, or a pipe such as /dev/stdin), once its start shows a
+    /// JSON object: a file of something else (a store, gigabytes of NUL bytes) is refused
+    /// after its first bytes, not read whole first.
+    static func readDocument(_ path: String) -> Result<Data, ReadProblem> {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = String(cString: strerror(errno))
+            return .failure(ReadProblem(message: "Error: cannot read '\(path)': \(reason); check the path and that the file can be read"))
+        }
+        defer { try? handle.close() }
+        do {
+            var data = try handle.read(upToCount: 65_536) ?? Data()
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+            let start = data.starts(with: bom) ? 3 : 0
+            let significant = data.dropFirst(start).firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            guard let significant else {
+                if data.count < 65_536 { return .failure(ReadProblem(message: "\(path):1:1: error: the file is empty; an export file is one JSON object, '{ \"Type\": [ … ] }'")) }
+                return .failure(ReadProblem(message: "\(path):1:1: error: the file starts with 64 KB of blank space and no JSON object"))
+            }
+            guard data[significant] == UInt8(ascii: "{") else {
+                let byte = String(format: "0x%02X", data[significant])
+                return .failure(
+                    ReadProblem(
+                        message:
+                            "\(path): error: the file does not start with a JSON object: byte \(byte) at offset \(significant); an export file starts with '{' (is it the right file?)"
+                    ))
+            }
+            data.append(try handle.readToEnd() ?? Data())
+            return .success(data)
+        } catch {
+            return .failure(ReadProblem(message: "Error: cannot read '\(path)': \((error as NSError).localizedDescription)"))
         }
     }
 

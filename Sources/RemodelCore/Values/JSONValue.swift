@@ -161,16 +161,24 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 
 /// Parses JSON text (RFC 8259), keeping integers exact and object keys in order.
 public struct JSONParser {
+    /// The longest string a store can hold, in bytes: SQLite's limit on one value (its
+    /// `SQLITE_MAX_LENGTH`), which PostgreSQL's 1 GB per field also allows. A longer string
+    /// is refused where it starts, before the rest of it is decoded.
+    public static let maximumStringBytes = 1_000_000_000
+
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    private let maximumStringBytes: Int
 
-    public init(_ text: String) {
+    public init(_ text: String, maximumStringBytes: Int = JSONParser.maximumStringBytes) {
         bytes = Array(text.utf8)
+        self.maximumStringBytes = maximumStringBytes
     }
 
-    public init(bytes: [UInt8]) {
+    public init(bytes: [UInt8], maximumStringBytes: Int = JSONParser.maximumStringBytes) {
         self.bytes = bytes
+        self.maximumStringBytes = maximumStringBytes
     }
 
     /// The document's value.
@@ -285,10 +293,23 @@ public struct JSONParser {
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = index
         index += 1
+        // Where the string would pass the limit, were it all plain bytes: checked when the
+        // scan gets there, and then against what is decoded.
+        var checkAt = start + maximumStringBytes
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
         while index < bytes.count {
+            if index > checkAt {
+                if run.count + scalars.count > maximumStringBytes {
+                    index = start
+                    throw error(
+                        "a string of more than \(maximumStringBytes) bytes: no store can hold one value that long; keep the text in a file and store its path, or split it"
+                    )
+                }
+                checkAt = index + (maximumStringBytes - run.count - scalars.count)
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1

@@ -58,7 +58,12 @@ enum SchemaFiles {
             if values?.isDirectory == true {
                 guard visited.insert(target.standardizedFileURL.path).inserted else { continue }
                 if let problem = collect(in: target, under: name, shownAs: path, into: &files, visited: &visited) { return problem }
-            } else if values?.isRegularFile == true, extensions.contains(entry.pathExtension) {
+            } else if extensions.contains(entry.pathExtension) {
+                guard values?.isRegularFile == true else {
+                    return .error(
+                        "file-unreadable", "'\(join(path, name))' is not a regular file (a device, a pipe or a socket), so it cannot be a schema file", at: nil,
+                        hint: "remove it from the schema folder, or replace it with the schema file")
+                }
                 files.append(name)
             }
         }

@@ -85,20 +85,21 @@ public enum SchemaLoader {
 
     /// The bytes of `file`, or the outcome explaining why they cannot be used.
     private static func read(_ file: String, limits: YAMLLimits) -> ReadResult {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file)
-        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maxFileSize {
+        switch BoundedFile.read(file, limit: limits.maxFileSize) {
+        case .success(let bytes):
+            return .bytes(bytes)
+        case .failure(.tooLarge(let size)):
             return .failed(FileOutcome(diagnostics: [tooLarge(file, size: size, limits: limits)], isComplete: false))
-        }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            let diagnostic = Diagnostic.error("file-unreadable", "cannot read '\(file)'", at: nil, hint: "check that the file exists and is readable")
+        case .failure(.unreadable(let reason)):
+            let diagnostic = Diagnostic.error("file-unreadable", "cannot read '\(file)': \(reason)", at: nil, hint: "check that the file exists and is readable")
             return .failed(FileOutcome(diagnostics: [diagnostic], isComplete: false))
         }
-        return .bytes([UInt8](data))
     }
 
-    private static func tooLarge(_ file: String, size: Int, limits: YAMLLimits) -> Diagnostic {
+    private static func tooLarge(_ file: String, size: Int?, limits: YAMLLimits) -> Diagnostic {
         .error(
-            "file-too-large", "the schema file is \(size / 1_000_000) MB; schema files are limited to \(limits.maxFileSize / 1_000_000) MB",
+            "file-too-large",
+            "the schema file is \(BoundedFile.describe(size: size, limit: limits.maxFileSize)); schema files are limited to \(limits.maxFileSize / 1_000_000) MB, and read whole",
             at: SourceLocation(file: file, line: 1, column: 1), hint: "split the schema into several files, or check that this is the right file"
         )
     }

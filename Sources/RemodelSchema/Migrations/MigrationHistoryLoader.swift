@@ -95,7 +95,7 @@ public enum MigrationHistoryLoader {
         // Every file's hash (`FileDigest`), for remodel.sum.
         var fileHashes: [String: String] = [:]
         /// Reads and validates a snapshot as any schema file.
-        func loadFully(_ version: Int, _ snapshotPath: String, _ bytes: Data?) {
+        func loadFully(_ version: Int, _ snapshotPath: String, _ bytes: [UInt8]?) {
             let loaded = SchemaLoader.load(path: snapshotPath)
             log.add(contentsOf: loaded.diagnostics)
             guard let schema = loaded.schema else { return }
@@ -121,7 +121,17 @@ public enum MigrationHistoryLoader {
             // A snapshot remodel.sum records is what remodel wrote from a schema it validated:
             // read it (sharing what the versions before declared alike), not validated again,
             // once its hash confirms it (below).
-            let bytes = FileManager.default.contents(atPath: snapshotPath)
+            let bytes: [UInt8]?
+            switch BoundedFile.read(snapshotPath, limit: Self.snapshotLimit) {
+            case .success(let read): bytes = read
+            case .failure(.tooLarge(let size)):
+                log.error(
+                    "file-too-large",
+                    "the snapshot is \(BoundedFile.describe(size: size, limit: Self.snapshotLimit)); snapshots are limited to \(Self.snapshotLimit / 1_000_000) MB, and read whole",
+                    at: location(snapshotPath), hint: "restore it from version control: 'remodel migration new' writes snapshots far smaller")
+                continue
+            case .failure(.unreadable): bytes = nil
+            }
             if let bytes, let recorded = attested[snapshotPath], let read = reader.read(String(decoding: bytes, as: UTF8.self), file: snapshotPath) {
                 fileHashes[snapshotPath] = read.digest
                 if read.digest == recorded {
@@ -211,21 +221,26 @@ public enum MigrationHistoryLoader {
         )
     }
 
+    /// The largest snapshot read: a snapshot holds one whole schema (every schema file's
+    /// declarations, written canonically), so it may be larger than one schema file.
+    static let snapshotLimit = 256_000_000
+
     private static func location(_ file: String) -> SourceLocation {
         SourceLocation(file: file, line: 1, column: 1)
     }
 
     private static func read(_ file: String, log: DiagnosticLog, limits: YAMLLimits = .standard) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            log.error("file-unreadable", "cannot read '\(file)'", at: location(file), hint: "check that the file exists and is readable")
-            return nil
-        }
-        guard data.count <= limits.maxFileSize else {
+        switch BoundedFile.read(file, limit: limits.maxFileSize) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.unreadable(let reason)):
+            log.error("file-unreadable", "cannot read '\(file)': \(reason)", at: location(file), hint: "check that the file exists and is readable")
+        case .failure(.tooLarge(let size)):
             log.error(
-                "file-too-large", "the migration file is \(data.count / 1_000_000) MB; migration files are limited to \(limits.maxFileSize / 1_000_000) MB", at: location(file),
-                hint: "check that this is the right file")
-            return nil
+                "file-too-large",
+                "the migration file is \(BoundedFile.describe(size: size, limit: limits.maxFileSize)); migration files are limited to \(limits.maxFileSize / 1_000_000) MB, and read whole",
+                at: location(file), hint: "check that this is the right file")
         }
-        return [UInt8](data)
+        return nil
     }
 }
