@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelGeneration
 import RemodelMigrate
 import RemodelStore
 
@@ -37,6 +38,7 @@ public struct RemodelTool: Sendable {
     public func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         // A write past the file size limit (`ulimit -f`) then fails with EFBIG, which the
         // commands report, instead of killing the process without a word.
+        Console.guardStandardDescriptors()
         signal(SIGXFSZ, SIG_IGN)
         Interruption.install()
         SQLiteLibrary.disableMemoryStatistics()

@@ -105,7 +105,10 @@ final class DynamicAndJSONTests: XCTestCase {
             """)
         assertStoreError(
             try StoreJSON.importDocument(try parser.parse(), into: store),
-            contains: ["Person \"65a1b2c3d4e5f60718293a4b\" links through 'dogs' to Dog \"00000000-0000-0000-0000-000000000009\", which does not exist"])
+            contains: [
+                "cannot import the data; nothing was imported",
+                "the data: Person[0].dogs[0]: links to Dog \"00000000-0000-0000-0000-000000000009\", which is neither in the store nor in the file",
+            ])
         XCTAssertEqual(try store.read { try $0.count(TestPerson.self) }, 0)
         var duplicate = JSONParser(
             """

@@ -4,10 +4,15 @@ public enum Suggestion {
     /// plausible typo (case differences count as small).
     public static func closest<S: Sequence>(to name: String, in candidates: S) -> String? where S.Element == String {
         let lowered = name.lowercased()
+        let length = name.unicodeScalars.count
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != name {
+            let candidateLength = candidate.unicodeScalars.count
+            let limit = max(1, min(3, max(length, candidateLength) / 3))
+            // Lengths further apart than the limit are further apart in edits too: a name of
+            // megabytes (a value pasted where a name goes) is not compared letter by letter.
+            guard abs(length - candidateLength) <= limit else { continue }
             let distance = editDistance(lowered, candidate.lowercased())
-            let limit = max(1, min(3, max(name.count, candidate.count) / 3))
             guard distance <= limit else { continue }
             if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.candidate) {
                 best = (candidate, distance)

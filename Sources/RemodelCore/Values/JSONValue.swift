@@ -397,6 +397,13 @@ public struct JSONParser {
             index = start
             throw error("the number '\(shown)' is beyond the range of a double (about ±1.8e308)")
         }
+        // One rule for numbers a double cannot hold: refused, too large or too small, rather
+        // than stored as another number (a non-zero number that would become 0).
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        if value == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
+            index = start
+            throw error("the number '\(shown)' is too small for a double (about ±4.9e-324): it would be stored as 0; write 0 if 0 is meant")
+        }
         return .double(value)
     }
 

@@ -9,10 +9,38 @@ package enum Console {
     /// on with its work, and the tool exits 1 saying its output is incomplete. For results that
     /// must arrive before anything else happens, use `writeResult`.
     package static func write(_ text: String) {
+        if outputWasClosed.value {
+            failures.record(OutputStreamError(fault: nil, reason: "it was closed when the tool started", intact: ""))
+            return
+        }
         do {
             try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         } catch {
-            failures.record(OutputStreamError(fault: StorageFault(of: error), reason: (error as NSError).localizedDescription, intact: ""))
+            failures.record(OutputStreamError(fault: StorageFault(of: error), reason: reason(ofWriteError: error), intact: ""))
+        }
+    }
+
+    /// Gives standard input, output and error that were closed when the process started
+    /// (`remodel … >&-`) `/dev/null`, so that no file the tool opens (a store) takes their
+    /// number and receives its output; a closed standard output is then reported as a failed
+    /// write. Call first.
+    package static func guardStandardDescriptors() {
+        for descriptor: Int32 in [0, 1, 2] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            if descriptor == 1, opened == 1 { outputWasClosed.value = true }
+        }
+    }
+
+    private static let outputWasClosed = Flag()
+
+    /// A flag set once, read from any thread.
+    private final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored = false
+
+        var value: Bool {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
         }
     }
 
@@ -37,11 +65,25 @@ package enum Console {
     /// not (standard output redirected to a full disk, a file size limit) and what is
     /// `intact`.
     package static func writeResult(_ text: String, intact: String) throws {
+        if outputWasClosed.value { throw OutputStreamError(fault: nil, reason: "it was closed when the tool started", intact: intact) }
         do {
             try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         } catch {
-            throw OutputStreamError(fault: StorageFault(of: error), reason: (error as NSError).localizedDescription, intact: intact)
+            throw OutputStreamError(fault: StorageFault(of: error), reason: reason(ofWriteError: error), intact: intact)
         }
+    }
+
+    /// Why writing to standard output failed, in words: the system's reason when Foundation
+    /// wraps one (a closed descriptor is "Bad file descriptor", not "NSCocoaErrorDomain error 512").
+    static func reason(ofWriteError error: any Error) -> String {
+        let failure = error as NSError
+        for candidate in [failure, failure.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        if failure.domain == NSCocoaErrorDomain, failure.code == NSFileWriteUnknownError {
+            return "it is closed or refuses writes"
+        }
+        return failure.localizedDescription
     }
 
     /// Writes `text` to standard error as it is (add the newline yourself).

@@ -25,6 +25,10 @@ package enum StoredForm {
             if scalar == .float, !FloatLiteral.fitsFloat(number) {
                 return .failure(ValueProblem("is out of range for float (±\(Float.greatestFiniteMagnitude))", hint: "write a smaller value, or make the property a double"))
             }
+            if scalar == .float, number != 0, Float(number) == 0 {
+                return .failure(
+                    ValueProblem("is too small for a float (about ±1.4e-45): it would be stored as 0", hint: "write 0 if 0 is meant, or make the property a double"))
+            }
             return .success(.real(number))
         case _ where scalar.isInteger:
             guard number.isFinite, number.rounded(.towardZero) == number else {

@@ -16,11 +16,60 @@ public struct DiagnosticFormatter: Sendable {
     /// The whole report for `diagnostics`, ending with a newline unless it is empty (text and
     /// GitHub) or `[]` (JSON).
     public func string(for diagnostics: [Diagnostic]) -> String {
-        switch format {
-        case .text: diagnostics.map(text(for:)).joined()
-        case .json: json(for: diagnostics)
-        case .github: diagnostics.map(github(for:)).joined()
+        let shown = diagnostics.map(Self.displayable)
+        return switch format {
+        case .text: shown.map(text(for:)).joined()
+        case .json: json(for: shown)
+        case .github: shown.map(github(for:)).joined()
         }
+    }
+
+    // MARK: - What input may put in a message
+
+    /// The longest message part shown whole; a longer one (a value quoted from a huge file)
+    /// keeps its start and end.
+    static let maximumShownLength = 2_000
+
+    /// `diagnostic` as it can be shown: control characters (an escape sequence would drive
+    /// the terminal) and Unicode's bidirectional controls (which reorder what is shown) in
+    /// file names, messages, hints and notes written as `\u{1B}`, and each part cut to
+    /// `maximumShownLength` characters.
+    static func displayable(_ diagnostic: Diagnostic) -> Diagnostic {
+        var shown = diagnostic
+        shown.message = displayable(diagnostic.message)
+        shown.hint = diagnostic.hint.map(displayable)
+        shown.location = diagnostic.location.map(displayable)
+        shown.notes = diagnostic.notes.map { note in
+            var note = note
+            note.message = displayable(note.message)
+            note.location = note.location.map(displayable)
+            return note
+        }
+        return shown
+    }
+
+    private static func displayable(_ location: SourceLocation) -> SourceLocation {
+        var location = location
+        location.file = displayable(location.file)
+        return location
+    }
+
+    static func displayable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let isControl = (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(value)
+            let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
+            if isControl || isBidi {
+                out += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        guard out.count > maximumShownLength else { return out }
+        let head = out.prefix(maximumShownLength * 3 / 4)
+        let tail = out.suffix(maximumShownLength / 4)
+        return head + " … (\(out.count - head.count - tail.count) characters not shown) … " + tail
     }
 
     // MARK: - Text

@@ -59,17 +59,14 @@ package struct YAMLScalar: Sendable, Hashable {
 
     package var text: String
     package var style: Style
-    /// Whether an explicit tag (`!!str`) was given; a tagged scalar is never resolved.
-    package var isTagged: Bool
-
-    package init(_ text: String, style: Style = .plain, tagged isTagged: Bool = false) {
+    package init(_ text: String, style: Style = .plain) {
         self.text = text
         self.style = style
-        self.isTagged = isTagged
     }
 
-    /// Plain and untagged: the YAML core schema resolves its type from its text.
-    package var isPlain: Bool { style == .plain && !isTagged }
+    /// Plain (unquoted): the YAML core schema resolves its type from its text. (Tags, which
+    /// would say otherwise, are refused by the parser.)
+    package var isPlain: Bool { style == .plain }
 
     /// A plain `null`, `Null`, `NULL`, `~` or empty scalar.
     package var isNull: Bool {

@@ -205,6 +205,7 @@ private struct TreeBuilder {
             }
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
+            if let tag = Self.string(data.tag) { return Self.refusedTag(tag, at: location) }
             let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
             let style: YAMLScalar.Style =
                 switch data.style {
@@ -213,7 +214,7 @@ private struct TreeBuilder {
                 case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
                 default: .plain
                 }
-            let node = YAMLNode(.scalar(YAMLScalar(text, style: style, tagged: data.tag != nil)), at: location)
+            let node = YAMLNode(.scalar(YAMLScalar(text, style: style)), at: location)
             return add(node, size: 1, anchor: Self.string(data.anchor))
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
@@ -237,6 +238,9 @@ private struct TreeBuilder {
             }
             if let failure = checkKeyPosition(at: location) { return failure }
             let isMapping = event.type == YAML_MAPPING_START_EVENT
+            if let tag = isMapping ? Self.string(event.data.mapping_start.tag) : Self.string(event.data.sequence_start.tag) {
+                return Self.refusedTag(tag, at: location)
+            }
             let anchor = isMapping ? Self.string(event.data.mapping_start.anchor) : Self.string(event.data.sequence_start.anchor)
             stack.append(Frame(isMapping: isMapping, location: location, anchor: anchor))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -271,11 +275,25 @@ private struct TreeBuilder {
             top.entries.append(YAMLMapping.Entry(key: pending.key, keyLocation: pending.location, value: node))
             top.pendingKey = nil
         } else if let scalar = node.scalar {
+            if scalar.text == "<<", scalar.style == .plain {
+                return .error(
+                    "yaml-merge-key", "merge keys ('<<') are not read: the keys they would bring in would be silently missing", at: node.location,
+                    hint: "write the keys out in this mapping (an anchor '&name' and '*name' may repeat a whole value)")
+            }
             top.pendingKey = (scalar.text, node.location)
         } else {
             return checkKeyPosition(at: node.location)
         }
         return nil
+    }
+
+    /// Tags (`!!int "5"`, `!Custom`) would change what a value means, and remodel reads values
+    /// by their text alone: refused rather than ignored.
+    private static func refusedTag(_ tag: String, at location: SourceLocation) -> Diagnostic {
+        let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
+        return .error(
+            "yaml-tag", "the tag '\(shown)' is not read: remodel reads values by their text", at: location,
+            hint: "remove the tag: write a number or true/false plainly (5), and quote text (\"5\")")
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

@@ -70,7 +70,8 @@ public enum StoreJSON {
     ) throws -> [(type: String, count: Int)] {
         let checked = try CheckedDocument(
             schema: store.schema,
-            batches: validate(document, schema: store.schema, layout: store.layout, source: source, maximumProblems: maximumProblems, progress: progress)
+            batches: validate(document, schema: store.schema, layout: store.layout, source: source, maximumProblems: maximumProblems, progress: progress),
+            source: source
         )
         return try importDocument(checked, into: store, progress: progress)
     }
@@ -86,17 +87,48 @@ public enum StoreJSON {
         guard document.schema == store.schema else {
             throw StoreError.invalidInput("the document was checked against another schema than the store's; check it against the store's schema (StoreJSON.check(_:schema:))")
         }
-        return try store.write { tx in
-            var counter = DataTransferCounter(.importing, total: document.objectCount, progress: progress)
-            for batch in document.batches {
-                counter.begin(batch.type)
-                for object in batch.objects {
-                    try tx.insert(object, ofType: batch.type)
-                    counter.advance()
+        let source = document.source
+        func refused(_ problem: String) -> StoreError {
+            .invalidInput("cannot import \(source); nothing was imported:\n  \(source): \(problem)")
+        }
+        do {
+            return try store.write { tx in
+                var counter = DataTransferCounter(.importing, total: document.objectCount, progress: progress)
+                for batch in document.batches {
+                    counter.begin(batch.type)
+                    for (index, object) in batch.objects.enumerated() {
+                        do {
+                            try tx.insert(object, ofType: batch.type)
+                        } catch StoreError.duplicateKey(let type, let key) {
+                            let keyName = store.layout.table(named: type)?.primaryKey?.name ?? "key"
+                            throw refused(
+                                "\(type)[\(index)].\(keyName): the store already holds \(type) \(key) (its primary key); remove it from the file, or import into a new store")
+                        }
+                        counter.advance()
+                    }
                 }
+                counter.finish()
+                return document.counts
             }
-            counter.finish()
-            return document.counts
+        } catch StoreError.danglingLink(let from, let property, let fromKey, let to, let toKey) {
+            // Found at commit, by keys: named by its place in the file, the first object of
+            // that type whose link (or collection element) holds the missing key.
+            let target = store.layout.table(named: to)
+            func names(_ value: StoreValue) -> Bool { target?.keyDescription(value) == toKey }
+            var place = "\(from) \(fromKey), '\(property)'"
+            for (index, object) in (document.batches.first { $0.type == from }?.objects ?? []).enumerated() {
+                switch object[property] {
+                case .list(let elements)?:
+                    guard let position = elements.firstIndex(where: names) else { continue }
+                    place = "\(from)[\(index)].\(property)[\(position)]"
+                case let value? where names(value):
+                    place = "\(from)[\(index)].\(property)"
+                default:
+                    continue
+                }
+                break
+            }
+            throw refused("\(place): links to \(to) \(toKey), which is neither in the store nor in the file; add that \(to) to the file, or remove the link")
         }
     }
 
@@ -111,7 +143,8 @@ public enum StoreJSON {
     ) throws -> CheckedDocument {
         CheckedDocument(
             schema: schema,
-            batches: try validate(document, schema: schema, layout: try StoreLayout(storing: schema), source: source, maximumProblems: maximumProblems, progress: progress)
+            batches: try validate(document, schema: schema, layout: try StoreLayout(storing: schema), source: source, maximumProblems: maximumProblems, progress: progress),
+            source: source
         )
     }
 
@@ -121,6 +154,8 @@ public enum StoreJSON {
         /// The schema the document was checked against.
         public let schema: Schema
         package let batches: [(type: String, objects: [DynamicObject])]
+        /// What the document is called in messages (its file).
+        package let source: String
 
         /// The number of objects per type, in document order.
         public var counts: [(type: String, count: Int)] { batches.map { ($0.type, $0.objects.count) } }

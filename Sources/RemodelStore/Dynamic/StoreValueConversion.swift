@@ -112,7 +112,12 @@ package struct StoreValueConversion {
                 for (index, element) in elements.enumerated() {
                     let value: StoreValue
                     do { value = try stored(element, type: type.element) } catch { throw error.at("[\(index)]") }
-                    if seen.insert(value).inserted { values.append(value) }
+                    // A set holds each value once: a repeat is refused, not dropped without a word.
+                    guard seen.insert(value).inserted else {
+                        throw ConversionProblem("\(Self.shortText(element)) is in the set twice; a set holds each value once: remove the repeat, or make it a list").at(
+                            "[\(index)]")
+                    }
+                    values.append(value)
                 }
                 return .list(values)
             case (.map, .object(let members)):

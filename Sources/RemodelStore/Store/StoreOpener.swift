@@ -66,6 +66,10 @@ enum StoreOpener {
             return false
         }
         if isDirectory.boolValue { throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file; give the path of the store file") }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw StoreError.cannotOpen(path: path, reason: "it is not a regular file (a device, a pipe or a socket), so it holds no store; give the path of the store file")
+        }
         guard manager.isReadableFile(atPath: path) else {
             throw StoreError.cannotOpen(path: path, reason: "the file cannot be read (permissions); make it readable")
         }
