@@ -26,10 +26,16 @@ final class InterruptionTests: CLIFolderTestCase {
         let data = try itemsHistory(count: 250_000)
         let store = path("items.db")
         var removedAStore = false
+        let creating = ".items.db.remodel-creating-"
         for (signal, status, name) in Self.signals {
-            for stage in ["reading:", "checking:", "importing:"] {
+            // While the file is read and checked (their progress lines show after a second of
+            // each), and while the new store is filled (its temporary file is there).
+            for stage in ["reading:", "checking:", creating] {
                 let run = try CLIRunner.start(["import", "--store", store, data], in: folder)
-                try CLIRunner.waitUntil("'\(stage)' is shown") { run.stderrSoFar.contains(stage) || !run.process.isRunning }
+                try CLIRunner.waitUntil("'\(stage)' is shown") {
+                    let now = stage == creating ? (try FileManager.default.contentsOfDirectory(atPath: folder.path)).joined(separator: "\n") : run.stderrSoFar
+                    return now.contains(stage) || !run.process.isRunning
+                }
                 kill(run.process.processIdentifier, signal)
                 let output = try run.wait()
                 XCTAssertEqual(run.process.terminationReason, .exit, "\(name) at \(stage)")
