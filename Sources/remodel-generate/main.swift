@@ -49,6 +49,8 @@ default: usageError("give one of --output DIR and --bundle DIR")
 // A write past the file size limit (`ulimit -f`) then fails with EFBIG, which is reported,
 // instead of killing the process without a word (as in `remodel`).
 signal(SIGXFSZ, SIG_IGN)
+// Cancelled (SIGINT, SIGTERM): the staged files go, the output folder stays as it was.
+Interruption.install()
 var generation = ModelGeneration(schemasPath: schemas, migrationsPath: migrations, destination: destination)
 generation.checkOnly = check
 generation.pluginOptions = values["plugin-options"]

@@ -113,5 +113,36 @@ final class PluginToolTests: CLIFolderTestCase {
         XCTAssertFalse(exists("Out"))
     }
 
+    /// A cancelled build (SwiftPM stops the tool) leaves the output folder as it was: the
+    /// staged files go, and the tool says so, as `remodel` does.
+    func testACancelledRunLeavesNoTemporaryFiles() throws {
+        let types = 1_500
+        try write("objects:\n" + (0..<types).map { "  T\($0):\n    properties:\n      name: string\n" }.joined(), to: "Schemas/S.yaml")
+        try remodel(["migration", "new", "initial"])
+        let tool = try CLIRunner.executable().deletingLastPathComponent().appendingPathComponent("remodel-generate")
+        var interrupted = 0
+        for delay in [0.05, 0.2, 0.5] {
+            try? FileManager.default.removeItem(atPath: path("Out"))
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = folders + ["--output", path("Out")]
+            process.currentDirectoryURL = folder
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: path("Out"))) ?? []
+            XCTAssertEqual(files.filter { $0.hasPrefix(".") }, [], "after \(delay) s")
+            XCTAssertTrue(files.isEmpty || files.count == types * 2 + 1, "after \(delay) s: \(files.count) files")
+            if process.terminationStatus != 0 {
+                interrupted += 1
+                if process.terminationReason == .exit { XCTAssertEqual(process.terminationStatus, 143) }
+            }
+        }
+        XCTAssertGreaterThan(interrupted, 0, "every run finished before its signal")
+    }
+
     private func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
 }

@@ -1,15 +1,15 @@
 import Dispatch
 import Foundation
 import RemodelCore
-import RemodelGeneration
 
 /// Ctrl-C (SIGINT) and `kill` (SIGTERM): the command stops, what it was making and had not
 /// put in place is removed (`HalfMadeFiles`), it says so, and the tool exits 130 or 143 as a
 /// shell expects. Stores need nothing: an import or migration that has not committed is rolled
-/// back by SQLite (or PostgreSQL) when its transaction ends with the process.
-enum Interruption {
+/// back by SQLite (or PostgreSQL) when its transaction ends with the process. Shared by
+/// `remodel` and the build plugin's `remodel-generate`.
+package enum Interruption {
     /// Installs the handlers; once per process.
-    static func install() {
+    package static func install() {
         _ = handlers
     }
 
