@@ -82,12 +82,12 @@ extension VersionPlanner {
             let changed = embeddedChanges(element)
             guard changed || checked else { continue }
             let what = [changed ? "changes" : nil, checked ? "must check" : nil].compactMap { $0 }.joined(separator: " and ")
-            let owners = containers(holding: name).map { "\($0.owner).\($0.property.split(separator: ".").first.map(String.init) ?? $0.property)" }
+            // The property of a stored object the JSON is in: a custom step can write it whole.
             let hint =
-                owners.first.map { owner in
-                    let parts = owner.split(separator: ".")
-                    return
-                        "keep \(element) unchanged in this version, or give \(owner) its values with a custom step: custom: { name: NAME, type: \(parts[0]), writes: [\(parts[1])] }"
+                containers(holding: name).first.map { container in
+                    let property = String(container.property.prefix { $0 != "." })
+                    return "keep \(element) unchanged in this version; or, for \(container.owner).\(property), "
+                        + Self.customWritesHint(type: container.owner, property: property)
                 } ?? "keep \(element) unchanged in this version, or give the objects that hold \(name) their values with a custom step"
             error(
                 "migration-unsupported-change",

@@ -61,25 +61,27 @@ final class PlanIsWhatRunsTests: CLIFolderTestCase {
         try expectRefused(store, contains: ["1 Note object with values of enum cases removed from Priority (low, urgent) in Note.priority: \"a\" (\"low\")"])
     }
 
-    func testRemovedCasesOfAnEnumInsideAnEmbeddedObjectStopTheMigration() throws {
-        let v1 = """
-            enums:
-              Priority:
-                type: string
-                cases: [low, normal, urgent]
-            objects:
-              Owner:
-                primaryKey: id
-                properties:
-                  id: int
-                  box: Box?
-                  boxes: list<Box>
-              Box:
-                embedded: true
-                properties:
-                  priority: Priority
+    /// Owners of embedded boxes holding a priority; `OWNER` is the owner's box properties.
+    static let boxes = """
+        enums:
+          Priority:
+            type: string
+            cases: [low, normal, urgent]
+        objects:
+          Owner:
+            primaryKey: id
+            properties:
+              id: int
+              OWNER
+          Box:
+            embedded: true
+            properties:
+              priority: Priority
 
-            """
+        """
+
+    func testRemovedCasesOfAnEnumInsideAnEmbeddedObjectStopTheMigration() throws {
+        let v1 = Self.boxes.replacingOccurrences(of: "OWNER", with: "box: Box?\n      boxes: list<Box>")
         let data = #"{"Owner": [{"id": 1, "box": {"priority": "urgent"}, "boxes": []}, {"id": 2, "box": null, "boxes": [{"priority": "normal"}, {"priority": "low"}]}]}"#
         let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal]"))
         try expectRefused(
@@ -91,23 +93,7 @@ final class PlanIsWhatRunsTests: CLIFolderTestCase {
 
     /// Elements of a list of embedded objects: the error counts the objects that hold them.
     func testRemovedCasesInAListOfEmbeddedObjectsCountTheObjectsThatHoldThem() throws {
-        let v1 = """
-            enums:
-              Priority:
-                type: string
-                cases: [low, normal, urgent]
-            objects:
-              Owner:
-                primaryKey: id
-                properties:
-                  id: int
-                  boxes: list<Box>
-              Box:
-                embedded: true
-                properties:
-                  priority: Priority
-
-            """
+        let v1 = Self.boxes.replacingOccurrences(of: "OWNER", with: "boxes: list<Box>")
         let data = #"{"Owner": [{"id": 1, "boxes": [{"priority": "low"}, {"priority": "urgent"}, {"priority": "low"}]}, {"id": 2, "boxes": [{"priority": "normal"}]}]}"#
         let store = try history(v1: v1, data: data, v2: v1.replacingOccurrences(of: "[low, normal, urgent]", with: "[normal]"))
         try expectRefused(store, contains: ["1 Owner object with values of enum cases removed from Priority (low, urgent) in Owner.boxes.priority: 1 (\"low\")"])

@@ -31,8 +31,7 @@ package enum Interruption {
     static func message(signal: String, removed: [String]) -> String {
         var text = (Console.errorTakesEscapes ? "\r\u{1B}[K" : "") + "Interrupted by \(signal)."
         if !removed.isEmpty {
-            let unique = Array(NSOrderedSet(array: removed)) as? [String] ?? removed
-            let shown = unique.count > 3 ? unique.prefix(3).joined(separator: ", ") + " and \(unique.count - 3) more" : unique.joined(separator: ", ")
+            let shown = removed.count > 3 ? removed.prefix(3).joined(separator: ", ") + " and \(removed.count - 3) more" : removed.joined(separator: ", ")
             text += " Removed what was half made: \(shown)."
         }
         return text + " Stores keep their last committed state: an import or migration that had not committed is rolled back.\n"
