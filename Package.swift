@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "RemodelRealm", targets: ["RemodelRealm"]),
         // A server app's store in PostgreSQL (needs libpq): the generated models, migrations at boot.
         .library(name: "RemodelPostgres", targets: ["RemodelPostgres"]),
+        // For an app's test targets: stores at any version from JSON, migrated with the app's own
+        // custom steps; generated data for every version of a history (`remodel test`).
+        .library(name: "RemodelTesting", targets: ["RemodelTesting"]),
         // The tool as a library: an app's own `remodel` with its custom migration steps.
         .library(name: "RemodelCommandLine", targets: ["RemodelCommandLine"]),
         .executable(name: "remodel", targets: ["remodel"]),
@@ -56,6 +59,9 @@ let package = Package(
         // layout, data format and values (RemodelStore's JSON and persistence protocols) on a server.
         .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "RemodelStore", "RemodelPlanning", "RemodelMigrate", "CLibPQ"]),
         .target(name: "RemodelRealm", dependencies: ["RemodelCore"]),
+        // Migration testing without a device: stores at a version made from JSON, generated
+        // data aimed at each version's steps, direct and version-by-version results compared.
+        .target(name: "RemodelTesting", dependencies: ["RemodelCore", "RemodelStore", "RemodelMigrate"]),
         // What `remodel generate` and the build plugin's tool share: the schema and history loaded
         // and checked as every command does, the plugin options, generating and writing the
         // files, and printing diagnostics. Needs no store, no migration execution and no CI gate.
@@ -69,6 +75,7 @@ let package = Package(
             name: "RemodelCommandLine",
             dependencies: [
                 "RemodelCore", "RemodelSchema", "RemodelStore", "RemodelMigrate", "RemodelCodegen", "RemodelCheck", "RemodelGeneration", "RemodelPostgres", "RemodelDiagram",
+                "RemodelTesting",
             ]
         ),
         .executableTarget(name: "remodel", dependencies: ["RemodelCommandLine"]),
@@ -112,6 +119,12 @@ let package = Package(
         // throwaway PostgreSQL server of the PostgreSQL tests.
         .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema", "RemodelDiagram"], path: "Tests/RemodelTestSupport"),
         .testTarget(name: "RemodelCoreTests", dependencies: ["RemodelCore"]),
+        .testTarget(
+            name: "RemodelTestingTests",
+            dependencies: [
+                "RemodelTesting", "RemodelMigrate", "RemodelPlanning", "RemodelStore", "RemodelCore", "RemodelGeneration", "RemodelTestSupport", "RemodelExample",
+            ]
+        ),
         .testTarget(
             name: "RemodelSchemaTests",
             dependencies: ["RemodelSchema", "RemodelCore"],

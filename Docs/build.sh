@@ -52,7 +52,7 @@ started=$(date +%s)
 graphs=$scratch/symbol-graphs
 mkdir -p "$graphs" "$output"
 echo "== symbol graphs (swift build --scratch-path $scratch)"
-for target in RemodelExample RemodelMigrate; do
+for target in RemodelExample RemodelMigrate RemodelTesting; do
     if ! swift build --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" >"$scratch/build-$target.log" 2>&1; then
         cat "$scratch/build-$target.log" >&2
@@ -92,10 +92,13 @@ convert() {
 store_graphs=$(module_graphs RemodelStore)
 migrate_graphs=$(module_graphs RemodelMigrate)
 example_graphs=$(module_graphs RemodelExample)
+testing_graphs=$(module_graphs RemodelTesting)
 convert RemodelStore Sources/RemodelStore/RemodelStore.docc --additional-symbol-graph-dir "$store_graphs"
 convert RemodelMigrate Sources/RemodelMigrate/RemodelMigrate.docc --additional-symbol-graph-dir "$migrate_graphs" \
     --dependency "$output/RemodelStore.doccarchive"
 convert RemodelExample Sources/RemodelExample/RemodelExample.docc --additional-symbol-graph-dir "$example_graphs" \
+    --dependency "$output/RemodelStore.doccarchive" --dependency "$output/RemodelMigrate.doccarchive"
+convert RemodelTesting Sources/RemodelTesting/RemodelTesting.docc --additional-symbol-graph-dir "$testing_graphs" \
     --dependency "$output/RemodelStore.doccarchive" --dependency "$output/RemodelMigrate.doccarchive"
 convert Guides Docs/Guides.docc \
     --dependency "$output/RemodelStore.doccarchive" --dependency "$output/RemodelMigrate.doccarchive" \
@@ -104,7 +107,7 @@ convert Guides Docs/Guides.docc \
 echo "== merge"
 rm -rf "$output/Remodel.doccarchive"
 docc merge "$output/Guides.doccarchive" "$output/RemodelStore.doccarchive" "$output/RemodelMigrate.doccarchive" \
-    "$output/RemodelExample.doccarchive" --synthesized-landing-page-name Remodel --output-path "$output/Remodel.doccarchive" >"$scratch/docc-merge.log" 2>&1 \
+    "$output/RemodelExample.doccarchive" "$output/RemodelTesting.doccarchive" --synthesized-landing-page-name Remodel --output-path "$output/Remodel.doccarchive" >"$scratch/docc-merge.log" 2>&1 \
     || { cat "$scratch/docc-merge.log" >&2; echo "Error: docc merge failed (above)" >&2; exit 1; }
 
 echo "documentation built without warnings in $(($(date +%s) - started)) s: $output/Remodel.doccarchive"

@@ -78,10 +78,10 @@ func runCheckBenchmark(_ arguments: [String]) throws {
     }
 }
 
-private func run(_ remodel: String, _ command: String, in directory: URL) throws -> Int32 {
+func run(_ remodel: String, _ arguments: String..., in directory: URL) throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: remodel)
-    process.arguments = [command]
+    process.arguments = arguments
     process.currentDirectoryURL = directory
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice

@@ -27,6 +27,10 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
         "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark
     ),
     (
+        "test", "remodel test (whole process) on a 50-version history of 20 types, and remodel check on it for scale",
+        "[--versions N] [--types N] [--runs N] [--remodel PATH]", runTestBenchmark
+    ),
+    (
         "transfer", "import N Person + N Dog of the example into a new store, migrate it to v3, export it: whole processes, against a baseline build",
         "[--people N] [--runs N] [--remodel PATH] [--baseline-remodel PATH]", runTransferBenchmark
     ),

@@ -33,7 +33,8 @@ extension Migrator: StoreMigrator {
             for statement in migration.targetCreateStatements { try migration.execute(statement) }
         case .migrate:
             let plan = try self.plan(from: migration.storeVersion, to: migration.targetVersion)
-            let executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: false, progress: progress)
+            var executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: false, progress: progress)
+            executor.generatedValues = generatedValues
             let report = try executor.runInTransaction(on: migration.connection)
             // The store need not scan for dangling links again, nor write the metadata each
             // version recorded.

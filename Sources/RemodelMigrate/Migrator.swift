@@ -27,6 +27,11 @@ public struct Migrator: Sendable {
     public var upgradePolicy: UpgradePolicy = .migrate
     /// Called as a migration advances (in-app upgrades and `migrate(storeAt:)` alike).
     public var progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Where the values of `$uuid` and `$objectId` defaults come from: random, as an app
+    /// wants; seeded in tests that compare two migrations of the same data.
+    public var generatedValues: GeneratedValues = .random
+    /// Planner faults brought back for tests that prove `remodel test` catches them.
+    package var reintroducedFaults: Set<PlannerFault> = []
     package private(set) var customSteps: [String: CustomStep] = [:]
 
     public init(history: MigrationHistory) {
@@ -40,8 +45,9 @@ public struct Migrator: Sendable {
 
     /// The plan from `version` to `target` (default: newest).
     public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
-        try MigrationPlanner(history: history, customSteps: Set(customSteps.keys), tableRewrite: tableRewrite, sources: sources)
-            .plan(from: version, to: target, now: now)
+        var planner = MigrationPlanner(history: history, customSteps: Set(customSteps.keys), tableRewrite: tableRewrite, sources: sources)
+        planner.reintroducedFaults = reintroducedFaults
+        return try planner.plan(from: version, to: target, now: now)
     }
 
     /// What a store file says about itself, read without changing it.
@@ -69,14 +75,36 @@ public struct Migrator: Sendable {
         // Even a dry run takes the write lock, which read-only storage cannot give.
         try RemodelStore.checkWritable(path: path)
         let plan = try self.plan(from: state.version, to: target, now: now)
-        let connection = try Connection(path: path)
-        connection.setBusyTimeout(Self.busyTimeout)
         guard !plan.isEmpty else {
             return (plan, MigrationReport(fromVersion: state.version, toVersion: state.version, versions: [], countsBefore: [:], countsAfter: [:], dryRun: dryRun, duration: .zero))
         }
-        let executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: dryRun, progress: progress ?? self.progress)
+        return (plan, try run(plan, onStoreAt: path, dryRun: dryRun, progress: progress ?? self.progress))
+    }
+
+    /// Runs a plan made for the store at `path` (its version is `plan.fromVersion`), as
+    /// `migrate(storeAt:)` does once it has planned: for callers that run one plan on many
+    /// stores of the same version (`remodel test`).
+    package func run(
+        _ plan: MigrationPlan, onStoreAt path: String, dryRun: Bool = false, isThrowaway: Bool = false, progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws -> MigrationReport {
+        try run([plan], onStoreAt: path, dryRun: dryRun, isThrowaway: isThrowaway, progress: progress).last!
+    }
+
+    /// Runs plans one after the other on the store at `path`, each in its own transaction as
+    /// separate `migrate` calls would, on one connection (which reads the store's schema once):
+    /// `remodel test`'s version-by-version migrations.
+    package func run(
+        _ plans: [MigrationPlan], onStoreAt path: String, dryRun: Bool = false, isThrowaway: Bool = false, progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws -> [MigrationReport] {
+        let connection = try Connection(path: path)
+        connection.setBusyTimeout(Self.busyTimeout)
         do {
-            return (plan, try executor.run(on: connection))
+            return try plans.map { plan in
+                var executor = MigrationExecutor(plan: plan, customSteps: customSteps, dryRun: dryRun, progress: progress)
+                executor.generatedValues = generatedValues
+                executor.isThrowaway = isThrowaway
+                return try executor.run(on: connection)
+            }
         } catch let error as SQLiteError where error.code == SQLITE_BUSY || error.code == SQLITE_LOCKED {
             // Another writer kept the store for the whole busy timeout: nothing has started.
             throw StoreError.locked(path: path, timeout: Self.busyTimeout, underlying: error)
@@ -108,6 +136,15 @@ public struct Migrator: Sendable {
             throw StoreError.schemaMismatch(path: state.path, version: state.version, storeHash: hash, codeHash: expected)
         }
     }
+}
+
+/// Where a migration's `$uuid` and `$objectId` values come from.
+public enum GeneratedValues: Hashable, Sendable {
+    /// New random values, as an app wants.
+    case random
+    /// A sequence made from the seed and each version: two migrations of equal data write
+    /// equal values, whether they run the versions together or one by one (`remodel test`).
+    case seeded(UInt64)
 }
 
 /// The version, schema hash and applied migrations a store records about itself.

@@ -13,6 +13,14 @@ public struct MigrationPlan: Sendable {
     /// True when the store is already at the target version.
     public var isEmpty: Bool { versions.isEmpty }
 
+    /// The part of this plan from `version` to `target`: the plan `MigrationPlanner` makes
+    /// for those versions, as it plans each version on its own (from the two schemas, the
+    /// migration and `now`), whatever version the plan starts from. Lets a caller that runs
+    /// many parts (`remodel test`) plan the history once.
+    package func part(from version: Int, to target: Int) -> MigrationPlan {
+        MigrationPlan(fromVersion: version, toVersion: target, versions: versions.filter { $0.version > version && $0.version <= target })
+    }
+
     /// Object types renamed across all versions: name after the last → name before the first.
     public var renamedTypes: [String: String] {
         var originals: [String: String] = [:]  // current name → name before the plan
@@ -82,6 +90,10 @@ public struct VersionPlan: Sendable {
     public var changes: [PlannedChange]
     /// What runs, in order; each operation belongs to one change.
     package var operations: [ScheduledOperation]
+    /// The schema's canonical text and storage hash, as the store records them after this
+    /// version: made once with the plan, not by every run of it.
+    package var schemaText: String
+    package var schemaHash: String
     /// Object types (continuing objects) this version renames.
     public var typeRenames: RenameMap
     /// The renames the version declares (its steps' and `renamedFrom`), as its schema diff

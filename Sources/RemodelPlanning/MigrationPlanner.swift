@@ -24,6 +24,8 @@ public struct MigrationPlanner: Sendable {
     public var tableRewrite: TableRewrite
     /// Where the history is written, so that problems point at the step or schema line.
     public var sources: HistorySources
+    /// Faults brought back for tests that prove a checker catches them; empty otherwise.
+    package var reintroducedFaults: Set<PlannerFault> = []
 
     public init(history: MigrationHistory, customSteps: Set<String> = [], tableRewrite: TableRewrite = .automatic, sources: HistorySources = HistorySources()) {
         self.history = history
@@ -80,6 +82,7 @@ public struct MigrationPlanner: Sendable {
                     continue
                 }
                 planner.isNewest = next == history.currentVersion
+                planner.reintroducedFaults = reintroducedFaults
                 if let plan = planner.plan() { versions.append(plan) }
                 layout = planner.newLayout
                 diagnostics += planner.diagnostics

@@ -11,6 +11,8 @@ import RemodelLayout
 /// schema cannot read. It scans only the columns and side tables such a value is in.
 extension VersionPlanner {
     mutating func planConformance() {
+        // The fault as it was: before the conformance phase, nothing caught the kept values.
+        if reintroducedFaults.contains(.removedEnumCasesUnchecked) { return }
         for name in tableOrder {
             guard let table = tables[name], table.role == .continued, let newTable = table.newTable, let newObject = table.newObject else { continue }
             let key: SQLExpression = newTable.primaryKey.map { .column($0.name) } ?? .rowid

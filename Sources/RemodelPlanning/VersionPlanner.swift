@@ -87,6 +87,9 @@ struct VersionPlanner {
 
     /// Fails when a schema cannot be stored (`diagnostic(forUnsupported:)` reports it);
     /// `oldLayout` is the previous version's new one, when there is one.
+    /// Faults brought back for tests that prove a checker catches them (`PlannerFault`).
+    var reintroducedFaults: Set<PlannerFault> = []
+
     init(
         old: Schema, new: Schema, migration: Migration, sources: HistorySources, nowMicroseconds: Int64, customSteps: Set<String>,
         tableRewrite: MigrationPlanner.TableRewrite, oldLayout: StoreLayout? = nil
@@ -282,7 +285,7 @@ struct VersionPlanner {
         let operations = Phase.allCases.flatMap { scheduled[$0] ?? [] }
         return VersionPlan(
             version: version, name: migration.name, description: migration.description, checksum: migration.checksum,
-            schema: new, previousSchema: old, changes: changes, operations: operations,
+            schema: new, previousSchema: old, changes: changes, operations: operations, schemaText: CanonicalYAML.text(of: new), schemaHash: new.storageHash,
             typeRenames: RenameMap(
                 diff.types.renamed.filter { pair in
                     old.objectType(named: pair.old).map { !$0.isEmbedded } ?? false

@@ -377,7 +377,7 @@ private struct Runner {
         let layout = try PostgresLayout(schema: version.schema, schemaName: schemaName)
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         try wrap(version.version, "record the migration") {
-            try PostgresMetadata.writeSchema(connection, layout: layout, schema: version.schema, hash: version.schema.storageHash, version: version.version)
+            try PostgresMetadata.writeSchema(connection, layout: layout, schema: version.schema, hash: version.schemaHash, version: version.version)
             try connection.query(
                 "INSERT INTO \(layout.qualified(StoreFormat.migrationsTable)) (\"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\") VALUES ($1, $2, $3, $4, $5)",
                 [String(version.version), version.name, version.checksum, StoreDateFormat.string(from: Date()), String(milliseconds)]

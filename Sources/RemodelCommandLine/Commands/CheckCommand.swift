@@ -27,19 +27,24 @@ struct CheckCommand: Command {
         \(CheckRules.all.map { "  \($0.id) (\($0.defaultSeverity.rawValue)): \($0.summary)" }.joined(separator: "\n"))
 
         Each finding gives its location, rule ID, severity, what is wrong and how to fix it. \
-        --strict makes every warning an error. Exit status: 0 passed (warnings allowed unless \
+        --strict makes every warning an error. With --test, also runs `remodel test` (generated \
+        data and the fixtures of every version migrated to the newest); its failures are findings \
+        on the step they are about. Exit status: 0 passed (warnings allowed unless \
         --strict), 1 errors found, 64 usage error (including a --base REF git cannot read).
         """
     }
     static let generated = OptionSpec.option(
         "generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
     static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
+    static let test = OptionSpec.flag(
+        "test", help: "Also run `remodel test`: generated data and the fixtures of every version migrated to the newest (with its --seed, --objects and --fixtures-only).")
     static let base = OptionSpec.option(
         "base", value: "GIT-REF",
         help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
     let options: [OptionSpec] = [
         CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, ValidateCommand.realm,
-        GenerateCommand.realmClassNames, GenerateCommand.manifestName, CommonOptions.format,
+        GenerateCommand.realmClassNames, GenerateCommand.manifestName, CheckCommand.test, TestCommand.seed, TestCommand.objects, TestCommand.noGenerated,
+        ProgressReporter.quietOption, CommonOptions.format,
     ]
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -65,7 +70,25 @@ struct CheckCommand: Command {
         } catch let failure as GitBase.Failure {
             throw UsageError("--base: \(failure.description)")
         }
-        DiagnosticsOutput.print(report.findings, format: format)
+        var findings = report.findings
+        var passed = report.passed
+        var tested = ""
+        if arguments.flag(Self.test) {
+            let seed = try TestCommand.number(arguments, TestCommand.seed, range: 0...UInt64.max)
+            let objects = try TestCommand.number(arguments, TestCommand.objects, range: 1...10_000)
+            if let history = project.history, !project.hasErrors {
+                // Printed first: the test's progress line goes before the findings.
+                guard let (test, _) = try TestCommand.test(history, sources: project.sources, seed: seed, objects: Int(objects), arguments) else {
+                    return ExitStatus.failure
+                }
+                findings += test.failures.map(\.diagnostic)
+                passed = passed && test.passed
+                tested = test.passed ? ", \(ValidateCommand.plural(test.dataSets.count, "data set")) migrated" : ", remodel test failed"
+            } else {
+                tested = ", remodel test not run (the history does not load)"
+            }
+        }
+        DiagnosticsOutput.print(findings, format: format)
         if format == .text {
             let judged =
                 report.judged.isEmpty
@@ -73,14 +96,14 @@ struct CheckCommand: Command {
                 : report.judged.count == 1
                     ? "version \(report.judged[0]) judged as new"
                     : "versions \(report.judged.first!)–\(report.judged.last!) judged as new"
-            let outcome = report.passed ? "passed" : "failed"
-            let problems = report.findings.isEmpty ? "" : " (\(DiagnosticsOutput.summary(of: report.findings)))"
-            Console.write("remodel check: \(outcome)\(problems): \(ValidateCommand.plural(report.currentVersion, "version")), \(judged)\n")
+            let outcome = passed ? "passed" : "failed"
+            let problems = findings.isEmpty ? "" : " (\(DiagnosticsOutput.summary(of: findings)))"
+            Console.write("remodel check: \(outcome)\(problems): \(ValidateCommand.plural(report.currentVersion, "version")), \(judged)\(tested)\n")
             if !report.levels.isEmpty {
                 let set = report.levels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rawValue)" }.joined(separator: ", ")
                 Console.write("rules set by \(MigrationFolder.join(arguments.migrationsPath, CheckConfiguration.fileName)): \(set)\n")
             }
         }
-        return report.passed ? ExitStatus.success : ExitStatus.failure
+        return passed ? ExitStatus.success : ExitStatus.failure
     }
 }

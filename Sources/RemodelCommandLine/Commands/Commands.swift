@@ -9,6 +9,8 @@ enum Commands {
         GenerateCommand(),
         MigrationCommand(),
         MigrateCommand(),
+        TestCommand(),
+        FixtureCommand(),
         InitCommand(),
         ImportCommand(),
         ExportCommand(),

@@ -72,7 +72,7 @@ public enum StoreBackup {
     }
 
     /// Copies the database at `source` into a new database file at `destination`.
-    private static func copy(from source: String, to destination: String) throws {
+    package static func copy(from source: String, to destination: String) throws {
         let sourceConnection: Connection
         do {
             sourceConnection = try Connection.forReading(path: source)

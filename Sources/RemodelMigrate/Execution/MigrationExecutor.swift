@@ -86,6 +86,12 @@ package struct MigrationExecutor {
     package var customSteps: [String: CustomStep]
     package var dryRun: Bool
     package var progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Where `$uuid` and `$objectId` values come from.
+    package var generatedValues: GeneratedValues = .random
+    /// A store the caller has just made and will throw away (`remodel test` runs thousands):
+    /// no integrity check under the write lock before anything is committed, and no object
+    /// counts for the report. Never for a store people keep.
+    package var isThrowaway = false
     private let renderer = SQLiteRenderer()
 
     package init(plan: MigrationPlan, customSteps: [String: CustomStep], dryRun: Bool, progress: (@Sendable (MigrationProgress) -> Void)?) {
@@ -117,8 +123,8 @@ package struct MigrationExecutor {
             }
             // At the target version, but perhaps through another history: its schema must be
             // this plan's, as a store opening at its version checks.
-            if let schema = plan.versions.last?.schema {
-                try StoreMetadata.checkSchemaHash(connection, path: connection.path, version: version, expected: schema.storageHash)
+            if let last = plan.versions.last {
+                try StoreMetadata.checkSchemaHash(connection, path: connection.path, version: version, expected: last.schemaHash)
             }
             try connection.execute("ROLLBACK")
             finished = true
@@ -129,17 +135,17 @@ package struct MigrationExecutor {
         // Under the write lock: a damaged store is refused, not migrated. The check reads the
         // state this transaction starts from, on another core while the plan runs, and
         // nothing is committed before it passed.
-        let integrity = try ConcurrentIntegrityCheck(path: connection.path, busyTimeout: Migrator.busyTimeout)
+        let integrity = !isThrowaway ? try ConcurrentIntegrityCheck(path: connection.path, busyTimeout: Migrator.busyTimeout) : nil
         let before: [String: Int]
         var report: MigrationReport
         do {
-            before = try counts(connection, schema: plan.versions.first?.previousSchema)
+            before = isThrowaway ? [:] : try counts(connection, schema: plan.versions.first?.previousSchema)
             report = try runInTransaction(on: connection)
         } catch {
             // A damaged store can fail the plan first; the damage says more than the SQL error.
-            throw integrity.damage() ?? error
+            throw integrity?.damage() ?? error
         }
-        try integrity.wait()
+        try integrity?.wait()
         if let last = plan.versions.last {
             // Committing writes the journal: a full disk shows up here.
             try wrap(last) { try connection.execute(dryRun ? "ROLLBACK" : "COMMIT") }
@@ -169,6 +175,7 @@ package struct MigrationExecutor {
         for version in plan.versions {
             let versionStart = ContinuousClock.now
             try MigrationFunctions.registerEmbedded(on: connection.pointer, old: version.previousSchema, new: version.schema)
+            try MigrationFunctions.registerGenerated(on: connection.pointer, values: generatedValues, version: version.version)
             var notes: [String] = []
             for scheduled in version.operations {
                 completed += 1
@@ -187,7 +194,7 @@ package struct MigrationExecutor {
             versions.append(.init(version: version.version, name: version.name, duration: duration, notes: notes))
         }
         connection.clearCaches()
-        let after = try counts(connection, schema: plan.versions.last?.schema)
+        let after = isThrowaway ? [:] : try counts(connection, schema: plan.versions.last?.schema)
         var report = MigrationReport(
             fromVersion: plan.fromVersion, toVersion: plan.toVersion, versions: versions,
             countsBefore: [:], countsAfter: after, dryRun: dryRun, duration: ContinuousClock.now - started
@@ -273,7 +280,7 @@ package struct MigrationExecutor {
     private func record(_ version: VersionPlan, duration: Duration, connection: Connection) throws {
         let milliseconds = Int64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
         try wrap(version) {
-            try StoreMetadata.writeSchema(connection, schema: version.schema, hash: version.schema.storageHash, version: version.version)
+            try StoreMetadata.writeSchema(connection, text: version.schemaText, hash: version.schemaHash, version: version.version)
             try StoreMetadata.recordMigration(
                 connection, version: version.version, name: version.name, checksum: version.checksum, appliedAt: Date(), durationMilliseconds: milliseconds)
         }

@@ -50,6 +50,38 @@ enum MigrationFunctions {
         }
     }
 
+    /// Registers the functions that make `$uuid` and `$objectId` values for one version: random
+    /// ones, or with `.seeded` the same sequence for the same seed and version, so that two runs
+    /// over equal data (a test's direct and version-by-version migrations) write equal values.
+    static func registerGenerated(on connection: OpaquePointer, values: GeneratedValues, version: Int) throws {
+        let generator: GeneratedValueSource
+        switch values {
+        case .random: generator = GeneratedValueSource(random: nil)
+        case .seeded(let seed): generator = GeneratedValueSource(random: SeededRandom(seed: seed, "generated values", String(version)))
+        }
+        let box = Unmanaged.passRetained(generator).toOpaque()
+        defer { Unmanaged<GeneratedValueSource>.fromOpaque(box).release() }
+        func add(_ name: String, _ body: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void) throws {
+            // Each registration holds the source; SQLite releases it when it is replaced.
+            _ = Unmanaged<GeneratedValueSource>.fromOpaque(box).retain()
+            let code = sqlite3_create_function_v2(connection, name, 0, SQLITE_UTF8, box, body, nil, nil) { pointer in
+                pointer.map { Unmanaged<GeneratedValueSource>.fromOpaque($0).release() }
+            }
+            guard code == SQLITE_OK else {
+                throw SQLiteError(code: code, extendedCode: code, message: "cannot register SQL function \(name)", sql: nil)
+            }
+        }
+        try add(uuidBlob) { context, _, _ in
+            resultBlob(context, withUnsafeBytes(of: GeneratedValueSource.of(context).uuid().uuid) { Array($0) })
+        }
+        try add(uuidText) { context, _, _ in
+            resultText(context, GeneratedValueSource.of(context).uuid().uuidString)
+        }
+        try add(objectIDBlob) { context, _, _ in
+            resultBlob(context, GeneratedValueSource.of(context).objectID().byteArray)
+        }
+    }
+
     /// Registers every function on `connection`.
     static func register(on connection: OpaquePointer) throws {
         func add(_ name: String, _ arguments: Int32, deterministic: Bool, _ body: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void) throws {
@@ -58,15 +90,6 @@ enum MigrationFunctions {
             guard code == SQLITE_OK else {
                 throw SQLiteError(code: code, extendedCode: code, message: "cannot register SQL function \(name)", sql: nil)
             }
-        }
-        try add(uuidBlob, 0, deterministic: false) { context, _, _ in
-            resultBlob(context, withUnsafeBytes(of: UUID().uuid) { Array($0) })
-        }
-        try add(uuidText, 0, deterministic: false) { context, _, _ in
-            resultText(context, UUID().uuidString)
-        }
-        try add(objectIDBlob, 0, deterministic: false) { context, _, _ in
-            resultBlob(context, ObjectID().byteArray)
         }
         // remodel_parse_real(text, limit): the number, or NULL when the text is not a decimal
         // number (`DecimalText`'s form) or its magnitude exceeds limit.
@@ -243,6 +266,33 @@ private func blobArgument(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) ->
     let count = Int(sqlite3_value_bytes(value))
     guard count > 0, let bytes = sqlite3_value_blob(value) else { return [] }
     return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+}
+
+/// Where one version's generated values come from (SQLite calls its functions on the
+/// migrating connection's thread only).
+private final class GeneratedValueSource: @unchecked Sendable {
+    private var random: SeededRandom?
+
+    init(random: SeededRandom?) {
+        self.random = random
+    }
+
+    /// The source a generating function was registered with.
+    static func of(_ context: OpaquePointer?) -> GeneratedValueSource {
+        Unmanaged<GeneratedValueSource>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+    }
+
+    func uuid() -> UUID {
+        guard var random else { return UUID() }
+        defer { self.random = random }
+        return random.uuid()
+    }
+
+    func objectID() -> ObjectID {
+        guard var random else { return ObjectID() }
+        defer { self.random = random }
+        return random.objectID()
+    }
 }
 
 private func resultBlob(_ context: OpaquePointer?, _ bytes: [UInt8]) {

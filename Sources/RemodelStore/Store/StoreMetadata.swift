@@ -8,8 +8,13 @@ import RemodelCore
 package enum StoreMetadata {
     /// Records `schema` (canonical text and hash) at `version`, with the layout rules' version.
     package static func writeSchema(_ connection: Connection, schema: Schema, hash: String, version: Int) throws {
+        try writeSchema(connection, text: CanonicalYAML.text(of: schema), hash: hash, version: version)
+    }
+
+    /// `writeSchema` with the schema's canonical text already made.
+    package static func writeSchema(_ connection: Connection, text: String, hash: String, version: Int) throws {
         let upsert = "INSERT INTO \"_remodel_metadata\" (\"key\", \"value\") VALUES (?, ?) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
-        try connection.execute(upsert, [.text(StoreFormat.Key.schema), .text(CanonicalYAML.text(of: schema))])
+        try connection.execute(upsert, [.text(StoreFormat.Key.schema), .text(text)])
         try connection.execute(upsert, [.text(StoreFormat.Key.schemaHash), .text(hash)])
         try connection.execute(upsert, [.text(StoreFormat.Key.formatVersion), .integer(Int64(StoreFormat.formatVersion))])
         try connection.execute("PRAGMA user_version = \(version)")
