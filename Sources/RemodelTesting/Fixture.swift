@@ -33,7 +33,14 @@ public struct Fixture: Sendable, Hashable {
     public static func load(migrations: String) -> (fixtures: [Fixture], problems: [Diagnostic]) {
         let root = FilePaths.join(migrations, folderName)
         let manager = FileManager.default
-        guard let entries = try? manager.contentsOfDirectory(atPath: root) else { return ([], []) }
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: root, isDirectory: &isFolder) else { return ([], []) }
+        guard isFolder.boolValue, let entries = try? manager.contentsOfDirectory(atPath: root) else {
+            let problem = Diagnostic(
+                .error, rule: "fixture-folder", "'\(root)' is not a folder that can be read, so it holds no fixtures", at: SourceLocation(file: root, line: 1, column: 1),
+                hint: "fixtures go in \(root)/<version>/NAME.json; move the file away")
+            return ([], [problem])
+        }
         var fixtures: [Fixture] = []
         var problems: [Diagnostic] = []
         for entry in entries.sorted() where !entry.hasPrefix(".") {
@@ -45,7 +52,15 @@ public struct Fixture: Sendable, Hashable {
                         at: SourceLocation(file: folder, line: 1, column: 1), hint: "fixtures go in \(root)/<version>/NAME.json, e.g. \(root)/1/store.json"))
                 continue
             }
-            let files = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            for name in names where !name.lowercased().hasSuffix(".json") || MigrationFolderEntry.isDirectory(FilePaths.join(folder, name)) {
+                // Only NAME.json files directly in the version's folder are read: say so of the rest.
+                problems.append(
+                    Diagnostic(
+                        .error, rule: "fixture-folder", "'\(FilePaths.join(folder, name))' is not a fixture: only NAME.json files directly in '\(folder)' are read",
+                        at: SourceLocation(file: FilePaths.join(folder, name), line: 1, column: 1), hint: "move it out of the fixtures folder, or rename it NAME.json"))
+            }
+            let files = names.filter { $0.lowercased().hasSuffix(".json") && !MigrationFolderEntry.isDirectory(FilePaths.join(folder, $0)) }
             for file in files {
                 let path = FilePaths.join(folder, file)
                 let bytes: [UInt8]
@@ -165,5 +180,13 @@ public struct FixtureAnonymizer: Sendable {
             }
         }
         return result
+    }
+}
+
+/// Whether a path names a folder.
+private enum MigrationFolderEntry {
+    static func isDirectory(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 }

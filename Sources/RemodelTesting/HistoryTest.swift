@@ -78,8 +78,11 @@ public struct HistoryTest: Sendable {
 
     /// Runs every data set (two at a time on two cores); `progress` hears of each one done.
     public func run(progress: (@Sendable (_ done: Int, _ total: Int, _ name: String) -> Void)? = nil) throws -> HistoryTestReport {
-        let folder = try makeWorkFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (folder, token) = try makeWorkFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            HalfMadeFiles.finished(token)
+        }
         var test = self
         test.plans = try Plans(migrator: migrator, now: now)
         // Every round trip imports into an empty store of the newest version: made once, copied.
@@ -99,11 +102,21 @@ public struct HistoryTest: Sendable {
         return HistoryTestReport(newestVersion: migrator.history.currentVersion, dataSets: results)
     }
 
-    private func makeWorkFolder() throws -> String {
+    /// A new scratch folder, registered as half made so that an interrupted run (Ctrl-C, a CI
+    /// job's timeout) leaves nothing behind; what a dead run left goes first.
+    private func makeWorkFolder() throws -> (folder: String, token: HalfMadeFiles.Token) {
         let parent = workFolder ?? (FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
-        let folder = FilePaths.join(parent, "remodel-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
+        let marker = "remodel-test-"
+        HalfMadeFiles.removeLeftovers(in: parent) { $0.hasPrefix(marker) ? HalfMadeFiles.processID(in: $0, after: marker) : nil }
+        let folder = FilePaths.join(parent, "\(marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let token = HalfMadeFiles.started(folder, what: "the test's stores in '\(folder)'")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            HalfMadeFiles.finished(token)
+            throw error
+        }
+        return (folder, token)
     }
 
     // MARK: - One data set

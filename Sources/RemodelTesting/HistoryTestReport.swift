@@ -117,12 +117,8 @@ public struct HistoryTestFailure: Sendable, Hashable, CustomStringConvertible {
         text += "  data: \(dataSet), imported at version \(version)"
         if let type, let objectKey { text += "; first offending object: \(type) \(objectKey)\(property.map { ", \($0)" } ?? "")\(value.map { " = \($0)" } ?? "")" }
         text += "\n"
-        if let minimalObjects, case .object(let members) = minimalObjects {
-            text += "  smallest data that fails so (import it at version \(version) to see it):\n"
-            for (type, objects) in members {
-                guard case .array(let list) = objects else { continue }
-                for object in list { text += "    \(type): \(Self.compact(object))\n" }
-            }
+        if let minimal = minimalDocument {
+            text += "  smallest data that fails so (an export document: import it at version \(version) to see it): \(Self.compact(minimal, limit: 2000))\n"
         }
         if let hint { text += "  hint: \(hint)\n" }
         return text
@@ -137,20 +133,23 @@ public struct HistoryTestFailure: Sendable, Hashable, CustomStringConvertible {
         if let type, let objectKey {
             notes.append(Diagnostic.Note("first offending object: \(type) \(objectKey)\(property.map { ", \($0)" } ?? "")\(value.map { " = \($0)" } ?? "")"))
         }
-        if let minimalObjects, case .object(let members) = minimalObjects {
-            for (type, objects) in members {
-                guard case .array(let list) = objects else { continue }
-                for object in list { notes.append(Diagnostic.Note("smallest data that fails so: \(type) \(Self.compact(object))")) }
-            }
+        if let minimal = minimalDocument {
+            notes.append(Diagnostic.Note("smallest data that fails so (an export document: import it at version \(version) to see it): \(Self.compact(minimal, limit: 2000))"))
         }
         let place = location ?? (isFixture ? SourceLocation(file: dataSet, line: 1, column: 1) : nil)
         return Diagnostic(.error, rule: "test-\(kind.rawValue)", message, at: place, hint: hint, notes: notes, version: failingVersion)
     }
 
-    /// An object on one line, its long texts shortened.
-    static func compact(_ value: JSONValue) -> String {
+    /// The smallest data without the types it has no objects of.
+    var minimalDocument: JSONValue? {
+        guard case .object(let members)? = minimalObjects else { return nil }
+        return .object(members.filter { $0.1 != .array([]) })
+    }
+
+    /// A value on one line, shortened past `limit` characters.
+    static func compact(_ value: JSONValue, limit: Int = 400) -> String {
         let text = value.description
-        return text.count <= 400 ? text : String(text.prefix(397)) + "…"
+        return text.count <= limit ? text : String(text.prefix(limit - 3)) + "…"
     }
 }
 
@@ -186,7 +185,7 @@ struct DocumentDifference: CustomStringConvertible {
                 for (property, valueA) in propertiesA where valuesB[property] != valueA {
                     return DocumentDifference(
                         type: type, property: property, place: "\(type)[\(index)].\(property)", left: HistoryTestFailure.compact(valueA),
-                        right: valuesB[property].map(HistoryTestFailure.compact) ?? "missing", names: names)
+                        right: valuesB[property].map { HistoryTestFailure.compact($0) } ?? "missing", names: names)
                 }
                 return DocumentDifference(
                     type: type, place: "\(type)[\(index)]", left: HistoryTestFailure.compact(objectA), right: HistoryTestFailure.compact(objectB), names: names)

@@ -24,7 +24,7 @@ struct FixtureRecordCommand: Command {
         to N first (the store itself is not touched). With --anonymize, every text and URL value \
         is replaced by made-up text of the same length and kind of characters (letters by letters \
         of the same case, digits by digits, spaces and punctuation kept; the same text always \
-        becomes the same made-up text), keeping primary keys, links, enums, numbers, dates and \
+        becomes the same made-up text within a recording, and other text in the next), keeping primary keys, links, enums, numbers, dates and \
         data as they are; review the file before committing it. The file is written atomically \
         and never replaces one (--force does). Exit status: 0 written, 1 error (nothing \
         written), 64 usage error.
@@ -46,9 +46,17 @@ struct FixtureRecordCommand: Command {
             guard let number = Int(text), number > 0 else { throw UsageError("--version needs a version number (1, 2, …), found '\(text)'") }
             requested = number
         }
-        let stem = arguments.value(Self.fixtureName) ?? FilePaths.name(of: store).split(separator: ".").first.map(String.init) ?? "store"
-        guard MigrationFolder.isValidName(stem) else {
-            throw UsageError("'\(stem)' cannot be a fixture name: use letters, digits, '-', '_' or '.', starting with a letter or digit (--name NAME)")
+        var stem: String
+        if let given = arguments.value(Self.fixtureName) {
+            stem = given.lowercased().hasSuffix(".json") ? String(given.dropLast(5)) : given
+            guard MigrationFolder.isValidName(stem) else {
+                throw UsageError("'\(given)' cannot be a fixture name: use letters, digits, '-', '_' or '.', starting with a letter or digit (--name NAME)")
+            }
+        } else {
+            // The store file's name without its extension, with what a name cannot hold made '-'.
+            let base = FilePaths.name(of: store).split(separator: ".").first.map(String.init) ?? ""
+            stem = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "-" })
+            if !MigrationFolder.isValidName(stem) { stem = "store" }
         }
         guard let checked = HistoryInput.load(arguments, need: "a fixture is kept with the history's versions") else { return ExitStatus.failure }
         let info = try RemodelStore.inspect(path: store)
@@ -70,7 +78,14 @@ struct FixtureRecordCommand: Command {
             advice: "choose another name with --name NAME, or pass --force to replace it")
         let folder = FilePaths.folder(of: file.path)
         let madeFolder = !FileManager.default.fileExists(atPath: folder)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            Console.writeError(
+                "Error: cannot make the fixtures folder '\(folder)': \((error as NSError).localizedFailureReason ?? "a file is in the way or the folder cannot be written"); check that '\(FilePaths.folder(of: folder))' is a folder you can write; nothing was written\n"
+            )
+            return ExitStatus.failure
+        }
         do {
             try file.check()
         } catch {
@@ -92,7 +107,9 @@ struct FixtureRecordCommand: Command {
             document = try tester.export(copy)
         }
         if arguments.flag(Self.anonymize), let schema = checked.history.schema(at: version) {
-            document = FixtureAnonymizer(schema: schema).anonymize(document)
+            // A new seed for each recording: the same text is not made up the same way in two
+            // recordings, so that made-up text cannot be matched against guesses run through the tool.
+            document = FixtureAnonymizer(schema: schema, seed: UInt64.random(in: 0...UInt64.max)).anonymize(document)
         }
         try file.write(Data(StoreJSON.text(of: document).utf8))
         Console.write(

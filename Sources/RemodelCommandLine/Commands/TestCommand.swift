@@ -49,12 +49,14 @@ struct TestCommand: Command {
         DiagnosticsOutput.print(diagnostics, format: format)
         if format == .text {
             let objectCount = report.dataSets.reduce(0) { $0 + $1.objects }
-            let sets = ValidateCommand.plural(report.dataSets.count, "data set")
-            let fixtureCount = fixtures.isEmpty ? "" : " (\(ValidateCommand.plural(fixtures.count, "fixture")))"
-            let outcome = report.passed ? "passed" : "failed: \(ValidateCommand.plural(report.failures.count, "data set")) of \(report.dataSets.count)"
-            Console.write(
-                "remodel test \(outcome): \(sets)\(fixtureCount), \(ValidateCommand.plural(objectCount, "object")), \(ValidateCommand.plural(report.newestVersion, "version")) migrated to version \(report.newestVersion) directly and version by version (seed \(seed))\n"
-            )
+            let fixtureCount = fixtures.isEmpty ? "" : "\(ValidateCommand.plural(fixtures.count, "fixture")); "
+            let sets =
+                "\(ValidateCommand.plural(report.dataSets.count, "data set")) (\(fixtureCount)\(ValidateCommand.plural(objectCount, "object"))) from \(ValidateCommand.plural(report.newestVersion, "version"))"
+            if report.passed {
+                Console.write("remodel test passed: \(sets), each migrated to version \(report.newestVersion) directly and version by version (seed \(seed))\n")
+            } else {
+                Console.write("remodel test failed: \(report.failures.count) of \(sets) did not migrate to version \(report.newestVersion) as they should (seed \(seed))\n")
+            }
         }
         return report.passed ? ExitStatus.success : ExitStatus.failure
     }
@@ -65,9 +67,30 @@ struct TestCommand: Command {
         _ history: MigrationHistory, sources: HistorySources, seed: UInt64, objects: Int, _ arguments: ParsedArguments
     ) throws -> (report: HistoryTestReport, fixtures: [Fixture])? {
         let format = arguments.diagnosticFormat
-        let (fixtures, problems) = Fixture.load(migrations: arguments.migrationsPath)
+        guard MigrationFolder.isDirectory(arguments.migrationsPath) else {
+            // Without a history there is nothing to migrate: a mistyped --migrations must not pass.
+            Console.writeError(
+                "Error: there is no migrations folder at '\(arguments.migrationsPath)', so there is no history to test; pass the folder with --migrations DIR, or create the history with `\(arguments.command("migration new initial"))`\n"
+            )
+            return nil
+        }
+        var (fixtures, problems) = Fixture.load(migrations: arguments.migrationsPath)
+        for fixture in fixtures where fixture.version > history.currentVersion {
+            problems.append(
+                Diagnostic(
+                    .error, rule: "fixture-version",
+                    "'\(fixture.path)' is in the fixtures of version \(fixture.version), which the history does not have (its versions are 1 to \(history.currentVersion))",
+                    at: SourceLocation(file: fixture.path, line: 1, column: 1),
+                    hint: "move it to the folder of the version the store was at, or record it again with `remodel fixture record --store FILE`"))
+        }
         if !problems.isEmpty {
             DiagnosticsOutput.print(problems, format: format)
+            return nil
+        }
+        if arguments.flag(Self.noGenerated) && fixtures.isEmpty {
+            Console.writeError(
+                "Error: --fixtures-only, but there are no fixtures in '\(Fixture.folder(in: arguments.migrationsPath, version: 1))' or the other versions' folders: nothing to test; record one with `remodel fixture record --store FILE`\n"
+            )
             return nil
         }
         var migrator = arguments.tool.migrator(for: history)
@@ -78,12 +101,21 @@ struct TestCommand: Command {
         test.fixtures = fixtures
         test.generates = !arguments.flag(Self.noGenerated)
         let quiet = arguments.flag(ProgressReporter.quietOption) || format != .text
-        let report = try ProgressReporter.run(finished: "tested", quiet: quiet) { progress in
-            try test.run { done, total, name in
-                progress.update(verb: "testing", unit: "data sets", done: done, total: total, detail: name)
+        do {
+            let report = try ProgressReporter.run(finished: "tested", quiet: quiet) { progress in
+                try test.run { done, total, name in
+                    progress.update(verb: "testing", unit: "data sets", done: done, total: total, detail: name)
+                }
             }
+            return (report, fixtures)
+        } catch let error as MigrationPlanningError {
+            // A history that loads but cannot be run by this program: a custom step's closure.
+            DiagnosticsOutput.print(error.diagnostics, format: format)
+            Console.writeError(
+                "Error: remodel test runs the history as `remodel migrate` does, and cannot plan it (above); a custom step runs in a tool of your app's own (RemodelCommandLine, with the step registered), or in your tests with RemodelTesting's HistoryTest\n"
+            )
+            return nil
         }
-        return (report, fixtures)
     }
 
     /// A whole-number option in `range`, or a usage error naming the option.

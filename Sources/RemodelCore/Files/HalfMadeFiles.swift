@@ -44,7 +44,7 @@ public enum HalfMadeFiles {
         for pass in 0..<2 {
             if pass > 0 { usleep(30_000) }
             for entry in entries {
-                for path in entry.paths { unlink(path) }
+                for path in entry.paths { remove(path) }
             }
         }
         return entries.map(\.what)
@@ -59,9 +59,17 @@ public enum HalfMadeFiles {
         var removed: [String] = []
         for name in names {
             guard let pid = pattern(name), pid != getpid(), !isRunning(pid) else { continue }
-            if unlink(FilePaths.join(folder, name)) == 0 { removed.append(name) }
+            if remove(FilePaths.join(folder, name)) { removed.append(name) }
         }
         return removed
+    }
+
+    /// Removes a file, or a folder with everything in it (a test's scratch folder).
+    @discardableResult
+    private static func remove(_ path: String) -> Bool {
+        if unlink(path) == 0 { return true }
+        guard errno == EISDIR || errno == EPERM else { return false }
+        return (try? FileManager.default.removeItem(atPath: path)) != nil
     }
 
     /// The process id written after `marker` in `name` (digits up to the next `-`, `.` or the
