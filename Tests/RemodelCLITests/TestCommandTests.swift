@@ -107,6 +107,16 @@ final class TestCommandTests: CLIFolderTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("app.db"))), before, "the store is unchanged")
         XCTAssertTrue(try remodel(["test", "--quiet"]).stdout.contains("(2 fixtures; "))
 
+        // Each recording makes up other text: the made-up text cannot be matched against guesses.
+        try remodel(["fixture", "record", "--store", "app.db", "--anonymize", "--name", "first"])
+        try remodel(["fixture", "record", "--store", "app.db", "--anonymize", "--name", "second"])
+        XCTAssertNotEqual(
+            try String(contentsOfFile: path("Migrations/fixtures/1/first.json"), encoding: .utf8),
+            try String(contentsOfFile: path("Migrations/fixtures/1/second.json"), encoding: .utf8))
+        // A store name a fixture name cannot hold becomes one.
+        try FileManager.default.copyItem(atPath: path("app.db"), toPath: path("my store!.db"))
+        XCTAssertTrue(try remodel(["fixture", "record", "--store", "my store!.db"]).stdout.contains("'Migrations/fixtures/1/my-store-.json'"))
+
         try remodel(["migrate", "--store", "app.db", "--no-backup", "--quiet"])
         let older = try remodel(["fixture", "record", "--store", "app.db", "--version", "2"], expect: 1)
         XCTAssertTrue(older.stderr.contains("'app.db' is at version 3, newer than 2"), older.stderr)
@@ -127,6 +137,14 @@ final class TestCommandTests: CLIFolderTestCase {
                 "Migrations/fixtures/9/later.json:1:1: error: 'Migrations/fixtures/9/later.json' is in the fixtures of version 9, which the history does not have (its versions are 1 to 3) [fixture-version]"
             ), wrong.stderr)
         XCTAssertTrue(wrong.stderr.contains("'Migrations/fixtures/9/nested' is not a fixture: only NAME.json files directly in 'Migrations/fixtures/9' are read"), wrong.stderr)
+        try FileManager.default.removeItem(atPath: path("Migrations/fixtures"))
+        // A file where the fixtures folder goes; then a fixture whose name ends in .JSON, which is read.
+        try "".write(toFile: path("Migrations/fixtures"), atomically: true, encoding: .utf8)
+        XCTAssertTrue(try remodel(["test"], expect: 1).stderr.contains("'Migrations/fixtures' is not a folder that can be read"))
+        try FileManager.default.removeItem(atPath: path("Migrations/fixtures"))
+        try FileManager.default.createDirectory(atPath: path("Migrations/fixtures/1"), withIntermediateDirectories: true)
+        try #"{ "Person": [], "Dog": [] }"#.write(toFile: path("Migrations/fixtures/1/UPPER.JSON"), atomically: true, encoding: .utf8)
+        XCTAssertTrue(try remodel(["test", "--fixtures-only"]).stdout.contains("1 data set (1 fixture; "))
         try FileManager.default.removeItem(atPath: path("Migrations/fixtures"))
         // A history with a custom step this program has no closure for: the planning error, in the format asked for.
         let file = path("Migrations/0003-dog-details.yaml")
