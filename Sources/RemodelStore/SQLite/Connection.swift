@@ -17,6 +17,9 @@ package final class Connection {
     var sideStatements: [String: SideTableStatements] = [:]
     /// Tables changed since the last `takeChangedTables()`, filled by SQLite's update hook.
     private let changes = ChangeRecorder()
+    /// The tables each prepared statement reads, and those a tracked read touched
+    /// (`trackingReads`), filled by SQLite's authorizer and statement trace.
+    let reads = ReadRecorder()
 
     /// Opens an existing database to read it without writing. The connection is read-write
     /// when the file and its folder allow, though: the last read-only connection to a WAL
@@ -97,10 +100,20 @@ package final class Connection {
                 guard let context, let table else { return }
                 Unmanaged<ChangeRecorder>.fromOpaque(context).takeUnretainedValue().record(table)
             }, Unmanaged.passUnretained(changes).toOpaque())
+        // Called while a statement is prepared: the tables it reads.
+        sqlite3_set_authorizer(
+            pointer,
+            { context, action, table, _, _, _ in
+                if action == SQLITE_READ, let context, let table {
+                    Unmanaged<ReadRecorder>.fromOpaque(context).takeUnretainedValue().preparing(table)
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(reads).toOpaque())
     }
 
     deinit {
         sqlite3_update_hook(pointer, nil, nil)
+        sqlite3_set_authorizer(pointer, nil, nil)
         contexts.removeAll()
         dynamicContexts.removeAll()
         sideStatements.removeAll()
@@ -186,6 +199,24 @@ package final class Connection {
         changes.take()
     }
 
+    /// Runs `body` and returns the tables its statements read: those it prepares (SQLite's
+    /// authorizer) and the cached ones it runs (each statement's tables, recorded when it was
+    /// prepared, collected as SQLite starts it). What an observation re-runs the fetch for.
+    package func trackingReads<T>(_ body: () throws -> T) throws -> (value: T, tables: Set<String>) {
+        reads.startTracking()
+        sqlite3_trace_v2(
+            pointer, UInt32(SQLITE_TRACE_STMT),
+            { _, context, statement, _ in
+                if let context, let statement {
+                    Unmanaged<ReadRecorder>.fromOpaque(context).takeUnretainedValue().started(OpaquePointer(statement))
+                }
+                return 0
+            }, Unmanaged.passUnretained(reads).toOpaque())
+        defer { sqlite3_trace_v2(pointer, 0, nil, nil) }
+        let value = try body()
+        return (value, reads.stopTracking())
+    }
+
     /// Drops prepared state (after a schema change).
     package func clearCaches() {
         contexts.removeAll()
@@ -213,5 +244,48 @@ final class ChangeRecorder {
             last = nil
         }
         return tables
+    }
+}
+
+/// The tables statements read: recorded by the authorizer as each is prepared, kept per
+/// prepared statement, and gathered while a read is tracked. Used on the connection's thread
+/// only.
+final class ReadRecorder {
+    private var prepared: Set<String> = []
+    private var byStatement: [OpaquePointer: Set<String>] = [:]
+    private var tracked: Set<String>?
+
+    func preparing(_ table: UnsafePointer<CChar>) {
+        let name = String(cString: table)
+        prepared.insert(name)
+        tracked?.insert(name)
+    }
+
+    /// Before a statement is prepared: forgets what earlier one-off statements read.
+    func beginPrepare() {
+        prepared = []
+    }
+
+    /// After `statement` is prepared: what it reads, kept for its runs.
+    func finishPrepare(_ statement: OpaquePointer) {
+        byStatement[statement] = prepared
+        prepared = []
+    }
+
+    func finalized(_ statement: OpaquePointer) {
+        byStatement[statement] = nil
+    }
+
+    func started(_ statement: OpaquePointer) {
+        if let tables = byStatement[statement] { tracked?.formUnion(tables) }
+    }
+
+    func startTracking() {
+        tracked = []
+    }
+
+    func stopTracking() -> Set<String> {
+        defer { tracked = nil }
+        return tracked ?? []
     }
 }

@@ -6,20 +6,27 @@ package final class Statement {
     @usableFromInline package let handle: StatementHandle
     package let sql: String
     unowned let connection: Connection
+    /// The connection's recorder of what statements read (kept here: the statement may be
+    /// released while its connection is being released).
+    private let reads: ReadRecorder
 
     init(connection: Connection, sql: String) throws {
         var pointer: OpaquePointer?
+        connection.reads.beginPrepare()
         let code = sqlite3_prepare_v3(connection.pointer, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard code == SQLITE_OK, let pointer else {
             sqlite3_finalize(pointer)
             throw connection.error(code, sql: sql)
         }
+        connection.reads.finishPrepare(pointer)
+        reads = connection.reads
         self.connection = connection
         self.sql = sql
         handle = StatementHandle(pointer)
     }
 
     deinit {
+        reads.finalized(handle.pointer)
         sqlite3_finalize(handle.pointer)
     }
 

@@ -29,6 +29,9 @@ public final class RemodelStore: @unchecked Sendable {
     private let writerLock = NSLock()
     private let readers: ReaderPool
     private let notifier = ChangeNotifier()
+    /// The commits to this file every store of the process and the watcher of other
+    /// connections see, for observations.
+    let hub: StoreFileHub
 
     /// Opens (or creates) the store at `path` for the models of `manifest`.
     ///
@@ -64,6 +67,7 @@ public final class RemodelStore: @unchecked Sendable {
         self.options = options
         self.layout = layout
         writer = try StoreOpener.open(path: path, target: target, layout: layout, options: options)
+        hub = StoreFileHub.hub(for: path)
         readers = ReaderPool(maximum: options.maximumReaderCount) {
             let connection = options.readOnly ? try Connection.readOnly(path: path) : try Connection(path: path)
             connection.setBusyTimeout(options.busyTimeout)
@@ -109,8 +113,47 @@ public final class RemodelStore: @unchecked Sendable {
         }
         _ = writer.takeChangedTables()
         let result = try run(writer, begin: "BEGIN IMMEDIATE") { try body(Transaction(connection: writer, layout: layout, path: path)) }
-        notifier.committed(tables: writer.takeChangedTables())
+        let changed = writer.takeChangedTables()
+        notifier.committed(tables: changed)
+        hub.committed(changed)
         return result
+    }
+
+    /// Observes the value of `fetch`: its value at once, then again after every commit that
+    /// changes a table it read (its type's, its links' and collections'), from this store,
+    /// another store on the same file or another process. Iterate it in a task; cancelling
+    /// the task ends it. See `StoreObservation`.
+    public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Database) throws -> Value) -> StoreObservation<Value> {
+        StoreObservation(store: self, fetch: fetch, isDuplicate: nil)
+    }
+
+    /// `observe(_:)` for an `Equatable` value: a value equal to the one before is not
+    /// delivered again.
+    public func observe<Value: Sendable & Equatable>(_ fetch: @escaping @Sendable (Database) throws -> Value) -> StoreObservation<Value> {
+        StoreObservation(store: self, fetch: fetch, isDuplicate: { $0 == $1 })
+    }
+
+    /// Observes one object by its key: the object at once, then again after each commit that
+    /// changes it (or its collections), `nil` while there is none — once it is deleted.
+    public func observe<Model: KeyedModel & Equatable>(_ type: Model.Type, key: Model.ID) -> StoreObservation<Model?> where Model.ID: Sendable {
+        observe { db in try db.object(Model.self, forKey: key) }
+    }
+
+    /// Observes a projection of one object (`Profile(person)`), delivered when it changes:
+    /// a commit that changes only what the projection leaves out delivers nothing.
+    public func observe<Model: KeyedModel, Projected: Sendable & Equatable>(
+        _ type: Model.Type, key: Model.ID, as projection: @escaping @Sendable (Model) -> Projected
+    ) -> StoreObservation<Projected?> where Model.ID: Sendable {
+        observe { db in try db.object(Model.self, forKey: key).map(projection) }
+    }
+
+    /// `read(_:)`, and the tables the body's statements read.
+    func trackedRead<T>(_ body: (Database) throws -> T) throws -> (value: T, tables: Set<String>) {
+        try readers.withConnection { connection in
+            try connection.trackingReads {
+                try run(connection, begin: "BEGIN DEFERRED") { try body(Database(connection: connection, layout: layout, path: path)) }
+            }
+        }
     }
 
     /// Changes to objects of `type`, one element per commit that inserted, updated or

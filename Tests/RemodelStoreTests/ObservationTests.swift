@@ -1,0 +1,181 @@
+#if canImport(RemodelExample)
+    import Foundation
+    import Observation
+    import RemodelCore
+    import RemodelExample
+    @testable import RemodelStore
+    import XCTest
+
+    /// `observe`: the value at once, then after each commit that changes what the fetch read,
+    /// from this store, another store on the file or another process; nothing for other
+    /// tables; equal values once; bursts coalesced; cancellation ends it. `LiveQuery` on top.
+    final class ObservationTests: XCTestCase {
+        /// The values an observation delivered so far, gathered by a task.
+        final class Collected<Value: Sendable>: @unchecked Sendable {
+            private let lock = NSLock()
+            private var stored: [Value] = []
+            var task: Task<Void, Never>?
+
+            var values: [Value] { lock.withLock { stored } }
+
+            init(_ observation: StoreObservation<Value>) {
+                task = Task { [self] in
+                    do {
+                        for try await value in observation { lock.withLock { stored.append(value) } }
+                    } catch {}
+                }
+            }
+
+            /// Waits up to `seconds` for `condition` on the values; whether it held.
+            func wait(_ seconds: Double = 5, until condition: ([Value]) -> Bool) async -> Bool {
+                let deadline = Date().addingTimeInterval(seconds)
+                while Date() < deadline {
+                    if condition(values) { return true }
+                    try? await Task.sleep(nanoseconds: 5_000_000)
+                }
+                return condition(values)
+            }
+        }
+
+        private func note(_ id: String, _ content: String) -> Note {
+            Note(identifier: id, content: content, lastEdited: Date(timeIntervalSince1970: 1_700_000_000))
+        }
+
+        func testTheValueAtOnceThenAfterEachCommitThatChangesWhatTheFetchRead() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("notes.db"))
+            let contents = Collected(store.observe { db in try db.objects(Note.self).fetchAll().map(\.content).sorted() })
+            defer { contents.task?.cancel() }
+            let first = await contents.wait { $0 == [[]] }
+            XCTAssertTrue(first, "\(contents.values)")
+            try store.write { tx in try tx.insert(note("a", "Walk Rex")) }
+            let second = await contents.wait { $0.last == ["Walk Rex"] }
+            XCTAssertTrue(second, "\(contents.values)")
+            // A commit to a table the fetch did not read wakes nothing; the next note does.
+            try store.write { tx in try tx.insert(Dog(name: "Rex")) }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            XCTAssertEqual(contents.values.count, 2, "\(contents.values)")
+            try store.write { tx in try tx.insert(note("b", "Feed Rex")) }
+            let third = await contents.wait { $0.last == ["Feed Rex", "Walk Rex"] }
+            XCTAssertTrue(third, "\(contents.values)")
+            // A write that leaves the value as it was delivers nothing (an Equatable value).
+            try store.write { tx in try tx.upsert(note("b", "Feed Rex")) }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            XCTAssertEqual(contents.values.count, 3, "\(contents.values)")
+        }
+
+        /// A hundred commits in a burst while a fetch takes 20 ms: the commits that arrive
+        /// during a fetch make one fetch after it, and the last value is the last state.
+        func testBurstsAreCoalesced() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("notes.db"))
+            let counts = Collected(
+                store.observe { db in
+                    let count = try db.objects(Note.self).count()
+                    usleep(20_000)
+                    return count
+                })
+            defer { counts.task?.cancel() }
+            _ = await counts.wait { $0 == [0] }
+            for index in 1...100 { try store.write { tx in try tx.insert(note("n\(index)", "note \(index)")) } }
+            let reached = await counts.wait { $0.last == 100 }
+            XCTAssertTrue(reached, "\(counts.values)")
+            XCTAssertLessThan(counts.values.count, 30, "\(counts.values)")
+            XCTAssertEqual(counts.values, counts.values.sorted(), "values go forward")
+        }
+
+        /// Commits of another store on the file, and of another process (sqlite3), are seen.
+        func testCommitsOfAnotherStoreAndAnotherProcessAreSeen() async throws {
+            let folder = TemporaryFolder()
+            let path = folder.file("notes.db")
+            let store = try RemodelExample.openStore(at: path)
+            let other = try RemodelExample.openStore(at: path)
+            let contents = Collected(store.observe { db in try db.objects(Note.self).fetchAll().map(\.content).sorted() })
+            defer { contents.task?.cancel() }
+            _ = await contents.wait { $0 == [[]] }
+            try other.write { tx in try tx.insert(note("a", "from the other store")) }
+            let fromStore = await contents.wait { $0.last == ["from the other store"] }
+            XCTAssertTrue(fromStore, "\(contents.values)")
+
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [path, "PRAGMA busy_timeout = 5000; INSERT INTO \"Note\" VALUES ('b', 'from another process', 0);"]
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            XCTAssertEqual(sqlite.terminationStatus, 0)
+            let started = Date()
+            let fromProcess = await contents.wait { $0.last == ["from another process", "from the other store"] }
+            XCTAssertTrue(fromProcess, "\(contents.values)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 0.25, "seen within 250 ms")
+        }
+
+        /// Cancelling the consuming task ends the observation: the file is no longer watched.
+        func testCancellationEndsTheObservation() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("notes.db"))
+            let counts = Collected(store.observe { db in try db.objects(Note.self).count() })
+            _ = await counts.wait { $0 == [0] }
+            XCTAssertEqual(store.hub.subscriberCount, 1)
+            counts.task?.cancel()
+            let ended = await counts.wait { _ in store.hub.subscriberCount == 0 }
+            XCTAssertTrue(ended)
+            try store.write { tx in try tx.insert(note("a", "after")) }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            XCTAssertEqual(counts.values, [0])
+        }
+
+        /// One object by key: nil while there is none, each change, nil once deleted; and a
+        /// projection of it, delivered only when the projection changes.
+        func testOneObjectByKeyAndItsProjection() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("people.db"))
+            let ada = Person(_id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada", lastName: "Lovelace")
+            let object = Collected(store.observe(Person.self, key: ada.id))
+            let profile = Collected(store.observe(Person.self, key: ada.id, as: Profile.init))
+            defer {
+                object.task?.cancel()
+                profile.task?.cancel()
+            }
+            _ = await object.wait { $0.count == 1 }
+            XCTAssertEqual(object.values, [nil])
+            try store.write { tx in try tx.insert(ada) }
+            let inserted = await object.wait { $0.last == ada }
+            XCTAssertTrue(inserted)
+            var renamed = ada
+            renamed.company = "Analytical Engines"
+            try store.write { tx in try tx.upsert(renamed) }
+            let updated = await object.wait { $0.last == renamed }
+            XCTAssertTrue(updated)
+            try store.write { tx in try tx.delete(renamed) }
+            let deleted = await object.wait { $0.count == 4 && $0.last == .some(nil) }
+            XCTAssertTrue(deleted, "\(object.values)")
+            // The company is not in the profile: three profiles (none, Ada, none), not four.
+            let profiles = await profile.wait { $0.count == 3 }
+            XCTAssertTrue(profiles, "\(profile.values)")
+            XCTAssertEqual(profile.values.map { $0?.firstName }, [nil, "Ada", nil])
+        }
+
+        /// What a SwiftUI view does: reads `value` inside `withObservationTracking` and is told
+        /// when it changes.
+        @MainActor
+        func testALiveQueryTellsObservationTrackingOfEachNewValue() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("notes.db"))
+            try store.write { tx in try tx.insert(note("a", "first")) }
+            let query = try LiveQuery(store) { db in try db.objects(Note.self).fetchAll().map(\.content) }
+            XCTAssertEqual(query.value, ["first"], "the first value is there at once")
+            let changed = expectation(description: "value changed")
+            withObservationTracking {
+                _ = query.value
+            } onChange: {
+                changed.fulfill()
+            }
+            try store.write { tx in try tx.insert(note("b", "second")) }
+            await fulfillment(of: [changed], timeout: 5)
+            let deadline = Date().addingTimeInterval(5)
+            while query.value.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+            XCTAssertEqual(query.value.sorted(), ["first", "second"])
+            XCTAssertNil(query.error)
+        }
+    }
+#endif
