@@ -123,7 +123,25 @@ struct StoreBenchmark {
                 try time { try baseline.read { try baseline.forEach { checksum &+= $0.content.utf8.count } } }
             })
 
+        // Text search: localizedStandardContains in SQL against the loop apps write today
+        // (every note fetched, then searched with Foundation, case- and diacritic-insensitive).
+        var found = (sql: 0, loop: 0)
+        let (searchSQL, searchLoop) = try paired(
+            "search \"MILK\" ignoring case and diacritics (SQL | fetch all + Foundation)",
+            {
+                try time { found.sql = try store.read { db in try db.objects(BenchmarkNote.self).filter { $0.content.localizedStandardContains("MILK") }.count() } }
+            },
+            {
+                try time {
+                    found.loop = try store.read { db in
+                        try db.objects(BenchmarkNote.self).fetchAll().filter { $0.content.range(of: "MILK", options: [.caseInsensitive, .diacriticInsensitive]) != nil }.count
+                    }
+                }
+            })
+        guard found.sql == found.loop else { throw StoreBenchmarkError.searchMismatch(found.sql, found.loop) }
+
         print("")
+        print(String(format: "search %d notes in SQL / fetch-all + Foundation: %.2f (%d found)", count, searchSQL / searchLoop, found.sql))
         print("ratios store / C API (targets: insert ≤ 1.3, key reads ≤ 1.3, iteration ≤ 1.5)")
         print(String(format: "  insert %d:      %.2f", count, insertStore / insertBase))
         print(String(format: "  key reads %d:   %.2f", reads, readStore / readBase))
@@ -285,4 +303,14 @@ final class Baseline {
 struct BaselineError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+enum StoreBenchmarkError: Error, CustomStringConvertible {
+    case searchMismatch(Int, Int)
+
+    var description: String {
+        switch self {
+        case .searchMismatch(let sql, let loop): "the SQL search found \(sql) notes and the Foundation loop \(loop): they must agree"
+        }
+    }
 }

@@ -89,6 +89,10 @@ extension Column where Value == String {
 
     /// Objects whose text starts with `prefix` (case-sensitive).
     public func hasPrefix(_ prefix: String) -> Filter<Model> { Filter(.hasPrefix(column: name, prefix)) }
+
+    /// Objects whose text contains `text` ignoring case and diacritics, as a search field
+    /// wants (`"CAFE"` finds `"Café au lait"`), like Foundation's `localizedStandardContains`.
+    public func localizedStandardContains(_ text: String) -> Filter<Model> { Filter(.localizedStandardContains(column: name, text)) }
 }
 
 extension Column where Value == String? {
@@ -97,4 +101,7 @@ extension Column where Value == String? {
 
     /// Objects whose text starts with `prefix` (case-sensitive); null never matches.
     public func hasPrefix(_ prefix: String) -> Filter<Model> { Filter(.hasPrefix(column: name, prefix)) }
+
+    /// Objects whose text contains `text` ignoring case and diacritics; null never matches.
+    public func localizedStandardContains(_ text: String) -> Filter<Model> { Filter(.localizedStandardContains(column: name, text)) }
 }

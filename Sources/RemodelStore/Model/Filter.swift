@@ -45,6 +45,8 @@ public indirect enum FilterExpression: Hashable, Sendable {
     case isNull(column: String)
     case contains(column: String, String)
     case hasPrefix(column: String, String)
+    /// Text containing the given text, ignoring case and diacritics (`TextFolding`).
+    case localizedStandardContains(column: String, String)
     case collectionIsEmpty(property: String)
     case collectionContains(property: String, value: StoreValue)
     case and(FilterExpression, FilterExpression)

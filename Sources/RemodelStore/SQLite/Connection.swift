@@ -109,6 +109,7 @@ package final class Connection {
                 }
                 return SQLITE_OK
             }, Unmanaged.passUnretained(reads).toOpaque())
+        TextFolding.register(on: pointer)
     }
 
     deinit {

@@ -62,6 +62,15 @@ package struct FilterSQL {
         case .hasPrefix(let column, let text):
             let name = try self.column(column)
             return "\(position(of: parameter(.text(text), type: PropertyType(.scalar(.string))), in: name)) = 1"
+        case .localizedStandardContains(let column, let text):
+            let name = try self.column(column)
+            guard case .sqlite = dialect else {
+                throw StoreError.invalidInput(
+                    "localizedStandardContains is not available on PostgreSQL yet: filter with contains (case-sensitive), or search the fetched objects with Foundation's localizedStandardContains"
+                )
+            }
+            // The text folded once here, each value by the connection's function (TextFolding).
+            return "instr(\(TextFolding.sqlFunction)(\(name)), \(parameter(.text(TextFolding.fold(text)), type: PropertyType(.scalar(.string))))) > 0"
         case .collectionIsEmpty(let property):
             return "NOT EXISTS (\(try collection(property)))"
         case .collectionContains(let property, let value):
