@@ -34,6 +34,10 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
         "transfer", "import N Person + N Dog of the example into a new store, migrate it to v3, export it: whole processes, against a baseline build",
         "[--people N] [--runs N] [--remodel PATH] [--baseline-remodel PATH]", runTransferBenchmark
     ),
+    (
+        "observe", "what observing costs: commits with 0, 1, 100 and 1,000 observations (and as many re-query loops), latency, idle CPU",
+        "[--observers 0,1,100,1000] [--commits N] [--runs N]", runObserveBenchmark
+    ),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),
     ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", "[--count N] [--reads N] [--runs N]", runStoreBenchmark),
 ]
