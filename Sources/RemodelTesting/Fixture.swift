@@ -53,14 +53,14 @@ public struct Fixture: Sendable, Hashable {
                 continue
             }
             let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            for name in names where !name.lowercased().hasSuffix(".json") || MigrationFolderEntry.isDirectory(FilePaths.join(folder, name)) {
+            for name in names where !name.lowercased().hasSuffix(".json") || FilePaths.isDirectory(FilePaths.join(folder, name)) {
                 // Only NAME.json files directly in the version's folder are read: say so of the rest.
                 problems.append(
                     Diagnostic(
                         .error, rule: "fixture-folder", "'\(FilePaths.join(folder, name))' is not a fixture: only NAME.json files directly in '\(folder)' are read",
                         at: SourceLocation(file: FilePaths.join(folder, name), line: 1, column: 1), hint: "move it out of the fixtures folder, or rename it NAME.json"))
             }
-            let files = names.filter { $0.lowercased().hasSuffix(".json") && !MigrationFolderEntry.isDirectory(FilePaths.join(folder, $0)) }
+            let files = names.filter { $0.lowercased().hasSuffix(".json") && !FilePaths.isDirectory(FilePaths.join(folder, $0)) }
             for file in files {
                 let path = FilePaths.join(folder, file)
                 let bytes: [UInt8]
@@ -180,13 +180,5 @@ public struct FixtureAnonymizer: Sendable {
             }
         }
         return result
-    }
-}
-
-/// Whether a path names a folder.
-private enum MigrationFolderEntry {
-    static func isDirectory(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 }

@@ -17,7 +17,7 @@ extension HistoryTest {
             let path = FilePaths.join(folder, "minimize-\(trial).store")
             defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
             guard importProblem(graph.document(holding: graph.closure(of: core)), version: set.version, at: path, source: set.name) == nil,
-                let error = migrationError(at: path, to: nil)
+                let error = migrationError(at: path, running: plans.direct(from: set.version))
             else { return false }
             return Self.sameFailure(error, failure)
         }

@@ -26,7 +26,7 @@ public struct HistoryTest: Sendable {
     /// run faster without one), else the temporary folder.
     public var workFolder: String?
     /// The plans every data set runs, made once per run.
-    private var plans: Plans?
+    private(set) var plans = Plans()
     /// An empty store at the newest version, copied for each round trip.
     private var emptyNewest: String?
 
@@ -151,7 +151,7 @@ public struct HistoryTest: Sendable {
         if set.version < newest {
             let direct = FilePaths.join(folder, "direct.store")
             try FileManager.default.copyItem(atPath: base, toPath: direct)
-            if let error = migrationError(at: direct, to: nil) {
+            if let error = migrationError(at: direct, running: plans.direct(from: set.version)) {
                 var failure = HistoryTestFailure(set, error)
                 if set.isGenerated {
                     failure.minimalObjects = minimize(set, failingWith: error, in: folder)
@@ -160,7 +160,7 @@ public struct HistoryTest: Sendable {
             }
             let stepwise = FilePaths.join(folder, "stepwise.store")
             try FileManager.default.copyItem(atPath: base, toPath: stepwise)
-            if let error = stepwiseError(at: stepwise, from: set.version) {
+            if let error = migrationError(at: stepwise, running: plans.stepwise(from: set.version)) {
                 var failure = HistoryTestFailure(set, error)
                 failure.kind = .resultsDiffer
                 failure.message = "migrated version by version, the data fails at version \(failure.failingVersion ?? newest), but migrated directly it does not: \(error)"
@@ -247,44 +247,19 @@ public struct HistoryTest: Sendable {
         }
     }
 
-    /// Migrates the store at `path` (to `target`, default the newest) with seeded generated
-    /// values; the error that stopped it, if any.
-    func migrationError(at path: String, to target: Int?) -> MigrationError? {
+    /// Runs `parts` on the store at `path`, each in its own transaction on one connection,
+    /// with seeded generated values (a store this test just made: no integrity check, no
+    /// counts); the error that stopped them, if any.
+    func migrationError(at path: String, running parts: [MigrationPlan]) -> MigrationError? {
         var migrator = self.migrator
         migrator.generatedValues = .seeded(seed)
         do {
-            let version = try RemodelStore.inspect(path: path).version
-            if let plan = plans?.plan(from: version, to: target) {
-                // A store this test just made by import: no integrity check, no counts.
-                _ = try migrator.run(plan, onStoreAt: path, isThrowaway: true)
-            } else {
-                _ = try migrator.migrate(storeAt: path, to: target, now: now)
-            }
+            _ = try migrator.run(parts, onStoreAt: path, isThrowaway: true)
             return nil
         } catch let error as MigrationError {
             return error
         } catch {
-            return .layout(version: target ?? migrator.history.currentVersion, "\(error)")
-        }
-    }
-
-    /// Migrates the store at `path` from `version` to the newest one version at a time, each in
-    /// its own transaction; the error that stopped it, if any.
-    func stepwiseError(at path: String, from version: Int) -> MigrationError? {
-        var migrator = self.migrator
-        migrator.generatedValues = .seeded(seed)
-        let newest = migrator.history.currentVersion
-        do {
-            if let plans = plans {
-                _ = try migrator.run((version..<newest).compactMap { plans.plan(from: $0, to: $0 + 1) }, onStoreAt: path, isThrowaway: true)
-            } else {
-                for target in (version + 1)...newest { _ = try migrator.migrate(storeAt: path, to: target, now: now) }
-            }
-            return nil
-        } catch let error as MigrationError {
-            return error
-        } catch {
-            return .layout(version: newest, "\(error)")
+            return .layout(version: parts.last?.toVersion ?? migrator.history.currentVersion, "\(error)")
         }
     }
 
@@ -302,9 +277,11 @@ public struct HistoryTest: Sendable {
 
 /// The plans of a run: from each version to the newest (what `remodel migrate` plans for a
 /// store at that version) and from each to the next, made once for every data set.
-private struct Plans: Sendable {
-    var direct: [Int: MigrationPlan] = [:]
-    var next: [Int: MigrationPlan] = [:]
+struct Plans: Sendable {
+    private var direct: [Int: MigrationPlan] = [:]
+    private var next: [Int: MigrationPlan] = [:]
+
+    init() {}
 
     init(migrator: Migrator, now: Date) throws {
         let newest = migrator.history.currentVersion
@@ -317,8 +294,14 @@ private struct Plans: Sendable {
         }
     }
 
-    func plan(from version: Int, to target: Int?) -> MigrationPlan? {
-        target == nil ? direct[version] : target == version + 1 ? next[version] : nil
+    /// The plan from `version` to the newest, as one migration.
+    func direct(from version: Int) -> [MigrationPlan] {
+        direct[version].map { [$0] } ?? []
+    }
+
+    /// The plans from `version` to the newest, one version each.
+    func stepwise(from version: Int) -> [MigrationPlan] {
+        next.keys.filter { $0 >= version }.sorted().compactMap { next[$0] }
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Paths split into their folder and name, and joined, as text: relative paths stay as the
 /// user wrote them. The one home for it, because Foundation's `NSString` path functions trap
 /// on a one-character path (`-o m`) on Linux.
@@ -27,5 +29,11 @@ public enum FilePaths {
         var path = Substring(path)
         while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
         return path
+    }
+
+    /// Whether `path` names a folder (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 }

@@ -132,8 +132,7 @@ public enum MigrationFolder {
     }
 
     package static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FilePaths.isDirectory(path)
     }
 
     private static func visibleEntries(_ path: String) -> [String] {
