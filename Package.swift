@@ -117,7 +117,7 @@ let package = Package(
         // The example history as Swift values, the migration plan and diagram references, shared
         // by the migration, code generator and diagram tests and the reference recorder; the
         // throwaway PostgreSQL server of the PostgreSQL tests.
-        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema", "RemodelDiagram"], path: "Tests/RemodelTestSupport"),
+        .target(name: "RemodelTestSupport", dependencies: ["RemodelCore", "RemodelMigrate", "RemodelSchema", "RemodelDiagram", "RemodelStore"], path: "Tests/RemodelTestSupport"),
         .testTarget(name: "RemodelCoreTests", dependencies: ["RemodelCore"]),
         .testTarget(
             name: "RemodelTestingTests",
@@ -130,7 +130,7 @@ let package = Package(
             dependencies: ["RemodelSchema", "RemodelCore"],
             resources: [.copy("Corpus")]
         ),
-        .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample"]),
+        .testTarget(name: "RemodelStoreTests", dependencies: ["RemodelStore", "RemodelCore", "CSQLite", "RemodelExample", "RemodelTestSupport"]),
         // Against a throwaway server each run starts (PostgresTestServer); skipped by name
         // where PostgreSQL's server programs are not installed.
         .testTarget(
@@ -169,7 +169,7 @@ let package = Package(
             exclude: ["References", "Schemas"]
         ),
         .testTarget(name: "RemodelExampleTests", dependencies: ["RemodelExample", "RemodelStore", "RemodelMigrate", "RemodelCore"]),
-        .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport"]),
+        .testTarget(name: "RemodelCLITests", dependencies: ["RemodelCore", "RemodelTestSupport", "RemodelStore", "RemodelExample"]),
         // The command-line tool's own logic that is worth testing apart from the binary (the progress line).
         .testTarget(name: "RemodelCommandLineTests", dependencies: ["RemodelCommandLine", "RemodelMigrate", "RemodelStore"]),
         .testTarget(name: "RemodelFuzzTests", dependencies: ["RemodelFuzzTargets"], resources: [.copy("Regressions")]),

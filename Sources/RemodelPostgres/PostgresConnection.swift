@@ -95,6 +95,24 @@ public final class PostgresConnection {
         return result.rows.first?.first ?? nil
     }
 
+    /// The connection's socket: readable when the server sent something, such as a
+    /// notification on a channel the connection listens to.
+    var socket: Int32 { PQsocket(pointer) }
+
+    /// The notifications the server sent since the last call, as channel and payload, without
+    /// waiting. Throws when the connection is lost.
+    func takeNotifications() throws(PostgresError) -> [(channel: String, payload: String)] {
+        guard PQconsumeInput(pointer) == 1 else {
+            throw PostgresError(kind: .connection, message: "the connection was lost: " + Self.trimmed(PQerrorMessage(pointer)), target: displayName)
+        }
+        var notifications: [(channel: String, payload: String)] = []
+        while let notification = PQnotifies(pointer) {
+            notifications.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
+            PQfreemem(notification)
+        }
+        return notifications
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {

@@ -90,6 +90,8 @@ extension PostgresStore {
                     "cannot import \(source); nothing was imported: a link points at an object that is neither in the store nor in the data (\(error.message); \(error.detail ?? "")): add that object to the data, or remove the link"
                 )
             }
+            // Observations of the store fetch again once this commits.
+            try PostgresChangeHub.announce(nil, on: connection)
             counter.finish()
             return checked.counts
         }

@@ -18,13 +18,18 @@ import RemodelStore
 /// store per worker, as it would a connection. Every `write` is one transaction whose links
 /// are checked when it commits: a link to a missing object fails it, naming both ends, and
 /// changes nothing. Deleting an object removes it from every list and set and sets to-one
-/// links to it to null, as on SQLite.
+/// links to it to null, as on SQLite. `observe` keeps a fetch's value current over
+/// LISTEN/NOTIFY, and `read` and `write` have `async` twins, as on `RemodelStore`.
 public final class PostgresModelStore: @unchecked Sendable {
     public let target: PostgresTarget
     public let schema: Schema
     public let version: Int
     private let store: OpenedStore
     private let lock = NSLock()
+    /// The commits to this store that observations hear of.
+    let hub: PostgresChangeHub
+    /// The observations of this store, by the types they read.
+    package let commitSubscribers = CommitSubscribers()
 
     /// Opens the store at `target`, which must be at the manifest's version with its schema.
     /// With `migrate`, an older store is migrated first through the manifest's history
@@ -53,6 +58,7 @@ public final class PostgresModelStore: @unchecked Sendable {
         self.schema = schema
         self.version = version
         store = try OpenedStore(connection, schema: schema, version: version)
+        hub = PostgresChangeHub.hub(for: target)
     }
 
     /// Runs `body` in one transaction and commits it; any error rolls everything back.
@@ -60,8 +66,9 @@ public final class PostgresModelStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let connection = store.connection
+        let log = PostgresAccessLog()
         return try connection.transaction {
-            let value = try body(PostgresTransaction(store: store))
+            let value = try body(PostgresTransaction(store: store, log: log))
             do {
                 try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
             } catch let error as PostgresError {
@@ -70,29 +77,40 @@ public final class PostgresModelStore: @unchecked Sendable {
                     "a link points at an object that does not exist (\(error.message); \(error.detail ?? "")); add that object in the same transaction, or remove the link; nothing was written"
                 )
             }
+            let announcement = log.announcement
+            if announcement?.isEmpty != true { try PostgresChangeHub.announce(announcement, on: connection) }
             return value
         }
     }
 
     /// Runs `body` on one snapshot of the store (a read-only `REPEATABLE READ` transaction).
     public func read<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try trackedRead(body).value
+    }
+
+    /// `read(_:)`, and the types the body read.
+    func trackedRead<T>(_ body: (PostgresTransaction) throws -> T) throws -> (value: T, read: Set<String>) {
         lock.lock()
         defer { lock.unlock() }
         try store.connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { try? store.connection.execute("ROLLBACK") }
-        return try body(PostgresTransaction(store: store))
+        let log = PostgresAccessLog()
+        let value = try body(PostgresTransaction(store: store, log: log))
+        return (value, log.typesRead)
     }
 }
 
 /// Reads and writes of models inside `PostgresModelStore.read` or `write`.
 public struct PostgresTransaction {
     let store: OpenedStore
+    let log: PostgresAccessLog
 
     // MARK: - Writing
 
     /// Adds an object; a key that exists already is `StoreError.duplicateKey`.
     public func insert<Model: PersistentModel>(_ object: Model) throws {
         let table = try self.table(Model.self)
+        log.changed(reach(of: table.name))
         try store.insert([try Self.dynamicObject(object, table: table)], into: table)
     }
 
@@ -100,6 +118,7 @@ public struct PostgresTransaction {
     /// stay.
     public func upsert<Model: KeyedModel>(_ object: Model) throws {
         let table = try self.table(Model.self)
+        log.changed(reach(of: table.name))
         try store.insert([try Self.dynamicObject(object, table: table)], into: table, upsert: true)
     }
 
@@ -110,6 +129,7 @@ public struct PostgresTransaction {
         let table = try self.table(type)
         guard let column = table.primaryKey else { throw StoreError.unsupportedSchema("'\(table.name)' has no primary key") }
         let parameter = try PostgresValueCoding(type: column.type, schema: store.schema).parameter(key.storeValue)
+        log.changedAnything()
         return try store.connection.query("DELETE FROM \(store.layout.qualified(table.name)) WHERE \(SQLiteRenderer.identifier(column.name)) = $1", [parameter]).affectedRows > 0
     }
 
@@ -118,6 +138,7 @@ public struct PostgresTransaction {
     public func deleteAll<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all) throws -> Int {
         let table = try self.table(type)
         let (condition, parameters) = try self.condition(filter.expression, table: table)
+        log.changedAnything()
         return try store.connection.query("DELETE FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters)
             .affectedRows
     }
@@ -134,6 +155,7 @@ public struct PostgresTransaction {
     /// The objects `filter` matches, in `orderings` (else the order SQLite's store keeps).
     public func objects<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all, sortedBy orderings: [Ordering<Model>] = []) throws -> [Model] {
         let table = try self.table(type)
+        log.read(table.name)
         let (condition, parameters) = try self.condition(filter.expression, table: table)
         var order = try FilterSQL(table: table, dialect: .postgres(schema: store.layout.schemaName)).orderClause(orderings.map { ($0.column, $0.descending) })
         order += (order.isEmpty ? " ORDER BY " : ", ") + "\(SQLiteRenderer.identifier(table.name)).\(SQLiteRenderer.identifier(PostgresLayout.orderColumn(of: table)))"
@@ -146,6 +168,7 @@ public struct PostgresTransaction {
     /// How many objects `filter` matches.
     public func count<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all) throws -> Int {
         let table = try self.table(type)
+        log.read(table.name)
         let (condition, parameters) = try self.condition(filter.expression, table: table)
         return Int(
             try store.connection.scalar("SELECT count(*) FROM \(store.layout.qualified(table.name)) AS \(SQLiteRenderer.identifier(table.name)) WHERE \(condition)", parameters)
@@ -157,6 +180,18 @@ public struct PostgresTransaction {
     private func table<Model: PersistentModel>(_ type: Model.Type) throws -> TableLayout {
         guard let table = store.layout.layout.table(named: Model.schemaName) else { throw StoreError.unknownType(Model.schemaName) }
         return table
+    }
+
+    /// `type` and the types its objects link to, through embedded objects too: what a write
+    /// of its objects can change for a reader (the inverses of its links).
+    private func reach(of type: String) -> Set<String> {
+        var reached: Set<String> = []
+        var next = [type]
+        while let name = next.popLast() {
+            guard reached.insert(name).inserted, let object = store.schema.objectType(named: name) else { continue }
+            for property in object.properties { if case .object(let target)? = property.storedType?.base { next.append(target) } }
+        }
+        return reached
     }
 
     /// A filter as PostgreSQL text and parameters (`FilterSQL`'s rules).

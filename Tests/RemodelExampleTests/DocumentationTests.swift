@@ -15,6 +15,7 @@ final class DocumentationTests: XCTestCase {
     /// named `RealmExampleManifest`; an app's is `RemodelSchemaManifest`).
     static let compiledSources: [(path: String, renaming: [String: String])] = [
         ("Tests/RemodelExampleTests/DocumentationSnippets.swift", [:]),
+        ("Tests/RemodelExampleTests/LiveDataSnippets.swift", [:]),
         ("IntegrationTests/OutsidePackage/Package.swift", [:]),
         ("IntegrationTests/OutsidePackage/Sources/Zoo/main.swift", [:]),
         ("Tests/RemodelRealmTests/LaunchPathTests.swift", ["RealmExampleManifest": "RemodelSchemaManifest"]),
@@ -28,6 +29,7 @@ final class DocumentationTests: XCTestCase {
         "Docs/Guides.docc/GettingStarted.md",
         "Docs/Guides.docc/MovingOffRealm.md",
         "Sources/RemodelStore/RemodelStore.docc/TheStore.md",
+        "Sources/RemodelStore/RemodelStore.docc/LiveDataInSwiftUI.md",
         "Sources/RemodelMigrate/RemodelMigrate.docc/MigrationsInTheApp.md",
     ]
 
@@ -159,9 +161,10 @@ final class DocumentationTests: XCTestCase {
     func testTheStoreArticle() async throws {
         let store = try TheStoreSnippets.open(at: try temporaryStoreURL())
         let (rex, ada) = try TheStoreSnippets.write(to: store)
-        XCTAssertThrowsError(try store.write { try $0.insert(rex) }) { error in
-            guard case StoreError.duplicateKey = error else { return XCTFail("expected duplicateKey, got \(error)") }
-        }
+        do {
+            try await store.write { try $0.insert(rex) }
+            XCTFail("inserting the dog twice did not throw")
+        } catch StoreError.duplicateKey {}
         XCTAssertEqual(try TheStoreSnippets.query(store), [ada])
         let (person, heavyDogs, herDogs, owners) = try TheStoreSnippets.fetch(rex, ada, from: store)
         XCTAssertEqual(person, ada)
@@ -173,8 +176,10 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(notes, ["Walk Rex"])
 
         XCTAssertEqual(try TheStoreSnippets.change(rex, in: store), 1)
-        XCTAssertEqual(try store.read { try $0.object(Dog.self, forKey: rex.id)?.weight }, 32)
-        XCTAssertEqual(try store.read { try $0.count(Note.self) }, 0)
+        let weight = try await store.read { try $0.object(Dog.self, forKey: rex.id)?.weight }
+        XCTAssertEqual(weight, 32)
+        let noteCount = try await store.read { try $0.count(Note.self) }
+        XCTAssertEqual(noteCount, 0)
 
         let changes = expectation(description: "a change to people is reported")
         changes.assertForOverFulfill = false
@@ -186,7 +191,7 @@ final class DocumentationTests: XCTestCase {
         // The stream reports commits after it started: write until the watcher has seen one.
         let writer = Task {
             while !Task.isCancelled {
-                try store.write { try $0.upsert(Person(firstName: "Grace")) }
+                try await store.write { try $0.upsert(Person(firstName: "Grace")) }
                 try await Task.sleep(nanoseconds: 50_000_000)
             }
         }
@@ -195,7 +200,8 @@ final class DocumentationTests: XCTestCase {
         writer.cancel()
 
         XCTAssertTrue(try TheStoreSnippets.delete(rex, from: store))
-        XCTAssertEqual(try store.read { try $0.object(Person.self, forKey: ada.id)?.dogs }, [], "the deleted dog left the list that held it")
+        let dogs = try await store.read { try $0.object(Person.self, forKey: ada.id)?.dogs }
+        XCTAssertEqual(dogs, [], "the deleted dog left the list that held it")
     }
 
     /// A store written by version 1 of the example app opens, upgraded, in the current one.

@@ -14,23 +14,25 @@ final class ConcurrencyTests: XCTestCase {
         var dogIterator = dogs.makeAsyncIterator()
 
         let rex = TestDog(weight: 1)
-        try store.write { tx in try tx.insert(rex) }
+        try await store.write { tx in try tx.insert(rex) }
         let firstDogChange = await dogIterator.next()
         XCTAssertEqual(firstDogChange?.typeName, "Dog")
 
         // A rolled-back write notifies nobody; the next commit does.
         struct Abort: Error {}
-        XCTAssertThrowsError(
-            try store.write { tx in
+        do {
+            try await store.write { tx in
                 try tx.insert(TestPerson(firstName: "Nobody"))
                 throw Abort()
-            })
-        try store.write { tx in try tx.insert(TestPerson(firstName: "Ada", dogs: [rex.id])) }
+            }
+            XCTFail("the write did not throw")
+        } catch is Abort {}
+        try await store.write { tx in try tx.insert(TestPerson(firstName: "Ada", dogs: [rex.id])) }
         let personChange = await peopleIterator.next()
         XCTAssertEqual(personChange?.typeName, "Person")
 
         // Deleting the dog cascades into Person.dogs: both types hear about it.
-        try store.write { tx in try tx.delete(rex) }
+        try await store.write { tx in try tx.delete(rex) }
         let dogDeleted = await dogIterator.next()
         let personCascaded = await peopleIterator.next()
         XCTAssertEqual(dogDeleted?.typeName, "Dog")
@@ -45,7 +47,7 @@ final class ConcurrencyTests: XCTestCase {
             for writer in 0..<4 {
                 group.addTask {
                     for batch in 0..<25 {
-                        try store.write { tx in
+                        try await store.write { tx in
                             for item in 0..<4 { try tx.insert(TestNote(identifier: "w\(writer)-b\(batch)-i\(item)", content: "x")) }
                         }
                     }
@@ -57,7 +59,7 @@ final class ConcurrencyTests: XCTestCase {
                     for _ in 0..<50 {
                         // Each read sees a whole number of batches, never half a transaction,
                         // and never fewer objects than a previous read.
-                        let count = try store.read { db in try db.count(TestNote.self) }
+                        let count = try await store.read { db in try db.count(TestNote.self) }
                         XCTAssertEqual(count % 4, 0)
                         XCTAssertGreaterThanOrEqual(count, last)
                         last = count
@@ -66,7 +68,8 @@ final class ConcurrencyTests: XCTestCase {
             }
             try await group.waitForAll()
         }
-        XCTAssertEqual(try store.read { try $0.count(TestNote.self) }, 400)
+        let count = try await store.read { try $0.count(TestNote.self) }
+        XCTAssertEqual(count, 400)
         XCTAssertEqual(try rawSQL(folder.file("store.db"), "PRAGMA integrity_check"), [[.text("ok")]])
     }
 

@@ -3,6 +3,7 @@
     import Observation
     import RemodelCore
     import RemodelExample
+    import RemodelTestSupport
     @testable import RemodelStore
     import XCTest
 
@@ -10,58 +11,79 @@
     /// from this store, another store on the file or another process; nothing for other
     /// tables; equal values once; bursts coalesced; cancellation ends it. `LiveQuery` on top.
     final class ObservationTests: XCTestCase {
-        /// The values an observation delivered so far, gathered by a task.
-        final class Collected<Value: Sendable>: @unchecked Sendable {
-            private let lock = NSLock()
-            private var stored: [Value] = []
-            var task: Task<Void, Never>?
-
-            var values: [Value] { lock.withLock { stored } }
-
-            init(_ observation: StoreObservation<Value>) {
-                task = Task { [self] in
-                    do {
-                        for try await value in observation { lock.withLock { stored.append(value) } }
-                    } catch {}
-                }
-            }
-
-            /// Waits up to `seconds` for `condition` on the values; whether it held.
-            func wait(_ seconds: Double = 5, until condition: ([Value]) -> Bool) async -> Bool {
-                let deadline = Date().addingTimeInterval(seconds)
-                while Date() < deadline {
-                    if condition(values) { return true }
-                    try? await Task.sleep(nanoseconds: 5_000_000)
-                }
-                return condition(values)
-            }
-        }
-
-        private func note(_ id: String, _ content: String) -> Note {
+        private static func note(_ id: String, _ content: String) -> Note {
             Note(identifier: id, content: content, lastEdited: Date(timeIntervalSince1970: 1_700_000_000))
         }
 
         func testTheValueAtOnceThenAfterEachCommitThatChangesWhatTheFetchRead() async throws {
             let folder = TemporaryFolder()
             let store = try RemodelExample.openStore(at: folder.file("notes.db"))
-            let contents = Collected(store.observe { db in try db.objects(Note.self).fetchAll().map(\.content).sorted() })
+            let contents = ObservedValues(store.observe { db in try db.objects(Note.self).fetchAll().map(\.content).sorted() })
             defer { contents.task?.cancel() }
             let first = await contents.wait { $0 == [[]] }
             XCTAssertTrue(first, "\(contents.values)")
-            try store.write { tx in try tx.insert(note("a", "Walk Rex")) }
+            try await store.write { tx in try tx.insert(Self.note("a", "Walk Rex")) }
             let second = await contents.wait { $0.last == ["Walk Rex"] }
             XCTAssertTrue(second, "\(contents.values)")
             // A commit to a table the fetch did not read wakes nothing; the next note does.
-            try store.write { tx in try tx.insert(Dog(name: "Rex")) }
+            try await store.write { tx in try tx.insert(Dog(name: "Rex")) }
             try await Task.sleep(nanoseconds: 300_000_000)
             XCTAssertEqual(contents.values.count, 2, "\(contents.values)")
-            try store.write { tx in try tx.insert(note("b", "Feed Rex")) }
+            try await store.write { tx in try tx.insert(Self.note("b", "Feed Rex")) }
             let third = await contents.wait { $0.last == ["Feed Rex", "Walk Rex"] }
             XCTAssertTrue(third, "\(contents.values)")
             // A write that leaves the value as it was delivers nothing (an Equatable value).
-            try store.write { tx in try tx.upsert(note("b", "Feed Rex")) }
+            try await store.write { tx in try tx.upsert(Self.note("b", "Feed Rex")) }
             try await Task.sleep(nanoseconds: 300_000_000)
             XCTAssertEqual(contents.values.count, 3, "\(contents.values)")
+        }
+
+        /// The store's own commits to other tables run no fetch at all: not through the tables
+        /// they name, nor through the file's change counter (which counts only others' commits),
+        /// whose file events they still raise. Another process's commit to them runs one.
+        func testOwnCommitsToOtherTablesRunNoFetch() async throws {
+            let folder = TemporaryFolder()
+            let path = folder.file("notes.db")
+            let store = try RemodelExample.openStore(at: path)
+            let fetches = Mutex(0)
+            let counts = ObservedValues(
+                store.observe { db in
+                    fetches.withLock { $0 += 1 }
+                    return try db.objects(Note.self).count()
+                })
+            defer { counts.task?.cancel() }
+            _ = await counts.wait { $0 == [0] }
+            for index in 1...20 { try await store.write { tx in try tx.insert(Dog(name: "Rex \(index)")) } }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            XCTAssertEqual(fetches.withLock { $0 }, 1, "own commits to Dog ran the fetch of notes again")
+
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [path, "PRAGMA busy_timeout = 5000; UPDATE \"Dog\" SET \"weight\" = 2;"]
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            let refetched = await counts.wait { _ in fetches.withLock { $0 } == 2 }
+            XCTAssertTrue(refetched, "another process's commit, tables unknown, fetches once: \(fetches.withLock { $0 })")
+        }
+
+        /// A commit that lands while the first fetch runs (after its snapshot began, before it
+        /// said what it read) is not missed: the observation fetches again after it.
+        func testACommitDuringTheFirstFetchIsNotMissed() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("notes.db"))
+            let started = Mutex(false)
+            let counts = ObservedValues(
+                store.observe { db in
+                    let count = try db.objects(Note.self).count()
+                    started.withLock { $0 = true }
+                    usleep(200_000)
+                    return count
+                })
+            defer { counts.task?.cancel() }
+            while !started.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+            try await store.write { tx in try tx.insert(Self.note("a", "during the first fetch")) }
+            let seen = await counts.wait { $0.last == 1 }
+            XCTAssertTrue(seen, "\(counts.values)")
         }
 
         /// A hundred commits in a burst while a fetch takes 20 ms: the commits that arrive
@@ -69,7 +91,7 @@
         func testBurstsAreCoalesced() async throws {
             let folder = TemporaryFolder()
             let store = try RemodelExample.openStore(at: folder.file("notes.db"))
-            let counts = Collected(
+            let counts = ObservedValues(
                 store.observe { db in
                     let count = try db.objects(Note.self).count()
                     usleep(20_000)
@@ -77,7 +99,7 @@
                 })
             defer { counts.task?.cancel() }
             _ = await counts.wait { $0 == [0] }
-            for index in 1...100 { try store.write { tx in try tx.insert(note("n\(index)", "note \(index)")) } }
+            for index in 1...100 { try await store.write { tx in try tx.insert(Self.note("n\(index)", "note \(index)")) } }
             let reached = await counts.wait { $0.last == 100 }
             XCTAssertTrue(reached, "\(counts.values)")
             XCTAssertLessThan(counts.values.count, 30, "\(counts.values)")
@@ -90,10 +112,10 @@
             let path = folder.file("notes.db")
             let store = try RemodelExample.openStore(at: path)
             let other = try RemodelExample.openStore(at: path)
-            let contents = Collected(store.observe { db in try db.objects(Note.self).fetchAll().map(\.content).sorted() })
+            let contents = ObservedValues(store.observe { db in try db.objects(Note.self).fetchAll().map(\.content).sorted() })
             defer { contents.task?.cancel() }
             _ = await contents.wait { $0 == [[]] }
-            try other.write { tx in try tx.insert(note("a", "from the other store")) }
+            try await other.write { tx in try tx.insert(Self.note("a", "from the other store")) }
             let fromStore = await contents.wait { $0.last == ["from the other store"] }
             XCTAssertTrue(fromStore, "\(contents.values)")
 
@@ -113,13 +135,14 @@
         func testCancellationEndsTheObservation() async throws {
             let folder = TemporaryFolder()
             let store = try RemodelExample.openStore(at: folder.file("notes.db"))
-            let counts = Collected(store.observe { db in try db.objects(Note.self).count() })
+            let counts = ObservedValues(store.observe { db in try db.objects(Note.self).count() })
             _ = await counts.wait { $0 == [0] }
-            XCTAssertEqual(store.hub.subscriberCount, 1)
+            XCTAssertEqual(store.commitSubscribers.count, 1)
+            XCTAssertEqual(store.hub.watchedStoreCount, 1)
             counts.task?.cancel()
-            let ended = await counts.wait { _ in store.hub.subscriberCount == 0 }
+            let ended = await counts.wait { _ in store.commitSubscribers.count == 0 && store.hub.watchedStoreCount == 0 }
             XCTAssertTrue(ended)
-            try store.write { tx in try tx.insert(note("a", "after")) }
+            try await store.write { tx in try tx.insert(Self.note("a", "after")) }
             try await Task.sleep(nanoseconds: 200_000_000)
             XCTAssertEqual(counts.values, [0])
         }
@@ -130,23 +153,23 @@
             let folder = TemporaryFolder()
             let store = try RemodelExample.openStore(at: folder.file("people.db"))
             let ada = Person(_id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada", lastName: "Lovelace")
-            let object = Collected(store.observe(Person.self, key: ada.id))
-            let profile = Collected(store.observe(Person.self, key: ada.id, as: Profile.init))
+            let object = ObservedValues(store.observe(Person.self, key: ada.id))
+            let profile = ObservedValues(store.observe(Person.self, key: ada.id, as: Profile.init))
             defer {
                 object.task?.cancel()
                 profile.task?.cancel()
             }
             _ = await object.wait { $0.count == 1 }
             XCTAssertEqual(object.values, [nil])
-            try store.write { tx in try tx.insert(ada) }
+            try await store.write { tx in try tx.insert(ada) }
             let inserted = await object.wait { $0.last == ada }
             XCTAssertTrue(inserted)
             var renamed = ada
             renamed.company = "Analytical Engines"
-            try store.write { tx in try tx.upsert(renamed) }
+            try await store.write { [renamed] tx in try tx.upsert(renamed) }
             let updated = await object.wait { $0.last == renamed }
             XCTAssertTrue(updated)
-            try store.write { tx in try tx.delete(renamed) }
+            try await store.write { [renamed] tx in try tx.delete(renamed) }
             let deleted = await object.wait { $0.count == 4 && $0.last == .some(nil) }
             XCTAssertTrue(deleted, "\(object.values)")
             // The company is not in the profile: three profiles (none, Ada, none), not four.
@@ -161,7 +184,7 @@
         func testALiveQueryTellsObservationTrackingOfEachNewValue() async throws {
             let folder = TemporaryFolder()
             let store = try RemodelExample.openStore(at: folder.file("notes.db"))
-            try store.write { tx in try tx.insert(note("a", "first")) }
+            try await store.write { tx in try tx.insert(Self.note("a", "first")) }
             let query = try LiveQuery(store) { db in try db.objects(Note.self).fetchAll().map(\.content) }
             XCTAssertEqual(query.value, ["first"], "the first value is there at once")
             let changed = expectation(description: "value changed")
@@ -170,7 +193,7 @@
             } onChange: {
                 changed.fulfill()
             }
-            try store.write { tx in try tx.insert(note("b", "second")) }
+            try await store.write { tx in try tx.insert(Self.note("b", "second")) }
             await fulfillment(of: [changed], timeout: 5)
             let deadline = Date().addingTimeInterval(5)
             while query.value.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }

@@ -203,7 +203,7 @@ package final class Connection {
     /// Runs `body` and returns the tables its statements read: those it prepares (SQLite's
     /// authorizer) and the cached ones it runs (each statement's tables, recorded when it was
     /// prepared, collected as SQLite starts it). What an observation re-runs the fetch for.
-    package func trackingReads<T>(_ body: () throws -> T) throws -> (value: T, tables: Set<String>) {
+    package func trackingReads<T>(_ body: () throws -> T) throws -> (value: T, read: Set<String>) {
         reads.startTracking()
         sqlite3_trace_v2(
             pointer, UInt32(SQLITE_TRACE_STMT),

@@ -65,9 +65,9 @@ package struct FilterSQL {
         case .localizedStandardContains(let column, let text):
             let name = try self.column(column)
             guard case .sqlite = dialect else {
-                throw StoreError.invalidInput(
-                    "localizedStandardContains is not available on PostgreSQL yet: filter with contains (case-sensitive), or search the fetched objects with Foundation's localizedStandardContains"
-                )
+                // Both sides folded by the server, by one rule (TextFolding.postgresExpression).
+                let searched = TextFolding.postgresExpression(of: parameter(.text(text), type: PropertyType(.scalar(.string))))
+                return "strpos(\(TextFolding.postgresExpression(of: name)), \(searched)) > 0"
             }
             // The text folded once here, each value by the connection's function (TextFolding).
             return "instr(\(TextFolding.sqlFunction)(\(name)), \(parameter(.text(TextFolding.fold(text)), type: PropertyType(.scalar(.string))))) > 0"

@@ -32,6 +32,8 @@ public final class RemodelStore: @unchecked Sendable {
     /// The commits to this file every store of the process and the watcher of other
     /// connections see, for observations.
     let hub: StoreFileHub
+    /// The observations of this store, by what they read.
+    package let commitSubscribers = CommitSubscribers()
 
     /// Opens (or creates) the store at `path` for the models of `manifest`.
     ///
@@ -80,6 +82,20 @@ public final class RemodelStore: @unchecked Sendable {
         notifier.finishAll()
     }
 
+    /// What marks the thread that runs a write of this store.
+    private var writeMarker: String { "RemodelStore.write.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+
+    /// `PRAGMA data_version` of the writer: it changes with every commit to the file but the
+    /// writer's own — those of other processes and other stores. Nil if it cannot be read now.
+    func othersDataVersion() -> Int64? {
+        // Asked from inside a write of this thread, the lock would wait for itself.
+        guard Thread.current.threadDictionary[writeMarker] == nil else { return nil }
+        return writerLock.withLock {
+            guard case .integer(let version)? = try? writer.scalar("PRAGMA data_version") else { return nil }
+            return version
+        }
+    }
+
     // MARK: - Reading and writing
 
     /// Runs `body` in a read transaction (one consistent snapshot) and returns its result.
@@ -100,7 +116,7 @@ public final class RemodelStore: @unchecked Sendable {
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         if options.readOnly { throw StoreError.readOnly(path: path, reason: "it was opened with OpenOptions(readOnly: true)") }
         // A write inside a write on the same thread would wait for itself forever.
-        let marker = "RemodelStore.write.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
+        let marker = writeMarker
         let thread = Thread.current
         if thread.threadDictionary[marker] != nil {
             throw StoreError.notWritable("write { } was called inside another write { } of the same store; use the transaction you already have")
@@ -124,13 +140,13 @@ public final class RemodelStore: @unchecked Sendable {
     /// another store on the same file or another process. Iterate it in a task; cancelling
     /// the task ends it. See `StoreObservation`.
     public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Database) throws -> Value) -> StoreObservation<Value> {
-        StoreObservation(store: self, fetch: fetch, isDuplicate: nil)
+        StoreObservation(source: self, fetch: { try self.trackedRead(fetch) }, isDuplicate: nil)
     }
 
     /// `observe(_:)` for an `Equatable` value: a value equal to the one before is not
     /// delivered again.
     public func observe<Value: Sendable & Equatable>(_ fetch: @escaping @Sendable (Database) throws -> Value) -> StoreObservation<Value> {
-        StoreObservation(store: self, fetch: fetch, isDuplicate: { $0 == $1 })
+        StoreObservation(source: self, fetch: { try self.trackedRead(fetch) }, isDuplicate: { $0 == $1 })
     }
 
     /// Observes one object by its key: the object at once, then again after each commit that
@@ -148,7 +164,7 @@ public final class RemodelStore: @unchecked Sendable {
     }
 
     /// `read(_:)`, and the tables the body's statements read.
-    func trackedRead<T>(_ body: (Database) throws -> T) throws -> (value: T, tables: Set<String>) {
+    func trackedRead<T>(_ body: (Database) throws -> T) throws -> (value: T, read: Set<String>) {
         try readers.withConnection { connection in
             try connection.trackingReads {
                 try run(connection, begin: "BEGIN DEFERRED") { try body(Database(connection: connection, layout: layout, path: path)) }
@@ -251,5 +267,11 @@ public struct AppliedMigration: Hashable, Sendable {
                 appliedAt: try String(storeValue: row[3]), durationMilliseconds: Int(try Int64(storeValue: row[4]))
             )
         }
+    }
+}
+
+extension RemodelStore: ObservedStore {
+    package func watchCommits(_ watching: Bool) {
+        if watching { hub.watch(self) } else { hub.unwatch(self) }
     }
 }
