@@ -24,6 +24,13 @@ extension PostgresModelStore: ObservedStore {
         observe { tx in try tx.object(Model.self, forKey: key) }
     }
 
+    /// Observes a projection of one object (`Profile(person)`), delivered when it changes.
+    public func observe<Model: KeyedModel, Projected: Sendable & Equatable>(
+        _ type: Model.Type, key: Model.ID, as projection: @escaping @Sendable (Model) -> Projected
+    ) -> StoreObservation<Projected?> where Model.ID: Sendable {
+        observe { tx in try tx.object(Model.self, forKey: key).map(projection) }
+    }
+
     /// `read(_:)` without blocking the caller's thread: the body runs on another thread while
     /// the task waits. A task cancelled before the read starts throws `CancellationError`.
     @discardableResult

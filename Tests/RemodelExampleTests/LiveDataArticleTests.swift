@@ -7,7 +7,7 @@ import XCTest
 /// The article "Live data in SwiftUI": its notes list shows the notes, follows commits of
 /// other stores and processes, searches ignoring case and accents, deletes and adds off the
 /// main actor, and tells SwiftUI (Observation) when what it shows changes.
-@MainActor
+@MainActor @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class LiveDataArticleTests: XCTestCase {
     private var folder: URL!
 

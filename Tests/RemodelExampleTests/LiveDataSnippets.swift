@@ -12,26 +12,28 @@ import RemodelStore
 
 /// The notes, last edited first, that contain what the search field holds — kept current
 /// whoever changes the store: this view, another window, a widget, `remodel import`.
+@available(macOS 14, iOS 17, *)
 struct NotesList: View {
     let store: RemodelStore
     @State private var notes: LiveQuery<[Note]>
     @State private var search = ""
 
-    init(store: RemodelStore) throws {
+    @MainActor init(store: RemodelStore) throws {
         self.store = store
         _notes = State(initialValue: try LiveQuery(store, Self.notes(containing: "")))
     }
 
     var body: some View {
+        let shown = notes.value  // the rows as drawn: what a swipe's offsets refer to
         NavigationStack {
             List {
-                ForEach(notes.value) { note in
+                ForEach(shown) { note in
                     VStack(alignment: .leading) {
                         Text(note.content)
                         Text(note.lastEdited, style: .relative).foregroundStyle(.secondary)
                     }
                 }
-                .onDelete { offsets in delete(notes.value, at: offsets) }
+                .onDelete { offsets in delete(shown, at: offsets) }
             }
             .searchable(text: $search)
             .onChange(of: search) { _, text in try? notes.update(Self.notes(containing: text)) }
@@ -57,7 +59,7 @@ struct NotesList: View {
     /// actor; the list changes when it commits.
     @discardableResult
     func delete(_ shown: [Note], at offsets: IndexSet) -> Task<Void, any Error> {
-        let keys = offsets.map { shown[$0].identifier }
+        let keys = offsets.filter(shown.indices.contains).map { shown[$0].identifier }
         return Task { try await store.write { tx in for key in keys { try tx.delete(Note.self, key: key) } } }
     }
 
@@ -67,6 +69,7 @@ struct NotesList: View {
     }
 }
 
+@available(macOS 14, iOS 17, *)
 extension NotesList {
     /// What the tests look at and do, as the view would.
     var shown: LiveQuery<[Note]> { notes }

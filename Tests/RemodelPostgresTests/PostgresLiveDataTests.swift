@@ -65,6 +65,33 @@ final class PostgresLiveDataTests: XCTestCase {
         XCTAssertTrue(deleted, "\(contents.values)")
     }
 
+    /// One object by key, nil once deleted, and its projection only when that changes.
+    func testOneObjectByKeyAndItsProjection() async throws {
+        let store = try PostgresModelStore(at: target, manifest: RemodelSchemaManifest.self)
+        let ada = Person(_id: ObjectID("65a1b2c3d4e5f60718293a4b")!, firstName: "Ada", lastName: "Lovelace")
+        let object = ObservedValues(store.observe(Person.self, key: ada.id))
+        let profile = ObservedValues(store.observe(Person.self, key: ada.id, as: Profile.init))
+        defer {
+            object.task?.cancel()
+            profile.task?.cancel()
+        }
+        _ = await object.wait { $0.count == 1 }
+        try await store.write { tx in try tx.insert(ada) }
+        let inserted = await object.wait { $0.last == ada }
+        XCTAssertTrue(inserted, "\(object.values)")
+        var renamed = ada
+        renamed.company = "Analytical Engines"
+        try await store.write { [renamed] tx in try tx.upsert(renamed) }
+        let updated = await object.wait { $0.last == renamed }
+        XCTAssertTrue(updated, "\(object.values)")
+        try await store.write { tx in _ = try tx.delete(Person.self, key: ada.id) }
+        let deleted = await object.wait { $0.count == 4 && $0.last == .some(nil) }
+        XCTAssertTrue(deleted, "\(object.values)")
+        let profiles = await profile.wait { $0.count == 3 }
+        XCTAssertTrue(profiles, "\(profile.values)")
+        XCTAssertEqual(profile.values.map { $0?.firstName }, [nil, "Ada", nil])
+    }
+
     /// An import (what `remodel import` runs) is announced: observations fetch again.
     func testAnImportIsSeen() async throws {
         let store = try PostgresModelStore(at: target, manifest: RemodelSchemaManifest.self)
@@ -118,12 +145,14 @@ final class PostgresLiveDataTests: XCTestCase {
         let store = try PostgresModelStore(at: target, manifest: RemodelSchemaManifest.self)
         let texts = [
             "Café au lait", "CAFÉ NOIR", "cafe", "Kaffee", "Crème brûlée", "naïve résumé", "ÅNGSTRÖM units", "ｆｕｌｌ ｗｉｄｔｈ", "plain ascii Text", "",
-            "ΣΟΦΊΑ", "Ελληνικά", "ПРИВЕТ мир", "İstanbul",
+            "ΣΟΦΊΑ", "Ελληνικά", "ПРИВЕТ мир", "İstanbul", "Straße", "Øresund",
         ]
         try await store.write { tx in
             for (index, text) in texts.enumerated() { try tx.insert(Note(identifier: "n\(index)", content: text, lastEdited: Date(timeIntervalSince1970: 0))) }
         }
-        for query in ["CAFE", "café", "creme BRULEE", "RESUME", "ångström", "full", "TEXT", "xyz", "e", "σοφια", "ελληνικα", "привет", "%", "_"] {
+        for query in [
+            "CAFE", "café", "creme BRULEE", "RESUME", "ångström", "full", "TEXT", "xyz", "e", "σοφια", "ελληνικα", "привет", "%", "_", "STRASSE", "straße", "oresund", "øresund",
+        ] {
             let found = try await store.read { tx in
                 try tx.objects(Note.self, where: Note.Columns.content.localizedStandardContains(query)).map(\.content).sorted()
             }

@@ -86,6 +86,37 @@
             XCTAssertTrue(seen, "\(counts.values)")
         }
 
+        /// Deleting every object of a type (`DELETE FROM` with no condition, which SQLite may
+        /// truncate without telling its update hook) is seen, by observations and by `changes`.
+        func testDeletingEveryObjectIsSeen() async throws {
+            let folder = TemporaryFolder()
+            let store = try RemodelExample.openStore(at: folder.file("notes.db"))
+            try await store.write { tx in
+                try tx.insert(Self.note("a", "Walk Rex"))
+                try tx.insert(Self.note("b", "Feed Rex"))
+            }
+            let counts = ObservedValues(store.observe { db in try db.objects(Note.self).count() })
+            defer { counts.task?.cancel() }
+            _ = await counts.wait { $0 == [2] }
+            let changes = store.changes(to: Note.self)
+            let heard = Mutex<[String]>([])
+            let listener = Task { for await change in changes { heard.withLock { $0.append(change.typeName) } } }
+            defer { listener.cancel() }
+            let deleted = try await store.write { tx in try tx.deleteAll(Note.self) }
+            XCTAssertEqual(deleted, 2)
+            let seen = await counts.wait { $0.last == 0 }
+            XCTAssertTrue(seen, "\(counts.values)")
+            let deadline = Date().addingTimeInterval(5)
+            while heard.withLock({ $0.isEmpty }) && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+            XCTAssertEqual(heard.withLock { $0 }, ["Note"], "changes(to:) heard of the deletion")
+            try await store.write { tx in try tx.insert(Self.note("c", "again")) }
+            _ = await counts.wait { $0.last == 1 }
+            let queried = try await store.write { tx in try tx.objects(Note.self).deleteAll() }
+            XCTAssertEqual(queried, 1)
+            let seenAgain = await counts.wait { $0.suffix(2) == [1, 0] }
+            XCTAssertTrue(seenAgain, "\(counts.values)")
+        }
+
         /// A hundred commits in a burst while a fetch takes 20 ms: the commits that arrive
         /// during a fetch make one fetch after it, and the last value is the last state.
         func testBurstsAreCoalesced() async throws {
@@ -180,7 +211,7 @@
 
         /// What a SwiftUI view does: reads `value` inside `withObservationTracking` and is told
         /// when it changes.
-        @MainActor
+        @MainActor @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         func testALiveQueryTellsObservationTrackingOfEachNewValue() async throws {
             let folder = TemporaryFolder()
             let store = try RemodelExample.openStore(at: folder.file("notes.db"))

@@ -12,12 +12,15 @@
             let store = try RemodelExample.openStore(at: folder.file("notes.db"))
             let texts = [
                 "Café au lait", "CAFÉ NOIR", "cafe", "Kaffee", "Crème brûlée", "naïve résumé", "ÅNGSTRÖM units", "ｆｕｌｌ ｗｉｄｔｈ", "plain ascii Text", "",
-                "ΣΟΦΊΑ", "Ελληνικά", "ПРИВЕТ мир", "İstanbul",
+                "ΣΟΦΊΑ", "Ελληνικά", "ПРИВЕТ мир", "İstanbul", "Straße", "Øresund",
             ]
             try store.write { tx in
                 for (index, text) in texts.enumerated() { try tx.insert(Note(identifier: "n\(index)", content: text, lastEdited: Date(timeIntervalSince1970: 0))) }
             }
-            for query in ["CAFE", "café", "creme BRULEE", "RESUME", "ångström", "full", "TEXT", "xyz", "e", "σοφια", "ελληνικα", "привет", "%", "_"] {
+            for query in [
+                "CAFE", "café", "creme BRULEE", "RESUME", "ångström", "full", "TEXT", "xyz", "e", "σοφια", "ελληνικα", "привет", "%", "_", "STRASSE", "straße", "oresund",
+                "øresund",
+            ] {
                 let found = try store.read { db in
                     try db.objects(Note.self).filter { $0.content.localizedStandardContains(query) }.fetchAll().map(\.content).sorted()
                 }

@@ -78,7 +78,7 @@ extension Transaction {
     @discardableResult
     public func deleteAll(ofType typeName: String) throws -> Int {
         let table = try table(typeName)
-        try connection.execute("DELETE FROM \(SQLiteRenderer.identifier(table.name))")
+        try connection.execute("DELETE FROM \(SQLiteRenderer.identifier(table.name))\(Connection.everyRow)")
         return connection.changeCount
     }
 

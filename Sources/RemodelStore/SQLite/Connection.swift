@@ -195,6 +195,11 @@ package final class Connection {
         sqlite3_busy_timeout(pointer, Int32((seconds * 1000).rounded()))
     }
 
+    /// The condition of a DELETE meant to delete every row: `DELETE FROM t` with no condition
+    /// lets SQLite truncate the table without calling the update hook, and then no observation
+    /// and no `changes(to:)` stream would hear of it; with a condition it deletes row by row.
+    package static let everyRow = " WHERE true"
+
     /// The names of tables written since the last call, then forgets them.
     package func takeChangedTables() -> Set<String> {
         changes.take()

@@ -19,9 +19,10 @@ package enum TextFolding {
 
     /// The same rule in PostgreSQL's SQL, for `value` (a column or a parameter): compatibility
     /// decomposition (widths, ligatures, accents apart from their letters), the combining marks
-    /// removed, then lower case by ICU's root locale whatever the database's collation.
+    /// removed, lower case by ICU's root locale whatever the database's collation, and `ß` as
+    /// `ss` (Foundation's case folding; `lower` keeps it).
     package static func postgresExpression(of value: String) -> String {
-        "lower(regexp_replace(normalize(\(value), NFKD), '[\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f]', '', 'g') COLLATE \"und-x-icu\")"
+        "replace(lower(regexp_replace(normalize(\(value), NFKD), '[\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f]', '', 'g') COLLATE \"und-x-icu\"), 'ß', 'ss')"
     }
 
     static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -20,7 +20,9 @@
     /// differ, so that a view is not redrawn for nothing). A fetch that fails leaves the last
     /// value and sets `error`; observing ends then, until `update(_:)`. Releasing the query
     /// ends its observation. Nothing else is needed in a SwiftUI view: keep the query in
-    /// `@State`, and SwiftUI redraws what reads `value` when it changes.
+    /// `@State`, and SwiftUI redraws what reads `value` when it changes. (Observation, which
+    /// SwiftUI tracks it with, needs macOS 14, iOS 17, tvOS 17 or watchOS 10.)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor @Observable
     public final class LiveQuery<Value: Sendable> {
         /// The newest value.
@@ -77,6 +79,7 @@
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     extension LiveQuery where Value: Equatable {
         /// A query whose value is replaced only when a new one differs.
         public convenience init(_ store: RemodelStore, _ fetch: @escaping @Sendable (Database) throws -> Value) throws {

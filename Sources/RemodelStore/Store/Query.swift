@@ -112,7 +112,7 @@ public struct Query<Model: PersistentModel> {
             let inner = "SELECT rowid FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)\(try orderClause(table))\(window)"
             condition = " WHERE rowid IN (\(inner))"
         }
-        try database.connection.execute("DELETE FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition)", arguments)
+        try database.connection.execute("DELETE FROM \(SQLiteRenderer.identifier(Model.schemaName))\(condition.isEmpty ? Connection.everyRow : condition)", arguments)
         return database.connection.changeCount
     }
 

@@ -86,14 +86,15 @@ public final class RemodelStore: @unchecked Sendable {
     private var writeMarker: String { "RemodelStore.write.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
 
     /// `PRAGMA data_version` of the writer: it changes with every commit to the file but the
-    /// writer's own — those of other processes and other stores. Nil if it cannot be read now.
-    func othersDataVersion() -> Int64? {
+    /// writer's own — those of other processes and other stores. Nil if it cannot be read now,
+    /// or, unless `waiting`, if a write holds the writer.
+    func othersDataVersion(waiting: Bool = true) -> Int64? {
         // Asked from inside a write of this thread, the lock would wait for itself.
         guard Thread.current.threadDictionary[writeMarker] == nil else { return nil }
-        return writerLock.withLock {
-            guard case .integer(let version)? = try? writer.scalar("PRAGMA data_version") else { return nil }
-            return version
-        }
+        if waiting { writerLock.lock() } else if !writerLock.try() { return nil }
+        defer { writerLock.unlock() }
+        guard case .integer(let version)? = try? writer.scalar("PRAGMA data_version") else { return nil }
+        return version
     }
 
     // MARK: - Reading and writing

@@ -269,9 +269,11 @@ final class StoreFileHub: @unchecked Sendable {
 
     /// `store` has observations: its commits and others' reach them from now on. Its writer's
     /// version is read first, so that a commit made after their first fetch is not taken for
-    /// the starting point.
+    /// the starting point — without waiting for a write in progress (the caller may be the
+    /// main actor): then the starting point is unknown, and the first look wakes every
+    /// observation once rather than risk missing a commit.
     func watch(_ store: RemodelStore) {
-        let version = store.othersDataVersion()
+        let version = store.othersDataVersion(waiting: false)
         lock.withLock {
             watched[ObjectIdentifier(store)] = Watched(store: store, dataVersion: version)
             if watcher == nil { startWatching() }
@@ -327,7 +329,7 @@ final class StoreFileHub: @unchecked Sendable {
                 let id = ObjectIdentifier(store)
                 guard let last = watched[id] else { return false }
                 watched[id]?.dataVersion = version
-                return last.dataVersion.map { $0 != version } ?? false
+                return last.dataVersion.map { $0 != version } ?? true
             }
             if changed { store.commitSubscribers.committed(nil) }
         }
