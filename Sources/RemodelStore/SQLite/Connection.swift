@@ -100,7 +100,13 @@ package final class Connection {
                 guard let context, let table else { return }
                 Unmanaged<ChangeRecorder>.fromOpaque(context).takeUnretainedValue().record(table)
             }, Unmanaged.passUnretained(changes).toOpaque())
-        // Called while a statement is prepared: the tables it reads.
+        TextFolding.register(on: pointer)
+    }
+
+    /// Records, from now on, the tables each statement prepared here reads (SQLite's
+    /// authorizer), for `trackingReads`. Only the store's readers, which run observations'
+    /// fetches, pay for it; the writer and migrations do not.
+    package func recordReads() {
         sqlite3_set_authorizer(
             pointer,
             { context, action, table, _, _, _ in
@@ -109,7 +115,6 @@ package final class Connection {
                 }
                 return SQLITE_OK
             }, Unmanaged.passUnretained(reads).toOpaque())
-        TextFolding.register(on: pointer)
     }
 
     deinit {

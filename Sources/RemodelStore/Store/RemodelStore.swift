@@ -73,6 +73,7 @@ public final class RemodelStore: @unchecked Sendable {
         readers = ReaderPool(maximum: options.maximumReaderCount) {
             let connection = options.readOnly ? try Connection.readOnly(path: path) : try Connection(path: path)
             connection.setBusyTimeout(options.busyTimeout)
+            connection.recordReads()
             try connection.execute(StoreOpener.connectionPragmas + " PRAGMA query_only = ON;")
             return connection
         }
