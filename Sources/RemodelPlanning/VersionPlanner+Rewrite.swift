@@ -413,8 +413,10 @@ extension VersionPlanner {
             ? []
             : Set(
                 table.oldTable.indexes.filter { index in
-                    guard oldIndexes.contains(index.name), let column = currentColumn[index.column], !droppedColumns.contains(column) else { return false }
-                    return newTable.indexes.contains { $0.name == index.name && $0.column == column }
+                    guard oldIndexes.contains(index.name) else { return false }
+                    let columns = index.columns.compactMap { currentColumn[$0] }
+                    guard columns.count == index.columns.count, droppedColumns.isDisjoint(with: columns) else { return false }
+                    return newTable.indexes.contains { $0.name == index.name && $0.columns == columns && $0.isUnique == index.isUnique }
                 }.map(\.name))
 
         var statements: [SQLStatement] = []
@@ -435,7 +437,7 @@ extension VersionPlanner {
             // A computed new column takes over the slot of a removed (or retyped) column declared
             // the same way: the UPDATE writes its value there and a rename names it, which saves
             // the full-table pass of DROP COLUMN.
-            func canReuse(_ layout: ColumnLayout) -> Bool { !layout.isPrimaryKey && layout.link == nil && !layout.isIndexed }
+            func canReuse(_ layout: ColumnLayout) -> Bool { !layout.isPrimaryKey && layout.link == nil && !layout.isIndexed && !layout.isUnique }
             // A column whose values change storage type keeps its slot: it is declared with the
             // new type first and the UPDATE converts its values there, instead of adding a
             // column and dropping the old one (a second pass over the table). Its old values are

@@ -164,7 +164,7 @@ package struct PostgresPlanRenderer {
             tables[definition.name] = columns
             return ["CREATE TABLE \(q(definition.name)) (\(parts.joined(separator: ", ")))"]
         case .createIndex(let index):
-            return ["CREATE INDEX \(q(PostgresLayout.indexName(index.name))) ON \(q(index.table)) (\(q(index.column)))"]
+            return [index.createStatement(name: q(PostgresLayout.indexName(index.name)), table: q(index.table))]
         case .dropIndex(let name):
             return ["DROP INDEX IF EXISTS \(q(PostgresLayout.indexName(name)))"]
         case .dropTable(let name):

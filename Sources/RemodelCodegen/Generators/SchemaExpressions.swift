@@ -45,9 +45,16 @@ enum SchemaExpressions {
         if let primaryKey = object.primaryKey { arguments.append(SwiftArgument("primaryKey", .string(primaryKey))) }
         if object.isEmbedded { arguments.append(SwiftArgument("isEmbedded", .bool(true))) }
         arguments.append(SwiftArgument("properties", properties ?? .array(object.properties.map(property))))
+        if !object.uniqueGroups.isEmpty { arguments.append(SwiftArgument("uniqueGroups", groups(object.uniqueGroups))) }
+        if !object.indexes.isEmpty { arguments.append(SwiftArgument("indexes", groups(object.indexes))) }
         if let renamedFrom = object.renamedFrom { arguments.append(SwiftArgument("renamedFrom", .string(renamedFrom))) }
         if let doc = object.doc { arguments.append(SwiftArgument("doc", .string(doc))) }
         return .call(core("ObjectType"), arguments)
+    }
+
+    /// Groups of property names: `[["a", "b"], ["c"]]`.
+    private static func groups(_ groups: [[String]]) -> SwiftExpression {
+        .array(groups.map { .array($0.map { .string($0) }) })
     }
 
     /// A stored property uses the short initialiser, `Property("name", .scalar(.string), default: …)`;
@@ -59,6 +66,7 @@ enum SchemaExpressions {
             arguments = [.unlabelled(.string(property.name)), .unlabelled(propertyType(type))]
             if let value = property.defaultValue { arguments.append(SwiftArgument("default", defaultValue(value))) }
             if property.isIndexed { arguments.append(SwiftArgument("indexed", .bool(true))) }
+            if property.isUnique { arguments.append(SwiftArgument("unique", .bool(true))) }
         case .inverse(let type, let origin):
             let kind = SwiftExpression.call(.implicitMember("inverse"), [SwiftArgument("type", .string(type)), SwiftArgument("property", .string(origin))])
             arguments = [SwiftArgument("name", .string(property.name)), SwiftArgument("kind", kind)]

@@ -56,6 +56,8 @@ public enum CanonicalYAML {
         if object.isEmbedded { out.line(2, "embedded: true") }
         if let renamedFrom = object.renamedFrom { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
         if let doc = object.doc { out.line(2, "doc: \(scalar(doc))") }
+        if !object.uniqueGroups.isEmpty { out.line(2, "unique: \(groups(object.uniqueGroups))") }
+        if !object.indexes.isEmpty { out.line(2, "indexes: \(groups(object.indexes))") }
         out.line(2, "properties:")
         for property in object.properties {
             out.line(3, "\(key(property.name)):")
@@ -65,9 +67,15 @@ public enum CanonicalYAML {
             }
             if let value = property.defaultValue { out.line(4, "default: \(literal(value))") }
             if property.isIndexed { out.line(4, "indexed: true") }
+            if property.isUnique { out.line(4, "unique: true") }
             if let renamedFrom = property.renamedFrom { out.line(4, "renamedFrom: \(scalar(renamedFrom))") }
             if let doc = property.doc { out.line(4, "doc: \(scalar(doc))") }
         }
+    }
+
+    /// Groups of property names as a flow sequence: `[[a, b], [c]]`.
+    private static func groups(_ groups: [[String]]) -> String {
+        "[" + groups.map { "[" + $0.map(scalar).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
     }
 
     private static func write(_ projection: Projection, to out: inout Writer) {

@@ -8,6 +8,10 @@ public struct ObjectType: Hashable, Sendable {
     /// the object that holds them.
     public var isEmbedded: Bool
     public var properties: [Property]
+    /// Groups of properties whose values together are unique (`unique: [[a, b]]`), in order.
+    public var uniqueGroups: [[String]]
+    /// Groups of properties indexed together, in order (`indexes: [[a, b]]`).
+    public var indexes: [[String]]
     public var renamedFrom: String?
     public var doc: String?
 
@@ -16,6 +20,8 @@ public struct ObjectType: Hashable, Sendable {
         primaryKey: String? = nil,
         isEmbedded: Bool = false,
         properties: [Property],
+        uniqueGroups: [[String]] = [],
+        indexes: [[String]] = [],
         renamedFrom: String? = nil,
         doc: String? = nil
     ) {
@@ -23,6 +29,8 @@ public struct ObjectType: Hashable, Sendable {
         self.primaryKey = primaryKey
         self.isEmbedded = isEmbedded
         self.properties = properties
+        self.uniqueGroups = uniqueGroups
+        self.indexes = indexes
         self.renamedFrom = renamedFrom
         self.doc = doc
     }

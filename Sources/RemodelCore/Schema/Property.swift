@@ -15,6 +15,8 @@ public struct Property: Hashable, Sendable {
     /// adds the property to existing objects.
     public var defaultValue: DefaultValue?
     public var isIndexed: Bool
+    /// No two objects of the type hold the same value (`null`s never collide, as in SQL).
+    public var isUnique: Bool
     public var renamedFrom: String?
     public var doc: String?
 
@@ -23,6 +25,7 @@ public struct Property: Hashable, Sendable {
         kind: Kind,
         defaultValue: DefaultValue? = nil,
         isIndexed: Bool = false,
+        isUnique: Bool = false,
         renamedFrom: String? = nil,
         doc: String? = nil
     ) {
@@ -30,6 +33,7 @@ public struct Property: Hashable, Sendable {
         self.kind = kind
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
+        self.isUnique = isUnique
         self.renamedFrom = renamedFrom
         self.doc = doc
     }
@@ -40,10 +44,11 @@ public struct Property: Hashable, Sendable {
         _ type: PropertyType,
         default defaultValue: DefaultValue? = nil,
         indexed: Bool = false,
+        unique: Bool = false,
         renamedFrom: String? = nil,
         doc: String? = nil
     ) {
-        self.init(name: name, kind: .stored(type), defaultValue: defaultValue, isIndexed: indexed, renamedFrom: renamedFrom, doc: doc)
+        self.init(name: name, kind: .stored(type), defaultValue: defaultValue, isIndexed: indexed, isUnique: unique, renamedFrom: renamedFrom, doc: doc)
     }
 
     /// The stored type, or `nil` for an inverse relationship.

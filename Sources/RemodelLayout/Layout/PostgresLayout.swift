@@ -166,7 +166,7 @@ package struct PostgresLayout: Sendable {
     }
 
     private func createIndex(_ index: SQLIndexDefinition) -> String {
-        "CREATE INDEX \(SQLiteRenderer.identifier(Self.indexName(index.name))) ON \(qualified(index.table)) (\(SQLiteRenderer.identifier(index.column)))"
+        index.createStatement(name: SQLiteRenderer.identifier(Self.indexName(index.name)), table: qualified(index.table))
     }
 
     /// The index name, or when it is longer than PostgreSQL keeps, its first bytes and 16

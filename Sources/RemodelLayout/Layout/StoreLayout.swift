@@ -96,6 +96,10 @@ package struct TableLayout: Sendable {
     /// The primary-key column, if any.
     package var primaryKey: ColumnLayout? { primaryKeyIndex.map { columns[$0] } }
 
+    /// The object's groups of properties unique together, and indexed together.
+    package var uniqueGroups: [[String]] { object.uniqueGroups }
+    package var indexGroups: [[String]] { object.indexes }
+
     /// Column names, in declaration order.
     package var columnNames: [String] { columns.map(\.name) }
 
@@ -118,11 +122,19 @@ package struct TableLayout: Sendable {
         )
     }
 
-    /// The indexes of indexed properties and link columns, named `Type.property.index`.
+    /// The indexes of indexed properties and link columns, named `Type.property.index`; the
+    /// unique indexes of unique properties, `Type.property.unique`; then the object's groups,
+    /// `Type.a.b.unique` and `Type.a.b.index`.
     package var indexes: [SQLIndexDefinition] {
-        columns.filter { ($0.isIndexed || $0.link != nil) && $0.name != primaryKey?.name }.map { column in
-            SQLIndexDefinition(name: "\(name).\(column.name).index", table: name, column: column.name)
+        let single = columns.filter { ($0.isIndexed || $0.isUnique || $0.link != nil) && $0.name != primaryKey?.name }.map { column in
+            column.isUnique
+                ? SQLIndexDefinition(name: "\(name).\(column.name).unique", table: name, columns: [column.name], isUnique: true)
+                : SQLIndexDefinition(name: "\(name).\(column.name).index", table: name, column: column.name)
         }
+        let groups =
+            uniqueGroups.map { SQLIndexDefinition(name: "\(name).\($0.joined(separator: ".")).unique", table: name, columns: $0, isUnique: true) }
+            + indexGroups.map { SQLIndexDefinition(name: "\(name).\($0.joined(separator: ".")).index", table: name, columns: $0, isUnique: false) }
+        return single + groups
     }
 
     /// Everything that creates this type's storage.
@@ -138,6 +150,8 @@ package struct ColumnLayout: Sendable {
     package let sqlType: SQLColumnType
     package let isPrimaryKey: Bool
     package let isIndexed: Bool
+    /// No two rows hold the same value (a unique index; NULLs never collide).
+    package let isUnique: Bool
     /// The linked object type and its primary-key column, for links.
     package let link: (table: String, column: String)?
 
@@ -146,6 +160,7 @@ package struct ColumnLayout: Sendable {
         self.type = type
         isPrimaryKey = owner.primaryKey == property.name
         isIndexed = property.isIndexed
+        isUnique = property.isUnique
         (sqlType, link) = try StoreTypeMapping.columnType(of: type.element, in: schema, context: "\(owner.name).\(property.name)")
     }
 

@@ -196,11 +196,25 @@ package enum SQLTableConstraint: Hashable, Sendable {
 package struct SQLIndexDefinition: Hashable, Sendable {
     package var name: String
     package var table: String
-    package var column: String
+    /// The indexed columns, in order.
+    package var columns: [String]
+    /// A `UNIQUE` index: no two rows hold the same values in its columns (NULLs never collide).
+    package var isUnique: Bool
 
     package init(name: String, table: String, column: String) {
+        self.init(name: name, table: table, columns: [column], isUnique: false)
+    }
+
+    package init(name: String, table: String, columns: [String], isUnique: Bool) {
         self.name = name
         self.table = table
-        self.column = column
+        self.columns = columns
+        self.isUnique = isUnique
+    }
+
+    /// The `CREATE INDEX` statement, with the name and table already quoted as the engine
+    /// wants them (SQLite's plain names, PostgreSQL's shortened and schema-qualified ones).
+    package func createStatement(name quotedName: String, table quotedTable: String) -> String {
+        "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(quotedName) ON \(quotedTable) (\(SQLiteRenderer.identifiers(columns)))"
     }
 }

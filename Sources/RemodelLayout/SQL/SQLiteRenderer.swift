@@ -91,7 +91,7 @@ package struct SQLiteRenderer: Sendable {
         case .createTable(let definition):
             return createTable(definition)
         case .createIndex(let index):
-            return "CREATE INDEX \(q(index.name)) ON \(q(index.table)) (\(q(index.column)))"
+            return index.createStatement(name: q(index.name), table: q(index.table))
         case .dropTable(let name):
             return "DROP TABLE \(q(name))"
         case .dropIndex(let name):

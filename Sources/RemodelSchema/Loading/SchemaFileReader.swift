@@ -106,9 +106,40 @@ struct SchemaFileReader {
             primaryKey: reader.string("primaryKey"),
             embedded: reader.bool("embedded"),
             properties: properties,
+            uniqueGroups: groups(reader.node("unique"), key: "unique", of: what),
+            indexes: groups(reader.node("indexes"), key: "indexes", of: what),
             renamedFrom: reader.string("renamedFrom"),
             doc: reader.string("doc")?.value
         )
+    }
+
+    /// `[[a, b], [c]]`: groups of property names, each located; what is not is reported.
+    private func groups(_ node: YAMLNode?, key: String, of what: String) -> [[Located<String>]] {
+        guard let node else { return [] }
+        let example = "'\(key): [[name], [firstName, lastName]]'"
+        guard let outer = node.sequence else {
+            log.error("invalid-value", "'\(key)' of \(what) must be a list of lists of property names, found \(node.kindDescription)", at: node.location, hint: "write \(example)")
+            return []
+        }
+        var groups: [[Located<String>]] = []
+        for group in outer {
+            guard let inner = group.sequence, !inner.isEmpty else {
+                log.error(
+                    "invalid-value", "each group in '\(key)' of \(what) must be a non-empty list of property names, found \(group.kindDescription)", at: group.location,
+                    hint: "write \(example)")
+                continue
+            }
+            var names: [Located<String>] = []
+            for name in inner {
+                guard let scalar = name.scalar, !scalar.isNull else {
+                    log.error("invalid-value", "'\(key)' of \(what) lists \(name.kindDescription) where a property name belongs", at: name.location, hint: "write \(example)")
+                    continue
+                }
+                names.append(Located(scalar.text, at: name.location))
+            }
+            if names.count == inner.count { groups.append(names) }
+        }
+        return groups
     }
 
     private func readProperty(_ entry: YAMLMapping.Entry, of owner: String) -> PropertyDeclaration? {
@@ -160,6 +191,7 @@ struct SchemaFileReader {
             defaultValue: reader.node("default"),
             isPrimaryKey: reader.bool("primaryKey"),
             indexed: reader.bool("indexed"),
+            unique: reader.bool("unique"),
             renamedFrom: reader.string("renamedFrom"),
             doc: reader.string("doc")?.value
         )

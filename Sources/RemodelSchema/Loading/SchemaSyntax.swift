@@ -57,6 +57,9 @@ struct ObjectDeclaration {
     var primaryKey: Located<String>?
     var embedded: Located<Bool>?
     var properties: [PropertyDeclaration]
+    /// `unique: [[a, b]]` and `indexes: [[a, b]]` as written: each group's names, located.
+    var uniqueGroups: [[Located<String>]] = []
+    var indexes: [[Located<String>]] = []
     var renamedFrom: Located<String>?
     var doc: String?
 
@@ -78,6 +81,7 @@ struct PropertyDeclaration {
     var defaultValue: YAMLNode?
     var isPrimaryKey: Located<Bool>?
     var indexed: Located<Bool>?
+    var unique: Located<Bool>?
     var renamedFrom: Located<String>?
     var doc: String?
 }

@@ -251,6 +251,7 @@ final class SnapshotReader {
                     if case .string(let name)? = value, case .enumeration? = object.properties[index].storedType?.base { value = .enumCase(name) }
                     object.properties[index].defaultValue = value
                 case "indexed": object.properties[index].isIndexed = field.value == "true"
+                case "unique": object.properties[index].isUnique = field.value == "true"
                 case "renamedFrom": object.properties[index].renamedFrom = value
                 case "doc": object.properties[index].doc = value
                 default: return nil

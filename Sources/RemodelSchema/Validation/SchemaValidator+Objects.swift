@@ -89,6 +89,8 @@ extension SchemaValidator {
             primaryKey: primaryKey?.value,
             isEmbedded: declaration.isEmbedded,
             properties: properties,
+            uniqueGroups: checkGroups(declaration.uniqueGroups, key: "unique", of: declaration, properties: properties),
+            indexes: checkGroups(declaration.indexes, key: "indexes", of: declaration, properties: properties),
             renamedFrom: declaration.renamedFrom?.value,
             doc: declaration.doc
         )
@@ -198,11 +200,21 @@ extension SchemaValidator {
             if let indexed = property.indexed, indexed.value {
                 checkIndex(type, at: indexed.location, what: what())
             }
+            if let unique = property.unique, unique.value {
+                if object.isEmbedded {
+                    log.error(
+                        "unique-unsupported", "property \(what()) of an embedded object cannot be unique", at: unique.location,
+                        hint: "an embedded object is a value of its owner, not a row of its own: make the owner's property unique, or remove 'unique: true'")
+                } else if let reason = cannotBeUnique(type) {
+                    log.error("unique-unsupported", "property \(what()) of type '\(type)' cannot be unique: \(reason)", at: unique.location, hint: "remove 'unique: true'")
+                }
+            }
             return Property(
                 name: property.name.value,
                 kind: .stored(type),
                 defaultValue: defaultValue,
                 isIndexed: property.indexed?.value ?? false,
+                isUnique: property.unique?.value ?? false,
                 renamedFrom: property.renamedFrom?.value,
                 doc: property.doc
             )
@@ -248,16 +260,89 @@ extension SchemaValidator {
         return type
     }
 
-    private func checkIndex(_ type: PropertyType, at location: SourceLocation, what: String) {
-        var reason: String?
-        if type.collection != nil {
-            reason = "collections cannot be indexed"
-        } else if case .object = type.base {
-            reason = "links and embedded objects cannot be indexed"
-        } else if let scalar = type.scalar, [.data, .float, .double, .decimal128].contains(scalar) {
-            reason = "\(scalar.rawValue) properties cannot be indexed"
+    /// Why a property of `type` cannot be unique, or part of a unique group; nil if it can.
+    /// Uniqueness compares stored values exactly, which collections, embedded values and
+    /// floating-point or decimal numbers (whose equal values have several stored forms) do not
+    /// allow. A link can: its stored value is the target's key.
+    func cannotBeUnique(_ type: PropertyType) -> String? {
+        if type.collection != nil { return "a collection's values are rows of their own" }
+        if case .object(let name) = type.base, objectDeclarations[name]?.isEmbedded == true { return "an embedded object is a value of several columns" }
+        if let scalar = type.scalar, [.float, .double, .decimal128].contains(scalar) {
+            return "\(scalar.rawValue) values cannot be compared exactly (0.1 + 0.2 is not 0.3; 1.0 and 1.00 are one decimal)"
         }
-        if let reason {
+        return nil
+    }
+
+    /// The object's `unique:` or `indexes:` groups, each name a stored property of the object
+    /// that the group can hold; the groups that pass.
+    private func checkGroups(_ groups: [[Located<String>]], key: String, of declaration: ObjectDeclaration, properties: [Property]) -> [[String]] {
+        let objectName = declaration.name.value
+        if declaration.isEmbedded, let first = groups.first?.first {
+            log.error(
+                "\(key == "unique" ? "unique" : "index")-unsupported", "embedded object '\(objectName)' cannot have '\(key)'", at: first.location,
+                hint: "an embedded object is a value of its owner, not a row of its own: remove '\(key)'")
+            return []
+        }
+        var passed: [[String]] = []
+        var seen: [[String]: SourceLocation] = [:]
+        for group in groups {
+            var ok = true
+            var listed: Set<String> = []
+            for name in group {
+                guard listed.insert(name.value).inserted else {
+                    log.error(
+                        "group-repeats-property", "'\(key)' of object '\(objectName)' lists '\(name.value)' twice in one group", at: name.location, hint: "list each property once")
+                    ok = false
+                    continue
+                }
+                guard let property = properties.first(where: { $0.name == name.value }) else {
+                    let suggestion = Suggestion.closest(to: name.value, in: properties.map(\.name)).map { "did you mean '\($0)'?" }
+                    log.error(
+                        "unknown-property", "'\(key)' of object '\(objectName)' names '\(name.value)', which is not one of its properties", at: name.location,
+                        hint: suggestion ?? "name properties of '\(objectName)'")
+                    ok = false
+                    continue
+                }
+                guard let type = property.storedType else {
+                    log.error(
+                        "\(key == "unique" ? "unique" : "index")-unsupported",
+                        "'\(key)' of object '\(objectName)' names the inverse '\(name.value)', which is computed, not stored",
+                        at: name.location, hint: "name stored properties only")
+                    ok = false
+                    continue
+                }
+                if let reason = key == "unique" ? cannotBeUnique(type) : Self.cannotBeIndexed(type) {
+                    log.error(
+                        "\(key == "unique" ? "unique" : "index")-unsupported", "'\(key)' of object '\(objectName)' names '\(name.value)' of type '\(type)': \(reason)",
+                        at: name.location,
+                        hint: "remove '\(name.value)' from the group")
+                    ok = false
+                }
+            }
+            guard ok else { continue }
+            let names = group.map(\.value)
+            if let first = seen[names] {
+                log.warning(
+                    "\(key == "unique" ? "unique" : "index")-redundant", "'\(key)' of object '\(objectName)' lists the group \(names) twice", at: group[0].location,
+                    hint: "remove one", notes: [.init("first listed here", at: first)])
+                continue
+            }
+            seen[names] = group[0].location
+            passed.append(names)
+        }
+        return passed
+    }
+
+    /// Why a property of `type` cannot be indexed, alone or in a group; nil if it can.
+    static func cannotBeIndexed(_ type: PropertyType) -> String? {
+        if type.collection != nil { return "collections cannot be indexed" }
+        if case .object = type.base { return "links and embedded objects cannot be indexed" }
+        if let scalar = type.scalar, [.data, .float, .double, .decimal128].contains(scalar) { return "\(scalar.rawValue) properties cannot be indexed" }
+        return nil
+    }
+
+    private func checkIndex(_ type: PropertyType, at location: SourceLocation, what: String) {
+        if let reason = Self.cannotBeIndexed(type) {
             log.error("index-unsupported", "property \(what) of type '\(type)' cannot be indexed: \(reason)", at: location, hint: "remove 'indexed: true'")
         }
     }

@@ -100,7 +100,7 @@ package struct MappingVocabulary: Sendable {
 
 extension FileVocabulary {
     /// The keys a property given as a mapping cannot have when it is an inverse.
-    package static let inverseExcludes = ["type", "default", "primaryKey", "indexed", "renamedFrom"]
+    package static let inverseExcludes = ["type", "default", "primaryKey", "indexed", "unique", "renamedFrom"]
 
     /// A schema file (and a snapshot, which is one in canonical form).
     package static let schemaFile = MappingVocabulary(
@@ -148,6 +148,13 @@ extension FileVocabulary {
             VocabularyKey("renamedFrom", .name, "The type's previous name: a rename the next migration applies, keeping its objects."),
             VocabularyKey("doc", .text, "Documentation, copied into the generated Swift."),
             VocabularyKey(
+                "unique", .list(.list(.name, nonEmpty: true), nonEmpty: true),
+                "Groups of properties whose values together are unique, e.g. [[firstName, lastName]]: no two objects hold the same values (null never collides)."
+            ),
+            VocabularyKey(
+                "indexes", .list(.list(.name, nonEmpty: true), nonEmpty: true),
+                "Groups of properties indexed together, in order, e.g. [[lastName, firstName]]: for fast queries on them."),
+            VocabularyKey(
                 "properties", required: true,
                 .entries(
                     keys: .name,
@@ -174,6 +181,7 @@ extension FileVocabulary {
                 "The value of a new object and of existing objects when the property is added: a literal of the type, an enum case name, null, or $uuid, $objectId, $now."),
             VocabularyKey("primaryKey", .bool, "true to make this the object's primary key (as the object's primaryKey: does)."),
             VocabularyKey("indexed", .bool, "true to index the property's column, for fast queries on it."),
+            VocabularyKey("unique", .bool, "true when no two objects may hold the same value (null never collides); the property is indexed."),
             VocabularyKey("renamedFrom", .name, "The property's previous name: a rename the next migration applies, keeping its values."),
             VocabularyKey("doc", .text, "Documentation, copied into the generated Swift."),
         ],

@@ -106,9 +106,8 @@ extension Transaction {
         do {
             try statement.run()
         } catch let error as SQLiteError {
-            if error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique, let key = table.primaryKey {
-                throw StoreError.duplicateKey(type: typeName, key: table.keyDescription(table.primaryKeyIndex.map { values[$0] } ?? object[key.name] ?? .null))
-            }
+            let byColumn = Dictionary(zip(table.columns.map(\.name), values), uniquingKeysWith: { first, _ in first })
+            if let storeError = UniqueViolation.storeError(error, table: table, values: byColumn, connection: connection) { throw storeError }
             throw StoreError.sqlite(error)
         }
         guard !table.sideTables.isEmpty, let keyIndex = table.primaryKeyIndex else { return }

@@ -36,6 +36,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// An insert found an object with the same primary key (keys are written in their JSON
     /// form: `"note-1"`, `"65a1b2c3d4e5f60718293a4b"`, `42`).
     case duplicateKey(type: String, key: String)
+    /// A write would give two objects the same values of properties that are unique (alone
+    /// or together): the type, the properties, the values (in their JSON form) and the key of
+    /// the object that holds them. Nothing was written.
+    case notUnique(type: String, properties: [String], values: String, holder: String)
     /// An update found no object with that primary key.
     case notFound(type: String, key: String)
     /// A link to an object that does not exist (checked at commit): the object holding the
@@ -94,6 +98,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "'\(type)' has no property '\(property)'"
         case .duplicateKey(let type, let key):
             return "a \(type) with primary key \(key) already exists; use upsert to replace it"
+        case .notUnique(let type, let properties, let values, let holder):
+            let what = properties.count == 1 ? "\(type).\(properties[0])" : "\(type)'s (\(properties.joined(separator: ", ")))"
+            let rule = properties.count == 1 ? "each \(type)'s \(properties[0]) is unique" : "each \(type)'s \(properties.joined(separator: " and ")) together are unique"
+            return "\(what) \(values) is already held by the \(type) with primary key \(holder) (\(rule)); change one of them, or update that \(type) instead; nothing was written"
         case .notFound(let type, let key):
             return "no \(type) with primary key \(key) exists"
         case .danglingLink(let from, let property, let fromKey, let to, let toKey):

@@ -41,12 +41,10 @@ public final class Transaction: Database {
         if code != SQLITE_DONE {
             let error = connection.error(code, sql: statement.sql)
             statement.reset()
-            if error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique,
-                context.table.primaryKey != nil
-            {
-                var key = StoreValue.null
-                if let keyed = object as? any KeyedModel { key = Self.key(of: keyed) }
-                throw StoreError.duplicateKey(type: Model.schemaName, key: context.table.keyDescription(key))
+            var recorder = RowEncoder(recording: context.table)
+            if (try? object.encode(to: &recorder)) != nil {
+                let values = Dictionary(zip(context.table.columns.map(\.name), recorder.recorded), uniquingKeysWith: { first, _ in first })
+                if let storeError = UniqueViolation.storeError(error, table: context.table, values: values, connection: connection) { throw storeError }
             }
             throw StoreError.sqlite(error)
         }
