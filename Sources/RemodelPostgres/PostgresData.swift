@@ -284,6 +284,31 @@ struct OpenedStore {
         }
     }
 
+    /// A unique violation as `StoreError`: `Key ("identifier")=(n1) already exists.` is the
+    /// primary key's `duplicateKey`; `Key (destination, start)=(Rome, 100)` of a unique property
+    /// or group is `notUnique`, with the key of the object that holds the values.
+    private func uniquenessError(_ error: PostgresError, table name: String) -> StoreError {
+        let detail = error.detail ?? ""
+        func between(_ open: String, _ close: String) -> String? {
+            guard let start = detail.range(of: open), let end = detail.range(of: close, options: .backwards), start.upperBound <= end.lowerBound else { return nil }
+            return String(detail[start.upperBound..<end.lowerBound])
+        }
+        let columns = (between("Key (", ")=(") ?? "").components(separatedBy: ", ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        let values = between(")=(", ") already exists") ?? detail
+        guard let table = layout.layout.table(named: name), let key = table.primaryKey, columns != [key.name], columns.allSatisfy({ table.column(named: $0) != nil }) else {
+            return StoreError.duplicateKey(type: name, key: values)
+        }
+        let parts = values.components(separatedBy: ", ")
+        var holder = "(unknown)"
+        if parts.count == columns.count {
+            let condition = columns.enumerated().map { "\(SQLiteRenderer.identifier($1))::text = $\($0 + 1)" }.joined(separator: " AND ")
+            if let found = try? connection.scalar("SELECT \(SQLiteRenderer.identifier(key.name))::text FROM \(layout.qualified(name)) WHERE \(condition) LIMIT 1", parts) {
+                holder = found
+            }
+        }
+        return StoreError.notUnique(type: name, properties: columns, values: columns.count == 1 ? values : "(\(values))", holder: holder)
+    }
+
     /// `INSERT … VALUES (…), (…)` in batches that stay under the protocol's 65,535 parameters.
     private func insertRows(_ rows: [[String?]], into table: String, columns: [String], conflict: String? = nil) throws {
         guard !rows.isEmpty, !columns.isEmpty else {
@@ -303,17 +328,18 @@ struct OpenedStore {
                 tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
             }
             let sql = "INSERT INTO \(layout.qualified(table)) (\(SQLiteRenderer.identifiers(columns))) VALUES \(tuples.joined(separator: ", "))" + (conflict ?? "")
+            // With unique properties, a savepoint lets the object that holds a colliding value be
+            // looked up after the failure (an error aborts the rest of the transaction).
+            let guarded = self.layout.layout.table(named: table).map { !$0.indexes.filter(\.isUnique).isEmpty } ?? false
+            if guarded { try connection.execute("SAVEPOINT remodel_unique") }
             do {
                 try connection.query(sql, parameters)
             } catch {
                 guard error.sqlState == "23505" else { throw error }
-                // `Key ("identifier")=(n1) already exists.`
-                let detail = error.detail ?? ""
-                let key = detail.range(of: ")=(").flatMap { start in
-                    detail.range(of: ") already exists", options: .backwards).map { String(detail[start.upperBound..<$0.lowerBound]) }
-                }
-                throw StoreError.duplicateKey(type: table, key: key ?? detail)
+                if guarded { try connection.execute("ROLLBACK TO SAVEPOINT remodel_unique") }
+                throw uniquenessError(error, table: table)
             }
+            if guarded { try connection.execute("RELEASE SAVEPOINT remodel_unique") }
             start += perStatement
         }
     }
