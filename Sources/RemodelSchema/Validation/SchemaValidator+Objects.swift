@@ -267,9 +267,8 @@ extension SchemaValidator {
     func cannotBeUnique(_ type: PropertyType) -> String? {
         if type.collection != nil { return "a collection's values are rows of their own" }
         if case .object(let name) = type.base, objectDeclarations[name]?.isEmbedded == true { return "an embedded object is a value of several columns" }
-        if let scalar = type.scalar, [.float, .double, .decimal128].contains(scalar) {
-            return "\(scalar.rawValue) values cannot be compared exactly (0.1 + 0.2 is not 0.3; 1.0 and 1.00 are one decimal)"
-        }
+        if let scalar = type.scalar, [.float, .double].contains(scalar) { return "floating-point values are not compared exactly (0.1 + 0.2 is not 0.3)" }
+        if type.scalar == .decimal128 { return "equal decimals have several stored forms (1.0 and 1.00)" }
         return nil
     }
 

@@ -103,6 +103,11 @@ public enum StoreJSON {
                             let keyName = store.layout.table(named: type)?.primaryKey?.name ?? "key"
                             throw refused(
                                 "\(type)[\(index)].\(keyName): the store already holds \(type) \(key) (its primary key); remove it from the file, or import into a new store")
+                        } catch StoreError.notUnique(let type, let properties, let values, let holder) {
+                            let names = properties.count == 1 ? properties[0] : "(" + properties.joined(separator: ", ") + ")"
+                            throw refused(
+                                "\(type)[\(index)].\(names): \(values) is already held by \(type) \(holder), in the store or earlier in the file (\(properties.count == 1 ? "it is unique" : "together they are unique")); change one of them, or leave one out"
+                            )
                         }
                         counter.advance()
                     }

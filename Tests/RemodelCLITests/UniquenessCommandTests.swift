@@ -1,0 +1,58 @@
+import Foundation
+import RemodelTestSupport
+import XCTest
+
+/// `unique` through the command line: validate accepts it and locates mistakes; an import that
+/// collides, with the store or within the file, says which object, property, value and holder,
+/// and imports nothing.
+final class UniquenessCommandTests: CLIFolderTestCase {
+    private func writeSchema() throws {
+        try write(
+            """
+            objects:
+              Trip:
+                primaryKey: id
+                unique: [[destination, start]]
+                properties:
+                  id: int
+                  name: { type: string, unique: true }
+                  destination: string
+                  start: int
+
+            """, to: "Schemas/Trips.yaml")
+    }
+
+    func testValidateLocatesAMistake() throws {
+        try writeSchema()
+        try remodel(["validate"])
+        try write("objects:\n  Reading:\n    primaryKey: id\n    properties:\n      id: int\n      value: { type: double, unique: true }\n", to: "Schemas/Trips.yaml")
+        let result = try remodel(["validate"], expect: 1)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Schemas/Trips.yaml:6:38: error: property 'Reading.value' of type 'double' cannot be unique: floating-point values are not compared exactly (0.1 + 0.2 is not 0.3) [unique-unsupported]"
+            ), result.stderr)
+        XCTAssertTrue(result.stderr.contains("remove 'unique: true'"), result.stderr)
+    }
+
+    func testCollidingImportsImportNothing() throws {
+        try writeSchema()
+        let store = path("trips.sqlite")
+        try write(#"{"Trip": [{"id": 1, "name": "Paris in spring", "destination": "Paris", "start": 100}]}"#, to: "first.json")
+        try remodel(["import", "--store", store, "--quiet", path("first.json")])
+        try write(
+            #"{"Trip": [{"id": 2, "name": "Lyon", "destination": "Lyon", "start": 5}, {"id": 3, "name": "Paris in spring", "destination": "Nice", "start": 7}]}"#,
+            to: "second.json")
+        let collision = try remodel(["import", "--store", store, "--quiet", path("second.json")], expect: 1)
+        XCTAssertTrue(collision.stderr.contains("cannot import"), collision.stderr)
+        XCTAssertTrue(collision.stderr.contains("nothing was imported"), collision.stderr)
+        XCTAssertTrue(collision.stderr.contains("Trip[1].name: \"Paris in spring\" is already held by Trip 1"), collision.stderr)
+        try write(
+            #"{"Trip": [{"id": 4, "name": "A", "destination": "Rome", "start": 1}, {"id": 5, "name": "B", "destination": "Rome", "start": 1}]}"#, to: "third.json")
+        let inFile = try remodel(["import", "--store", store, "--quiet", path("third.json")], expect: 1)
+        XCTAssertTrue(inFile.stderr.contains("Trip[1].(destination, start): (\"Rome\", 1) is already held by Trip 4"), inFile.stderr)
+        let exported = try export(store)
+        XCTAssertFalse(exported.contains("Lyon"), exported)
+        XCTAssertFalse(exported.contains("Rome"), exported)
+        XCTAssertTrue(exported.contains("Paris in spring"), exported)
+    }
+}
