@@ -167,7 +167,8 @@ public struct ChangeRules {
         case .objectRemoved, .objectRenamed, .embeddedChanged, .primaryKeyChanged, .propertyRemoved, .propertyRenamed, .propertyRetyped,
             .propertyMadeOptional, .propertyMadeRequired, .inverseChanged, .enumRemoved, .enumRenamed, .enumRawTypeChanged, .enumCaseRemoved:
             true
-        case .objectAdded, .propertyAdded, .indexAdded, .indexRemoved, .defaultChanged, .enumAdded, .enumCaseAdded, .enumCaseRawValueChanged:
+        case .objectAdded, .propertyAdded, .indexAdded, .indexRemoved, .defaultChanged, .enumAdded, .enumCaseAdded, .enumCaseRawValueChanged, .uniqueAdded,
+            .uniqueRemoved, .indexGroupAdded, .indexGroupRemoved:
             false
         }
     }

@@ -39,6 +39,13 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case inverseChanged(type: String, property: String)
         case indexAdded(type: String, property: String)
         case indexRemoved(type: String, property: String)
+        /// Properties became unique, alone (`unique: true`) or together (a `unique:` group):
+        /// stored objects may already share values.
+        case uniqueAdded(type: String, properties: [String])
+        case uniqueRemoved(type: String, properties: [String])
+        /// A group of properties indexed together (`indexes:`).
+        case indexGroupAdded(type: String, properties: [String])
+        case indexGroupRemoved(type: String, properties: [String])
         case defaultChanged(type: String, property: String)
         case enumAdded(String)
         case enumRemoved(String)
@@ -55,6 +62,11 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
     public init(_ kind: Kind, impact: Impact) {
         self.kind = kind
         self.impact = impact
+    }
+
+    /// `Trip.name`, or `Trip's (destination, start)` for a group.
+    static func members(_ type: String, _ properties: [String]) -> String {
+        properties.count == 1 ? "\(type).\(properties[0])" : "\(type)'s (\(properties.joined(separator: ", ")))"
     }
 
     /// A one-line summary, e.g. `property Person.name removed`.
@@ -74,6 +86,10 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .inverseChanged(let type, let property): "inverse relationship \(type).\(property) changed"
         case .indexAdded(let type, let property): "index on \(type).\(property) added"
         case .indexRemoved(let type, let property): "index on \(type).\(property) removed"
+        case .uniqueAdded(let type, let properties): "\(Self.members(type, properties)) made unique"
+        case .uniqueRemoved(let type, let properties): "\(Self.members(type, properties)) no longer unique"
+        case .indexGroupAdded(let type, let properties): "index on \(Self.members(type, properties)) added"
+        case .indexGroupRemoved(let type, let properties): "index on \(Self.members(type, properties)) removed"
         case .defaultChanged(let type, let property): "default of \(type).\(property) changed"
         case .enumAdded(let name): "enum \(name) added"
         case .enumRemoved(let name): "enum \(name) removed"
@@ -98,6 +114,9 @@ extension SchemaChange.Kind {
             .propertyMadeOptional(let type, let property), .propertyMadeRequired(let type, let property), .inverseChanged(let type, let property),
             .indexAdded(let type, let property), .indexRemoved(let type, let property), .defaultChanged(let type, let property):
             (type, property)
+        case .uniqueAdded(let type, let properties), .uniqueRemoved(let type, let properties), .indexGroupAdded(let type, let properties),
+            .indexGroupRemoved(let type, let properties):
+            (type, properties.count == 1 ? properties[0] : nil)
         case .propertyRenamed(let type, _, let to): (type, to)
         case .enumCaseAdded(let name, let enumCase), .enumCaseRemoved(let name, let enumCase), .enumCaseRawValueChanged(let name, let enumCase, _, _):
             (name, enumCase)
