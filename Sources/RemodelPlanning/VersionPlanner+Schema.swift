@@ -150,6 +150,7 @@ extension VersionPlanner {
             }
             scope.values[name] = continued
         }
+        if case .table(let table) = target { requireUniqueness(of: newObject, in: scope, table: table, target: target) }
         for oldProperty in scope.oldObject.properties where scope.properties.new(for: oldProperty.name) == nil {
             guard let type = oldProperty.storedType else { continue }
             let what = type.collection == nil ? "and its values" : "and its elements"
@@ -159,6 +160,46 @@ extension VersionPlanner {
                 type: scope.oldObject.name, member: oldProperty.name, old: true)
         }
         store(scope, at: target)
+    }
+
+    /// Properties that become unique, alone or together, in a table that keeps its objects: no
+    /// two objects may share their values (as they will once converted), or the unique index
+    /// could not be made. The check names the objects and the values they share.
+    private mutating func requireUniqueness(of newObject: ObjectType, in scope: PropertyScope, table: String, target: StepTarget) {
+        let oldObject = scope.oldObject
+        let oldGroups = Set(
+            oldObject.uniqueGroups.map { $0.map { scope.properties.new(for: $0) ?? $0 } }
+                + oldObject.properties.filter(\.isUnique).map { [scope.properties.new(for: $0.name) ?? $0.name] })
+        let newGroups = newObject.uniqueGroups + newObject.properties.filter(\.isUnique).map { [$0.name] }
+        for group in newGroups where !oldGroups.contains(group) {
+            // Properties added in this version start with one value for every object: only the
+            // ones that existed can already collide, and a group with an added one is checked too.
+            let values = group.compactMap { scope.values[$0]?.expression }
+            guard values.count == group.count else { continue }
+            let members = group.count == 1 ? "\(newObject.name).\(group[0])" : "\(newObject.name)'s (\(group.joined(separator: ", ")))"
+            let change = record(
+                SchemaChange(.uniqueAdded(type: newObject.name, properties: group), impact: .dataDependent), "make \(members) unique", type: newObject.name,
+                member: group.count == 1 ? group[0] : nil)
+            let sharesValues = SQLExpression.exists(
+                SQLSelect(
+                    [.integer(1)], from: table,
+                    where: SQLExpression.all(zip(values, values).map { inner, outer in .equals(inner, .outer(outer)) } + [.binary(.notEqual, .rowid, .outer(.rowid))])))
+            let condition = SQLExpression.all(values.map { .isNotNull($0) } + [sharesValues])!
+            let shown: SQLExpression =
+                group.count == 1
+                ? values[0]
+                : values.map { SQLExpression.cast($0, .text) }.dropFirst().reduce(SQLExpression.cast(values[0], .text)) {
+                    .binary(.concatenate, .binary(.concatenate, $0, .text(", ")), $1)
+                }
+            require(
+                PendingCheck(
+                    property: group.count == 1 ? group[0] : nil, step: "schema",
+                    problem: group.count == 1
+                        ? "a value another object holds too, but '\(group[0])' becomes unique"
+                        : "values another object holds too, but (\(group.joined(separator: ", "))) become unique together",
+                    hint: "remove the duplicates first with a deduplicate step, or change their values, or leave \(members) not unique",
+                    condition: condition, shown: shown, change: change, shownIsProse: group.count > 1), at: target)
+        }
     }
 
     /// How to give a property values no declarative step can: a custom step that writes it.

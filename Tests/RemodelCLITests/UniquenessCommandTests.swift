@@ -56,3 +56,59 @@ final class UniquenessCommandTests: CLIFolderTestCase {
         XCTAssertTrue(exported.contains("Paris in spring"), exported)
     }
 }
+
+/// Adding uniqueness to a type whose stored objects already share values: the migration is a
+/// data error naming the objects and the values, and changes nothing; without shared values
+/// it makes the unique index.
+final class UniquenessMigrationTests: CLIFolderTestCase {
+    static let v1 = """
+        objects:
+          Trip:
+            primaryKey: id
+            properties:
+              id: int
+              name: string
+              destination: string
+              start: int
+
+        """
+
+    static let v2 = """
+        objects:
+          Trip:
+            primaryKey: id
+            unique: [[destination, start]]
+            properties:
+              id: int
+              name: { type: string, unique: true }
+              destination: string
+              start: int
+
+        """
+
+    func testASharedValueStopsTheMigration() throws {
+        let data = #"{"Trip": [{"id": 1, "name": "Paris", "destination": "Paris", "start": 1}, {"id": 2, "name": "Paris", "destination": "Rome", "start": 2}]}"#
+        let store = try history(v1: Self.v1, data: data, v2: Self.v2)
+        try expectRefused(
+            store, contains: ["2 Trip objects with a value another object holds too, but 'name' becomes unique in Trip.name: 1 (\"Paris\"), 2 (\"Paris\")", "Schemas/S.yaml:7:7"])
+    }
+
+    func testSharedValuesOfAGroupStopTheMigration() throws {
+        let data = #"{"Trip": [{"id": 1, "name": "Paris", "destination": "Rome", "start": 2}, {"id": 2, "name": "Rome", "destination": "Rome", "start": 2}]}"#
+        let store = try history(v1: Self.v1, data: data, v2: Self.v2)
+        try expectRefused(
+            store, contains: ["2 Trip objects with values another object holds too, but (destination, start) become unique together in Trip: 1 (Rome, 2), 2 (Rome, 2)"])
+    }
+
+    func testWithoutSharedValuesTheIndexesAreMade() throws {
+        let data = #"{"Trip": [{"id": 1, "name": "Paris", "destination": "Paris", "start": 1}, {"id": 2, "name": "Rome", "destination": "Rome", "start": 2}]}"#
+        let store = try history(v1: Self.v1, data: data, v2: Self.v2)
+        let plan = try remodel(["migrate", "--store", store, "--dry-run"])
+        XCTAssertTrue(plan.stdout.contains("make Trip.name unique"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("make Trip's (destination, start) unique"), plan.stdout)
+        try remodel(["migrate", "--store", store, "--quiet"])
+        let schema = try SQLiteSchema.run(".schema", on: store)
+        XCTAssertTrue(schema.contains(#"CREATE UNIQUE INDEX "Trip.name.unique" ON "Trip" ("name")"#), schema)
+        XCTAssertTrue(schema.contains(#"CREATE UNIQUE INDEX "Trip.destination.start.unique" ON "Trip" ("destination", "start")"#), schema)
+    }
+}
