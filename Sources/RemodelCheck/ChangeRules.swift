@@ -122,10 +122,13 @@ public struct ChangeRules {
     // MARK: - Changes
 
     /// The changes of a version's plan that delete data or depend on it. Steps the file
-    /// writes on purpose to delete (`deleteObjects`) are their own acceptance; the plan's own
+    /// writes on purpose to delete (`deleteObjects`, `deduplicate`) are their own acceptance; the plan's own
     /// work (rewrites, dropped tables, layout) is how the schema changes are made, not what.
     static func dataChanges(of planned: [PlannedChange]) -> [Change] {
-        planned.compactMap { change in
+        let steps = planned.compactMap { change -> (index: Int, step: MigrationStep)? in
+            if case .step(let index, let step) = change.subject { (index, step) } else { nil }
+        }
+        return planned.compactMap { change in
             let kind: ChangeAcceptance.Kind
             switch change.impact {
             case .destructive: kind = .destructive
@@ -134,15 +137,28 @@ public struct ChangeRules {
             }
             switch change.subject {
             case .schema(let schemaChange):
+                if case .uniqueAdded(let type, let group) = schemaChange.kind, Self.deduplicates(type, group, steps: steps) { return nil }
                 return Change(kind: kind, subject: subject(of: schemaChange.kind), summary: schemaChange.description, declaration: change.location)
             case .step(_, let step):
                 if case .deleteObjects = step { return nil }
+                if case .deduplicate = step { return nil }
                 guard kind == .dataDependent, let type = step.typeName else { return nil }
                 let property = step.writtenProperties?.first
                 return Change(kind: kind, subject: property.map { "\(type).\($0)" } ?? type, summary: change.summary, declaration: change.location)
             case .plan:
                 // How the plan carries out the changes above (rewrites, dropped tables), not what.
                 return nil
+            }
+        }
+    }
+
+    /// Whether a `deduplicate` step leaves no two `type` objects sharing values of `group`:
+    /// it groups by some of them, and no later step writes them again.
+    static func deduplicates(_ type: String, _ group: [String], steps: [(index: Int, step: MigrationStep)]) -> Bool {
+        steps.contains { index, step in
+            guard case .deduplicate(type, let by, _, _) = step, Set(by).isSubset(of: group) else { return false }
+            return !steps.contains { later in
+                later.index > index && later.step.typeName == type && (later.step.writtenProperties.map { !Set($0).isDisjoint(with: group) } ?? true)
             }
         }
     }

@@ -113,13 +113,27 @@ struct TableState {
     var name: String
     /// Physical columns by their current name, with their old layout.
     var physical: [String: ColumnLayout] = [:]
-    /// `deleteObjects` conditions, with their changes.
-    var deletions: [(condition: SQLExpression, change: Int)] = []
+    /// `deleteObjects` and `deduplicate` steps on the table, in file order.
+    var deletions: [Deletion] = []
     /// Tables (by current name) whose rows, before their own rewrite, this table's values read.
     var reads: Set<String> = []
     /// The new value of each continued collection's elements (by new property name), over its
     /// side table's `value` column.
     var elementValues: [String: RowValue] = [:]
+
+    /// One step's deletion: the objects it chooses, and its change.
+    struct Deletion {
+        enum Choice {
+            /// `deleteObjects`: the objects meeting the condition; links to them are cleared.
+            case matching(SQLExpression)
+            /// `deduplicate`: all but the first object (in `order`, then by key) of each group
+            /// of objects with equal, non-null `group` values; links to them move to it.
+            case duplicates(group: [SQLExpression], order: [SQLOrdering], descending: Bool)
+        }
+
+        var choice: Choice
+        var change: Int
+    }
 
     init(role: Role, oldObject: ObjectType, newObject: ObjectType?, oldTable: TableLayout, newTable: TableLayout?, properties: RenameMap, name: String) {
         self.role = role

@@ -28,7 +28,71 @@ extension VersionPlanner {
         let condition = SQLExpression.all(conditions) ?? .integer(1)
         // Values of earlier steps the condition reads are kept before the deletions run.
         moveMaterializations(of: condition.materializedTables, to: .materializeForDeletions)
-        table.deletions.append((condition, change))
+        table.deletions.append(TableState.Deletion(choice: .matching(condition), change: change))
+    }
+
+    // MARK: - deduplicate
+
+    mutating func planDeduplication(by names: [String], keep: MigrationStep.Keep, orderBy: String?, step index: Int, table: inout TableState) {
+        let step = migration.steps[index]
+        let order = orderBy.map { ", keeping the \(keep) by \($0), then by key" } ?? ", keeping the \(keep) by key"
+        let change = record(
+            .step(index: index, step), .destructive,
+            "deduplicate \(table.typeName) by \(names.count == 1 ? names[0] : "(\(names.joined(separator: ", ")))")\(order); links to the others move to the kept one")
+        var group: [SQLExpression] = []
+        for (position, name) in names.enumerated() {
+            let field = StepField.key(.by).position(position)
+            guard Self.isPropertyName(name, step: index, field: field, planner: &self),
+                let read = self.read(name, in: table.scope, target: .table(table.name), step: index, field: field, beforeRewrites: true)
+            else { return }
+            guard read.value.type.collection == nil else {
+                error(
+                    "migration-invalid-step", "'\(name)' is \(read.value.type): a collection's values cannot make a group", at: .value(index, field: field),
+                    hint: "group by single values: text, numbers, dates, enums or links")
+                return
+            }
+            group.append(read.value.expression)
+        }
+        var ordering: [SQLOrdering] = []
+        if let orderBy {
+            let field = StepField.key(.orderBy)
+            guard Self.isPropertyName(orderBy, step: index, field: field, planner: &self),
+                let read = self.read(orderBy, in: table.scope, target: .table(table.name), step: index, field: field, beforeRewrites: true)
+            else { return }
+            guard Self.isOrderable(read.value.type) else {
+                error(
+                    "migration-invalid-step", "'\(orderBy)' is \(read.value.type), which has no order to keep the \(keep) by", at: .value(index, field: field),
+                    hint: "order by a number, a date, text or an enum; without orderBy the primary key decides")
+                return
+            }
+            // Enums are stored as their cases' text.
+            var text = read.value.type.scalar == .string || read.value.type.scalar == .url
+            if case .enumeration = read.value.type.base { text = true }
+            ordering.append(SQLOrdering(read.value.expression, descending: keep == .last, bytewise: text))
+        }
+        let reads = group.reduce(into: Set<String>()) { $0.formUnion($1.materializedTables) }.union(ordering.flatMap { $0.value.materializedTables })
+        moveMaterializations(of: reads, to: .materializeForDeletions)
+        table.deletions.append(TableState.Deletion(choice: .duplicates(group: group, order: ordering, descending: keep == .last), change: change))
+    }
+
+    /// Whether `name` names a property (not a path): `deduplicate` groups and orders by the
+    /// type's own values.
+    private static func isPropertyName(_ name: String, step: Int, field: StepField, planner: inout VersionPlanner) -> Bool {
+        guard name.contains(".") else { return true }
+        planner.error(
+            "migration-invalid-step", "'\(name)' is a path, but deduplicate groups and orders by the type's own properties", at: .value(step, field: field),
+            hint: "copy the value into a property of the type first (a set step), then name that property")
+        return false
+    }
+
+    /// Whether values of `type` have an order a step can compare them by.
+    static func isOrderable(_ type: PropertyType) -> Bool {
+        guard type.collection == nil else { return false }
+        switch type.base {
+        case .scalar(let scalar): return scalar.isInteger || [.float, .double, .date, .string, .url, .decimal128].contains(scalar)
+        case .enumeration: return true
+        case .object: return false
+        }
     }
 
     /// `content = ""`, `weight < 0`, `every object`.
@@ -82,13 +146,7 @@ extension VersionPlanner {
             return .text(text)
         }
         func ordered(_ literalValue: DefaultValue, _ op: SQLOperator) -> SQLExpression? {
-            let orderable: Bool =
-                switch value.type.base {
-                case .scalar(let scalar): scalar.isInteger || [.float, .double, .date, .string, .url, .decimal128].contains(scalar)
-                case .enumeration: true
-                case .object: false
-                }
-            guard orderable, value.type.collection == nil else {
+            guard Self.isOrderable(value.type) else {
                 error(
                     "migration-invalid-value", "where \(property): \(condition.keyword) compares an order, which \(value.type) values do not have", at: .step(step, field: field),
                     hint: "compare numbers, dates or text; use equals or in for other values")

@@ -5,9 +5,7 @@ import RemodelLayout
 /// whose values change, readers before the tables they read.
 extension VersionPlanner {
     mutating func planRewrites() {
-        for name in tableOrder where tables[name]?.role == .continued || tables[name]?.role == .embedding {
-            planDeletions(name)
-        }
+        planDeletions()
         for name in tableOrder where tables[name]?.role != .removed {
             planChecks(name)
         }
@@ -22,42 +20,105 @@ extension VersionPlanner {
 
     // MARK: - Deletions and checks
 
-    /// `deleteObjects`, with the links that point at the deleted objects: list and set entries
-    /// are removed, to-one links set to null. The keys of the objects to delete are chosen
-    /// once, before any link changes: a condition on a link (even to the type itself) picks
-    /// the same objects throughout.
-    private mutating func planDeletions(_ name: String) {
-        guard let table = tables[name] else { return }
-        for (condition, change) in table.deletions {
-            guard let key = table.keyColumn else {
-                // Nothing can link to a type without a primary key.
-                schedule(.statement(.delete(table: name, where: condition)), in: .delete, for: change)
-                continue
-            }
-            let doomedKeys = temporaryName("doomed")
-            let doomed = SQLSelect([.column("key")], from: doomedKeys)
-            var statements: [SQLStatement] = [
-                .createTemporaryTable(name: doomedKeys, SQLSelect([SQLSelect.Column(.column(key), as: "key")], from: SQLSelect.Source(name), where: condition))
-            ]
-            // Tables of removed types go with their links (they are dropped before the
-            // deletions, or kept only to be read).
-            for otherName in tableOrder {
-                guard let other = tables[otherName], other.role != .removed else { continue }
-                for (column, layout) in other.physical.sorted(by: { $0.key < $1.key }) where layout.link?.table == table.oldObject.name {
-                    statements.append(.update(table: otherName, assignments: [SQLAssignment(column, .null)], where: .inSelect(.column(column), doomed)))
-                }
-                for side in other.oldTable.sideTables where side.link?.table == table.oldObject.name {
-                    statements.append(.delete(table: currentName(of: side, in: other), where: .inSelect(.column("value"), doomed)))
-                }
-            }
-            for side in table.oldTable.sideTables {
-                statements.append(.delete(table: currentName(of: side, in: table), where: .inSelect(.column("owner"), doomed)))
-            }
-            statements.append(.delete(table: name, where: .inSelect(.column(key), doomed)))
-            statements.append(.dropTemporaryTable(doomedKeys))
-            schedule(statements, in: .delete, for: change)
-            linksChanged = true
+    /// `deleteObjects` and `deduplicate`, in file order across tables (a step sees the objects
+    /// earlier ones left and the links they moved), with the links that point at the deleted
+    /// objects: `deleteObjects` removes list and set entries and sets to-one links to null;
+    /// `deduplicate` points them at the kept object. The keys of the objects to delete are
+    /// chosen once, before any link changes: a condition on a link (even to the type itself)
+    /// picks the same objects throughout.
+    private mutating func planDeletions() {
+        var deletions: [(table: String, deletion: TableState.Deletion)] = []
+        for name in tableOrder where tables[name]?.role == .continued || tables[name]?.role == .embedding {
+            deletions += tables[name]!.deletions.map { (name, $0) }
         }
+        for (name, deletion) in deletions.sorted(by: { $0.deletion.change < $1.deletion.change }) {
+            planDeletion(deletion, from: name)
+        }
+    }
+
+    private mutating func planDeletion(_ deletion: TableState.Deletion, from name: String) {
+        guard let table = tables[name] else { return }
+        let change = deletion.change
+        // Without a primary key, nothing links to the objects (a side table's owner is its rowid).
+        let key: SQLExpression = table.keyColumn.map { .column($0) } ?? .rowid
+        let doomedKeys = temporaryName("doomed")
+        let doomed = SQLSelect([.column("key")], from: doomedKeys)
+        var statements: [SQLStatement] = []
+        // The key of the object each doomed one gives way to, for a row whose link is `link`.
+        var kept: ((SQLExpression) -> SQLExpression)?
+        switch deletion.choice {
+        case .matching(let condition):
+            guard table.keyColumn != nil else {
+                schedule(.statement(.delete(table: name, where: condition)), in: .delete, for: change)
+                return
+            }
+            statements.append(.createTemporaryTable(name: doomedKeys, SQLSelect([SQLSelect.Column(key, as: "key")], from: SQLSelect.Source(name), where: condition)))
+        case .duplicates(let group, let order, let descending):
+            let groups = temporaryName("groups")
+            let first = SQLExpression.firstInPartition(key, partition: group, order: order + [SQLOrdering(key, descending: descending)])
+            statements += [
+                .createTemporaryTable(
+                    name: groups,
+                    SQLSelect(
+                        [SQLSelect.Column(key, as: "key"), SQLSelect.Column(first, as: "kept")], from: SQLSelect.Source(name), where: .all(group.map(SQLExpression.isNotNull)))),
+                .createTemporaryTable(
+                    name: doomedKeys, SQLSelect([.column("key"), .column("kept")], from: groups, where: .binary(.notEqual, .column("key"), .column("kept")))),
+                .dropTemporaryTable(groups),
+            ]
+            kept = { link in .subquery(SQLSelect([.column("kept")], from: doomedKeys, where: .equals(.column("key"), .outer(link)))) }
+        }
+        // Tables of removed types go with their links (they are dropped before the
+        // deletions, or kept only to be read).
+        for otherName in tableOrder where table.keyColumn != nil {
+            guard let other = tables[otherName], other.role != .removed else { continue }
+            for (column, layout) in other.physical.sorted(by: { $0.key < $1.key }) where layout.link?.table == table.oldObject.name {
+                statements.append(.update(table: otherName, assignments: [SQLAssignment(column, kept?(.column(column)) ?? .null)], where: .inSelect(.column(column), doomed)))
+            }
+            for side in other.oldTable.sideTables where side.link?.table == table.oldObject.name {
+                let sideName = currentName(of: side, in: other)
+                guard let kept else {
+                    statements.append(.delete(table: sideName, where: .inSelect(.column("value"), doomed)))
+                    continue
+                }
+                guard side.kind == .set else {
+                    statements.append(.update(table: sideName, assignments: [SQLAssignment("value", kept(.column("value")))], where: .inSelect(.column("value"), doomed)))
+                    continue
+                }
+                // A set holds the kept object once, however many of its duplicates it held.
+                let moved = temporaryName("moved")
+                let held = SQLSelect(
+                    [.integer(1)], from: sideName, where: .all([.equals(.column("owner"), .outer(.column("owner"))), .equals(.column("value"), .outer(.column("kept")))]))
+                statements += [
+                    .createTemporaryTable(
+                        name: moved,
+                        SQLSelect(
+                            [SQLSelect.Column(.column("owner"), as: "owner"), SQLSelect.Column(kept(.column("value")), as: "kept")], from: SQLSelect.Source(sideName),
+                            where: .inSelect(.column("value"), doomed))),
+                    .delete(table: sideName, where: .inSelect(.column("value"), doomed)),
+                    .insertSelect(
+                        table: sideName, columns: ["owner", "value"],
+                        SQLSelect(
+                            [SQLSelect.Column(.column("owner")), SQLSelect.Column(.column("kept"))], from: SQLSelect.Source(moved, temporary: true), where: .not(.exists(held)),
+                            groupBy: [.column("owner"), .column("kept")])),
+                    .dropTemporaryTable(moved),
+                ]
+            }
+        }
+        for side in table.oldTable.sideTables {
+            statements.append(.delete(table: currentName(of: side, in: table), where: .inSelect(.column("owner"), doomed)))
+        }
+        statements.append(.delete(table: name, where: .inSelect(key, doomed)))
+        var operations = statements.map(PlanOperation.statement)
+        if case .duplicates = deletion.choice {
+            // Counted before the deletion, for the report.
+            operations.insert(
+                .count(
+                    CountNote(type: table.typeName, what: "deleted as duplicates (\(changes[change].origin))", query: SQLSelect([.call(.count, .column("key"))], from: doomedKeys))),
+                at: statements.count - 1)
+        }
+        operations.append(.statement(.dropTemporaryTable(doomedKeys)))
+        for operation in operations { schedule(operation, in: .delete, for: change) }
+        if table.keyColumn != nil { linksChanged = true }
     }
 
     /// The name a side table has once renames are done.

@@ -24,7 +24,7 @@ extension VersionPlanner {
             case .renameType, .renameProperty, .createObjects, .custom:
                 // Renames are resolved first; new objects and custom steps come after the rewrite.
                 continue
-            case .deleteObjects(let typeName, let matches):
+            case .deleteObjects(let typeName, _), .deduplicate(let typeName, _, _, _):
                 guard let target = stepTarget(typeName, step: index) else { continue }
                 guard case .table(let name) = target else {
                     error(
@@ -33,7 +33,11 @@ extension VersionPlanner {
                     continue
                 }
                 var table = tables[name]!
-                planDeletion(matches, step: index, table: &table)
+                if case .deleteObjects(_, let matches) = step {
+                    planDeletion(matches, step: index, table: &table)
+                } else if case .deduplicate(_, let by, let keep, let orderBy) = step {
+                    planDeduplication(by: by, keep: keep, orderBy: orderBy, step: index, table: &table)
+                }
                 tables[name] = table
             default:
                 guard let typeName = step.typeName, let target = stepTarget(typeName, step: index) else { continue }
@@ -331,7 +335,7 @@ extension VersionPlanner {
             if let check { require(check, at: target) }
             assign(property, RowValue(expression: value, type: type, isNew: true, isNonNull: nonNull), in: &scope, step: reference, change: change, readsPrevious: true)
 
-        case .renameType, .renameProperty, .deleteObjects, .createObjects, .custom:
+        case .renameType, .renameProperty, .deleteObjects, .deduplicate, .createObjects, .custom:
             break
         }
     }

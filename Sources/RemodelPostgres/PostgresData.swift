@@ -306,7 +306,19 @@ struct OpenedStore {
                 holder = found
             }
         }
-        return StoreError.notUnique(type: name, properties: columns, values: columns.count == 1 ? values : "(\(values))", holder: holder)
+        // Shown as SQLite's store shows them: text quoted as JSON writes it, numbers as they are.
+        let shown = (columns.count == 1 ? [values] : parts).enumerated().map { index, part -> String in
+            guard index < columns.count, let type = table.column(named: columns[index])?.type else { return part }
+            let quoted: Bool =
+                switch type.base {
+                case .scalar(let scalar): !(scalar.isInteger || [.bool, .float, .double, .decimal128].contains(scalar))
+                case .enumeration: true
+                case .object: false
+                }
+            return quoted ? JSONValue.string(part).description : part
+        }
+        let text = shown.count == 1 ? shown[0] : "(" + shown.joined(separator: ", ") + ")"
+        return StoreError.notUnique(type: name, properties: columns, values: text, holder: holder)
     }
 
     /// `INSERT … VALUES (…), (…)` in batches that stay under the protocol's 65,535 parameters.

@@ -90,6 +90,9 @@ struct PostgresDialect: SQLDialect {
 
     func identical(negated: Bool) -> String { negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM" }
 
+    /// The database's collation may order text by language; "C" orders it by bytes, as SQLite.
+    func bytewise(_ text: String) -> String { "(\(text)) COLLATE \"C\"" }
+
     func table(_ name: String, isTemporary: Bool) -> String {
         (isTemporary || temporary.contains(name) ? "pg_temp." : "") + SQLiteRenderer.identifier(name)
     }

@@ -31,6 +31,8 @@ public struct TestDataGenerator: Sendable {
     /// Types the next version embeds: a history that embeds a type says each of its objects
     /// has one owner (no step could split a shared one), so the data links each once at most.
     private(set) var becomingEmbedded: Set<String> = []
+    /// Per type, groups of properties some objects share values of (see `aim(at:next:)`).
+    private(set) var collisions: [String: [[String]]] = [:]
     private let conversion: StoreValueConversion
 
     struct PropertyPath: Hashable, Sendable {
@@ -57,6 +59,13 @@ public struct TestDataGenerator: Sendable {
             let old = oldTypeName[type] ?? type
             let path = PropertyPath(type: old, property: oldPropertyName[PropertyPath(type: old, property: property)] ?? property)
             aims[path, default: []].append(aim)
+        }
+        // Objects that share the values of `properties` (a group becoming unique, or one
+        // `deduplicate` groups by), as old names.
+        func collide(_ type: String, _ properties: [String]) {
+            let old = oldTypeName[type] ?? type
+            let group = properties.map { oldPropertyName[PropertyPath(type: old, property: $0)] ?? $0 }
+            if !collisions[old, default: []].contains(group) { collisions[old, default: []].append(group) }
         }
         for step in migration.steps {
             switch step {
@@ -85,8 +94,22 @@ public struct TestDataGenerator: Sendable {
                     // Twice the value: a condition that selects more than one object.
                     add(target.type, match.property, .values(Self.probes(match.condition) + Self.probes(match.condition)))
                 }
+            case .deduplicate(let type, let by, _, _):
+                collide(type, by)
             case .set, .custom, .createObjects:
                 break
+            }
+        }
+        // Groups the next version makes unique: stored objects that share their values are what
+        // such a version must handle (a deduplicate step, or a data error).
+        for nextType in next.objects where !nextType.isEmbedded {
+            let oldName = oldTypeName[nextType.name] ?? nextType.name
+            guard let type = schema.objectType(named: oldName) else { continue }
+            let groups = nextType.storedProperties.filter(\.isUnique).map { [$0.name] } + nextType.uniqueGroups
+            for group in groups {
+                let old = group.map { oldPropertyName[PropertyPath(type: oldName, property: $0)] ?? $0 }
+                guard old.allSatisfy({ type.property(named: $0)?.storedType != nil }), !Self.uniqueGroups(of: type).contains(old) else { continue }
+                collide(nextType.name, group)
             }
         }
         becomingEmbedded = Set(schema.objects.filter { !$0.isEmbedded && next.objectType(named: $0.name)?.isEmbedded == true }.map(\.name))
@@ -115,12 +138,24 @@ public struct TestDataGenerator: Sendable {
         var counts: [String: Int] = [:]
         for type in types {
             let widest = type.storedProperties.map { unkeyed[PropertyPath(type: type.name, property: $0.name)]?.count ?? 0 }.max() ?? 0
-            counts[type.name] = max(minimumObjects, widest)
+            // Two more objects per colliding group, sharing the first two objects' values.
+            counts[type.name] = max(minimumObjects, widest) + 2 * (collisions[type.name]?.count ?? 0)
         }
         var keys: [String: [JSONValue]] = [:]
         for type in types {
             guard let key = type.primaryKeyProperty, let keyType = key.storedType else { continue }
             keys[type.name] = uniqueKeys(count: counts[type.name]!, type: keyType, candidates: unkeyed[PropertyPath(type: type.name, property: key.name)] ?? [])
+        }
+        // A unique property (or the first of a unique group) holds a value no other object of
+        // its type holds, as the store requires; null, where allowed, once the values run out.
+        var distinct: [PropertyPath: [JSONValue]] = [:]
+        for type in types {
+            for group in Self.uniqueGroups(of: type) {
+                guard let property = type.property(named: group[0]), property.name != type.primaryKey, let propertyType = property.storedType, propertyType.scalar != nil
+                else { continue }
+                let path = PropertyPath(type: type.name, property: property.name)
+                distinct[path] = uniqueKeys(count: counts[type.name]!, type: propertyType, candidates: unkeyed[path] ?? [])
+            }
         }
         // Only values aimed at a link's keys change once the keys are known.
         var table = unkeyed
@@ -139,15 +174,32 @@ public struct TestDataGenerator: Sendable {
                 for (position, property) in type.storedProperties.enumerated() {
                     if property.name == type.primaryKey {
                         object.append((property.name, keys[type.name]![index]))
+                    } else if let values = distinct[PropertyPath(type: type.name, property: property.name)] {
+                        object.append((property.name, index < values.count ? values[index] : .null))
                     } else {
                         object.append((property.name, value(of: property, in: type, index: index, offset: offsets[position], keys: keys, table: table, depth: 0, owners: &owners)))
                     }
                 }
                 objects.append(.object(object))
             }
+            for (position, group) in (collisions[type.name] ?? []).enumerated() {
+                for copy in 0..<2 where objects.count > 2 {
+                    let index = objects.count - 2 * ((collisions[type.name]?.count ?? 0) - position) + copy
+                    guard case .object(let source) = objects[copy], case .object(var object) = objects[index] else { continue }
+                    for (slot, member) in object.enumerated() where group.contains(member.0) {
+                        object[slot].1 = source.first { $0.0 == member.0 }?.1 ?? member.1
+                    }
+                    objects[index] = .object(object)
+                }
+            }
             members.append((type.name, .array(objects)))
         }
         return .object(members)
+    }
+
+    /// The groups of properties whose values no two objects of `type` share.
+    static func uniqueGroups(of type: ObjectType) -> [[String]] {
+        type.storedProperties.filter(\.isUnique).map { [$0.name] } + type.uniqueGroups
     }
 
     /// `count` distinct primary keys: the key property's candidates first, then made-up ones.

@@ -41,7 +41,7 @@ final class PostgresUniquenessTests: XCTestCase {
                 recordedSchema: { _ in Self.schema })
         ) { error in
             guard case StoreError.notUnique(let type, let properties, let values, let holder) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual([type, properties.joined(separator: ","), values, holder], ["Trip", "name", "Paris in spring", "1"])
+            XCTAssertEqual([type, properties.joined(separator: ","), values, holder], ["Trip", "name", "\"Paris in spring\"", "1"])
         }
         XCTAssertThrowsError(
             try PostgresStore.importDocument(
@@ -49,7 +49,7 @@ final class PostgresUniquenessTests: XCTestCase {
         ) { error in
             guard case StoreError.notUnique(_, let properties, let values, let holder) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(properties, ["destination", "start"])
-            XCTAssertEqual(values, "(Rome, 100)")
+            XCTAssertEqual(values, "(\"Rome\", 100)")
             XCTAssertEqual(holder, "2")
         }
         XCTAssertEqual(try server.psql("SELECT count(*) FROM trips.\"Trip\"", database: database).trimmingCharacters(in: .whitespacesAndNewlines), "2")

@@ -232,6 +232,13 @@ enum SchemaExpressions {
                 ])
         case .deleteObjects(let type, let matches):
             return call("deleteObjects", [SwiftArgument("type", .string(type)), SwiftArgument("where", .array(matches.map(match)))])
+        case .deduplicate(let type, let by, let keep, let orderBy):
+            return call(
+                "deduplicate",
+                [
+                    SwiftArgument("type", .string(type)), SwiftArgument("by", .array(by.map(SwiftExpression.string))), SwiftArgument("keep", .implicitMember(keep.rawValue)),
+                    SwiftArgument("orderBy", orderBy.map(SwiftExpression.string) ?? .nil),
+                ])
         case .createObjects(let type, let objects, let addTo):
             return call(
                 "createObjects",

@@ -31,6 +31,11 @@ public enum MigrationStep: Hashable, Sendable {
     /// `deleteObjects: { type: Note, where: { content: "" } }`: deletes the objects that meet
     /// every condition; with no condition (`all: true` in a file), every object of the type.
     case deleteObjects(type: String, where: [PropertyMatch])
+    /// `deduplicate: { type: Trip, by: [name], keep: last, orderBy: start }`: of the objects
+    /// sharing their values of `by` (a null shares nothing, as with `unique`), keeps the first
+    /// (or last) by `orderBy`, then by primary key, and deletes the others; every link, list
+    /// and set entry that pointed at a deleted one points at the kept one instead.
+    case deduplicate(type: String, by: [String], keep: Keep, orderBy: String?)
     /// `createObjects: { type: Dog, objects: [{ name: Rex }], addTo: { type: Person, property:
     /// dogs, where: { name: Ada } } }`: new objects, each property its value or its default,
     /// optionally linked from the objects `addTo` selects.
@@ -41,6 +46,14 @@ public enum MigrationStep: Hashable, Sendable {
     /// at; `writes` names properties of `type` the closure gives their values, which then need
     /// no other step (a collection starts empty, a single value at its default or null).
     case custom(name: String, type: String?, reads: [String] = [], writes: [String] = [])
+
+    /// Which object of each group `deduplicate` keeps.
+    public enum Keep: String, Hashable, Sendable, CaseIterable {
+        /// The first by `orderBy`, then by key (the smallest values).
+        case first
+        /// The last by `orderBy`, then by key (the largest values).
+        case last
+    }
 
     /// What a `set` step writes. YAML's null and the text "null" differ: an unquoted `null` (or
     /// `~`) makes the property null, while quoted `"null"` is text, read as the property's type
@@ -152,7 +165,7 @@ public enum MigrationStep: Hashable, Sendable {
     /// identifier in messages), in the order the documentation lists them. The reader and the
     /// vocabulary switch over it, so a new kind is added in every place or the build fails.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
-        case renameType, renameProperty, set, convert, split, mapValues, deleteObjects, createObjects, custom
+        case renameType, renameProperty, set, convert, split, mapValues, deleteObjects, deduplicate, createObjects, custom
     }
 
     /// The step's kind.
@@ -165,6 +178,7 @@ public enum MigrationStep: Hashable, Sendable {
         case .split: .split
         case .mapValues: .mapValues
         case .deleteObjects: .deleteObjects
+        case .deduplicate: .deduplicate
         case .createObjects: .createObjects
         case .custom: .custom
         }
@@ -175,7 +189,7 @@ public enum MigrationStep: Hashable, Sendable {
         switch self {
         case .renameType: nil
         case .renameProperty(let type, _, _), .set(let type, _, _), .convert(let type, _, _, _), .split(let type, _, _, _),
-            .mapValues(let type, _, _, _), .deleteObjects(let type, _), .createObjects(let type, _, _):
+            .mapValues(let type, _, _, _), .deleteObjects(let type, _), .deduplicate(let type, _, _, _), .createObjects(let type, _, _):
             type
         case .custom(_, let type, _, _): type
         }
@@ -189,7 +203,7 @@ public enum MigrationStep: Hashable, Sendable {
         case .renameProperty(_, let from, let to): [from, to]
         case .set(_, let property, _), .convert(_, let property, _, _), .mapValues(_, let property, _, _): [property]
         case .split(_, let property, let into, _): [property] + into
-        case .deleteObjects, .createObjects: []
+        case .deleteObjects, .deduplicate, .createObjects: []
         }
     }
 

@@ -3,7 +3,7 @@
 /// written under it, and the planner blames problems on it: one spelling for all three.
 public enum StepKey: String, CaseIterable, Hashable, Sendable {
     case type, property, from, to, value, onError, into, separator, values, otherwise
-    case `where`, all, objects, addTo, name, reads, writes
+    case `where`, all, objects, addTo, name, reads, writes, by, keep, orderBy
 }
 
 /// A place inside one step: a key, then names under it (a condition's property, an old value

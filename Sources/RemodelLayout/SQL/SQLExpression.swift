@@ -39,6 +39,9 @@ package indirect enum SQLExpression: Hashable, Sendable {
     case exists(SQLSelect)
     /// Inside a subquery: an expression of the enclosing query's row.
     case outer(SQLExpression)
+    /// `first_value(value) OVER (PARTITION BY … ORDER BY …)`: `value` of the first row, in
+    /// `order`, among the rows whose `partition` values equal the current row's (a window).
+    case firstInPartition(SQLExpression, partition: [SQLExpression], order: [SQLOrdering])
 
     /// `a AND b AND …`; `nil` for no terms.
     package static func all(_ terms: [SQLExpression]) -> SQLExpression? {
@@ -132,6 +135,9 @@ package indirect enum SQLExpression: Hashable, Sendable {
             // The link is read in this row; the value belongs to the linked row.
             read.link = transform(read.link)
             return .linked(read)
+        case .firstInPartition(let value, let partition, let order):
+            return .firstInPartition(
+                transform(value), partition: partition.map(transform), order: order.map { SQLOrdering(transform($0.value), descending: $0.descending, bytewise: $0.bytewise) })
         }
     }
 
@@ -167,6 +173,21 @@ package indirect enum SQLExpression: Hashable, Sendable {
             return .column($0)
         }
         return names
+    }
+}
+
+/// One term of an `ORDER BY`. NULL sorts as the smallest value on every engine (SQLite's
+/// order; PostgreSQL's is spelled out), and text `bytewise` sorts by its UTF-8 bytes on every
+/// engine (SQLite's BINARY collation; PostgreSQL's "C").
+package struct SQLOrdering: Hashable, Sendable {
+    package var value: SQLExpression
+    package var descending: Bool
+    package var bytewise: Bool
+
+    package init(_ value: SQLExpression, descending: Bool = false, bytewise: Bool = false) {
+        self.value = value
+        self.descending = descending
+        self.bytewise = bytewise
     }
 }
 

@@ -32,6 +32,8 @@ package protocol SQLDialect {
     func write(_ expression: SQLExpression, as type: ColumnType?, _ scope: SQLScope, _ renderer: SQLQueryRenderer<Self>) throws(Failure) -> String
     /// The type of column `column` of `table`, for the values written into it.
     func columnType(_ column: String, of table: String) -> ColumnType?
+    /// `text` (a value in an `ORDER BY`) compared by its UTF-8 bytes when it is text.
+    func bytewise(_ text: String) -> String
 }
 
 /// What SQL takes at a place of an expression: a value (a condition there is 0 or 1, as in
@@ -206,6 +208,18 @@ package struct SQLQueryRenderer<Dialect: SQLDialect> {
             return "EXISTS (" + (try select(query, outer: scope.outer)) + ")"
         case .outer(let inner):
             return try render(inner, scope.enclosing?.scope ?? scope, as: role)
+        case .firstInPartition(let value, let partition, let order):
+            var window: [String] = []
+            if !partition.isEmpty { window.append("PARTITION BY " + (try list(partition, scope))) }
+            if !order.isEmpty {
+                var terms: [String] = []
+                for term in order {
+                    let value = try self.expression(term.value, scope)
+                    terms.append((term.bytewise ? dialect.bytewise(value) : value) + (term.descending ? " DESC NULLS LAST" : " ASC NULLS FIRST"))
+                }
+                window.append("ORDER BY " + terms.joined(separator: ", "))
+            }
+            return "first_value(\(try self.expression(value, scope))) OVER (\(window.joined(separator: " ")))"
         }
     }
 
@@ -291,4 +305,7 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package func columnType(_ column: String, of table: String) -> Never? { nil }
+    /// SQLite compares text by its bytes unless a column declares another collation, and
+    /// Remodel's columns declare none.
+    package func bytewise(_ text: String) -> String { text }
 }

@@ -149,6 +149,8 @@ public enum MigrationDraft {
         /// Per type (both its old and new name): properties a step renames (from or to) or
         /// writes (`set`, `split`, `mapValues`, `convert`).
         var properties: [String: Set<String>] = [:]
+        /// Per type (as the steps name it): the groups of properties a `deduplicate` step groups by.
+        var deduplicated: [String: Set<Set<String>>] = [:]
 
         init() {}
 
@@ -163,6 +165,7 @@ public enum MigrationDraft {
                 for key in [type] + (other.map { [$0] } ?? []) { properties[key, default: []].formUnion(names) }
             }
             for step in steps {
+                if case .deduplicate(let type, let by, _, _) = step { deduplicated[type, default: []].insert(Set(by)) }
                 guard let type = step.typeName, let written = step.writtenProperties, !written.isEmpty else { continue }
                 note(type, written)
             }
@@ -282,6 +285,16 @@ public enum MigrationDraft {
                 }
             }
             questions += Self.removedCaseQuestions(old: old, new: new, diff: diff, answered: answered)
+            for change in diff.changes {
+                guard case .uniqueAdded(let type, let group) = change.kind, answered.deduplicated[type]?.contains(Set(group)) != true else { continue }
+                let values = group.count == 1 ? "a \(group[0])" : "their values of \(MessageText.list(group))"
+                questions.append(
+                    """
+                      # Question: may stored \(type) objects share \(values)? Making \(group.count == 1 ? "it" : "them") unique stops the migration on objects that do.
+                      # If so, uncomment this step: it keeps one object of each (choose keep: first or last, and an orderBy property) and moves links to it.
+                      # - deduplicate: { type: \(scalar(type)), by: [\(group.map(scalar).joined(separator: ", "))], keep: first }
+                    """)
+            }
         }
 
         /// Enum cases removed: stored values of them stop the migration, so each property that
@@ -356,6 +369,8 @@ public enum MigrationDraft {
             }
         case .enumCaseRemoved:
             return ": stored values of this case need a mapValues step"
+        case .uniqueAdded:
+            return ": objects that share values stop the migration; a deduplicate step keeps one of each"
         case .embeddedChanged(_, true):
             return ": each object moves into the one object that holds it; objects no one holds are deleted, one held twice stops the migration"
         case .embeddedChanged(_, false):

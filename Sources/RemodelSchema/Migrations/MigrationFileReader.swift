@@ -187,6 +187,27 @@ struct MigrationFileReader {
                 guard let matches = conditions(reader, fields: fields, at: .key(.where), deleting: true) else { return nil }
                 step = .deleteObjects(type: type, where: matches)
             }
+        case .deduplicate:
+            guard let type = name(reader, "type"), let by = names(reader, .by, fields: fields, example: "by: [name]") else { return nil }
+            var keep = MigrationStep.Keep.first
+            if reader.contains("keep") {
+                guard let value = reader.string("keep") else { return nil }
+                guard let chosen = MigrationStep.Keep(rawValue: value.value) else {
+                    let choices = MigrationStep.Keep.allCases.map(\.rawValue)
+                    log.error(
+                        "invalid-value", "'keep' in \(what) must be one of \(choices.joined(separator: ", ")), found '\(value.value)'", at: value.location,
+                        hint: Suggestion.closest(to: value.value, in: choices).map { "did you mean '\($0)'?" }
+                            ?? "first keeps the object that comes first by 'orderBy' (then by key), last the one that comes last")
+                    return nil
+                }
+                keep = chosen
+            }
+            var orderBy: String?
+            if reader.contains("orderBy") {
+                guard let value = name(reader, "orderBy") else { return nil }
+                orderBy = value
+            }
+            step = .deduplicate(type: type, by: by, keep: keep, orderBy: orderBy)
         case .createObjects:
             guard let type = name(reader, "type"), let objects = objects(reader, fields: fields) else { return nil }
             var addTo: MigrationStep.LinkTarget?

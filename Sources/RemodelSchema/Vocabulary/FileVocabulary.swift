@@ -330,6 +330,19 @@ extension FileVocabulary {
                     typeKey, VocabularyKey(.where, conditions, "Conditions on properties; objects matching all of them are deleted."),
                     VocabularyKey(.all, .exactly(true), "true deletes every object of the type (instead of 'where')."),
                 ], exclusions: [(key: .all, excludes: [.where])], needsOneOf: [.where, .all])
+        case .deduplicate:
+            StepKind(
+                .deduplicate, summary: "Keeps one object of each group sharing values and deletes the others; what linked to them links to the kept one.",
+                keys: [
+                    typeKey,
+                    VocabularyKey(
+                        .by, required: true, .list(.name, nonEmpty: true),
+                        "The properties whose values make a group (e.g. those becoming unique); an object with a null among them is in no group."),
+                    VocabularyKey(
+                        .keep, .word(MigrationStep.Keep.allCases.map(\.rawValue)),
+                        "Which object of a group stays: first (the default) or last, by 'orderBy' and then by primary key."),
+                    VocabularyKey(.orderBy, .name, "The property that orders each group (null first); without it, the primary key alone."),
+                ])
         case .createObjects:
             StepKind(
                 .createObjects, summary: "Creates objects, optionally linking each from an existing object.",

@@ -314,6 +314,10 @@ struct RealmMigrationGenerator {
             let delete = SwiftStatement.expression(.call(.member(.identifier("migration"), "delete"), [.unlabelled(.identifier("newObject"))]))
             closure.body.append(test.map { .ifThen($0, [delete]) } ?? delete)
             builder.append([closure.statement])
+        case .deduplicate(let type, _, _, _):
+            unsupported(
+                version, "\(stepPlace) deduplicates \(type)",
+                hint: "Realm has no unique constraint to deduplicate for, and its block cannot move links between objects: use a `custom` step, or keep the store's migration")
         case .createObjects(let type, let objects, let addTo):
             guard let object = new.objectType(named: type) else { return }
             let name = "created\(index + 1)"
