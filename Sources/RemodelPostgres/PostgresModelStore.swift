@@ -152,6 +152,12 @@ public struct PostgresTransaction {
         return try objects(type, where: Filter(.compare(column: column.name, .equal, key.storeValue))).first
     }
 
+    /// The object a unique property or group holds the values of, or `nil`:
+    /// `store.object(Trip.unique(name: "Paris in spring"))`.
+    public func object<Model: PersistentModel>(_ key: UniqueKey<Model>) throws -> Model? {
+        try objects(Model.self, where: key.filter).first
+    }
+
     /// The objects `filter` matches, in `orderings` (else the order SQLite's store keeps).
     public func objects<Model: PersistentModel>(_ type: Model.Type, where filter: Filter<Model> = .all, sortedBy orderings: [Ordering<Model>] = []) throws -> [Model] {
         let table = try self.table(type)

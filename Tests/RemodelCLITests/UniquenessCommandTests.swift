@@ -34,6 +34,22 @@ final class UniquenessCommandTests: CLIFolderTestCase {
         XCTAssertTrue(result.stderr.contains("remove 'unique: true'"), result.stderr)
     }
 
+    /// Realm enforces no uniqueness but the primary key: the Realm output refuses `unique`,
+    /// located, rather than let the Realm app write what the Remodel store would refuse.
+    func testTheRealmOutputRefusesUniqueness() throws {
+        try writeSchema()
+        let result = try remodel(["generate", "--realm", "--output", path("Generated")], expect: 1)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Schemas/Trips.yaml:2:3: error: type 'Trip' makes (destination, start) unique together, but Realm enforces no uniqueness other than the primary key [realm-unsupported-unique]"
+            ), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Schemas/Trips.yaml:7:7: error: property 'Trip.name' is unique, but Realm enforces no uniqueness other than the primary key [realm-unsupported-unique]"),
+            result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("Generated")))
+    }
+
     func testCollidingImportsImportNothing() throws {
         try writeSchema()
         let store = path("trips.sqlite")

@@ -25,12 +25,12 @@ enum ReferenceCases {
     /// them compile together in one test target.
     static let yamlCases = [
         "Scalars", "Collections", "Optionals", "Keywords", "HostileStrings", "IntEnums", "Embedded", "Projections",
-        "Links", "Documented", "Keyless",
+        "Links", "Documented", "Keyless", "Uniques",
     ]
 
     /// Cases with a migration history, under `Histories/<Case>/` (`Schemas/` and
     /// `Migrations/`): the manifest embeds every step.
-    static let historyCases = ["StepKinds", "RealmEverything"]
+    static let historyCases = ["StepKinds", "RealmEverything", "Trips"]
 
     /// Cases generated with `--realm`: the example (its schema and history) and a history with
     /// every type, collection, embedded object, inverse, projection and step kind.

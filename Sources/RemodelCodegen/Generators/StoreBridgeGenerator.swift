@@ -88,8 +88,28 @@ struct StoreBridgeGenerator: Sendable {
                         members: inverses
                     )))
         }
+        members += uniqueLookups(of: object)
         let conformance = object.primaryKeyProperty == nil ? "PersistentModel" : "KeyedModel"
         return .extensionOf(SwiftExtension(extended: .name(object.name), conformances: [.name(conformance)], members: members))
+    }
+
+    /// `static func unique(name: String) -> UniqueKey<Trip>` for each unique property and
+    /// group, in the schema's order: `db.object(Trip.unique(name: "Paris"))`.
+    private func uniqueLookups(of object: ObjectType) -> [SwiftDeclaration] {
+        let groups = object.storedProperties.filter(\.isUnique).map { [$0] } + object.uniqueGroups.map { $0.compactMap(object.property(named:)) }
+        return groups.map { group in
+            let conditions = group.map { SwiftExpression.binary(.member(.identifier("Columns"), $0.name), "==", .identifier($0.name)) }
+            let names = group.map { "`\($0.name)`" }
+            return .function(
+                SwiftFunction(
+                    doc: names.count == 1
+                        ? "The key of the one `\(object.name)` with this \(names[0]) (unique): `db.object(\(object.name).unique(\(group[0].name): …))`."
+                        : "The key of the one `\(object.name)` with these \(MessageText.list(names)) (unique together).",
+                    isStatic: true, name: "unique",
+                    parameters: group.map { SwiftParameter(name: $0.name, type: types.swiftType(PropertyType($0.storedType!.base))) },
+                    result: .named("UniqueKey", generics: [.name(object.name)]),
+                    body: [.returnValue(.call(.identifier("UniqueKey"), [.unlabelled(conditions.dropFirst().reduce(conditions[0]) { .binary($0, "&&", $1) })]))]))
+        }
     }
 
     private func column(for property: Property, of object: ObjectType) -> SwiftDeclaration {

@@ -49,6 +49,13 @@ public class Database {
         return try Model(row: &decoder)
     }
 
+    /// The object a unique property or group holds the values of, or `nil`:
+    /// `db.object(Trip.unique(name: "Paris in spring"))`. Nulls match nothing, as they never
+    /// collide.
+    public func object<Model: PersistentModel>(_ key: UniqueKey<Model>) throws -> Model? {
+        try objects(Model.self).filter(key.filter).limit(1).fetchOne()
+    }
+
     /// The objects of `type` with the given keys, in the order of `keys` (resolving a list of
     /// links: `db.objects(Dog.self, forKeys: person.dogs)`). Missing keys are skipped.
     public func objects<Model: KeyedModel>(_ type: Model.Type, forKeys keys: some Sequence<Model.ID>) throws -> [Model] {

@@ -47,9 +47,23 @@ enum RealmChecks {
                 (type, member) = (object.name, nil)
                 error("realm-reserved-name", "the bridge 'Realm\(object.name).\(bridge)' of type '\(object.name)' clashes with a member of Realm's Object", hint: "rename the type")
             }
+            if let group = object.uniqueGroups.first {
+                (type, member) = (object.name, nil)
+                error(
+                    "realm-unsupported-unique",
+                    "type '\(object.name)' makes (\(group.joined(separator: ", "))) unique together, but Realm enforces no uniqueness other than the primary key",
+                    hint: "leave 'unique:' out of the schema the Realm output is generated from; the Remodel store the app moves to can add it in a later version")
+            }
             for property in object.properties {
                 (type, member) = (object.name, property.name)
                 let name = "\(object.name).\(property.name)"
+                if property.isUnique {
+                    error(
+                        "realm-unsupported-unique", "property '\(name)' is unique, but Realm enforces no uniqueness other than the primary key",
+                        hint:
+                            "remove 'unique: true' from the schema the Realm output is generated from (or make '\(property.name)' the primary key); the Remodel store the app moves to can add it in a later version"
+                    )
+                }
                 if objectMembers.contains(property.name) {
                     error(
                         "realm-reserved-name", "property '\(name)' clashes with a member of Realm's \(object.isEmbedded ? "EmbeddedObject" : "Object")",
