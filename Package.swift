@@ -152,7 +152,9 @@ let package = Package(
         ),
         // Compiles and runs the code generator's reference output (References is a symlink to
         // Tests/RemodelCodegenTests/References).
-        .testTarget(name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore", "RemodelMigrate"]),
+        .testTarget(
+            name: "RemodelCodegenReferenceTests", dependencies: ["RemodelStore", "RemodelSchema", "RemodelCore", "RemodelMigrate", "RemodelPostgres", "RemodelTestSupport"]
+        ),
         // Re-records those references, the migration plan references and the diagram
         // references: `swift run remodel-record-references`.
         .executableTarget(

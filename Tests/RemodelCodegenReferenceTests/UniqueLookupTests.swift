@@ -1,6 +1,9 @@
 import Foundation
 import RemodelCore
+import RemodelMigrate
+import RemodelPostgres
 import RemodelStore
+import RemodelTestSupport
 import XCTest
 
 /// The generated lookups by unique properties and groups, compiled: each finds its one object,
@@ -32,6 +35,32 @@ final class UniqueLookupTests: XCTestCase {
         XCTAssertEqual(try store.read { try $0.objects(Booking.self).count() }, 3)
     }
 
+    /// The same lookups and the same refusal in an app on PostgreSQL.
+    func testOnPostgreSQLTheLookupsFindTheSameObjects() throws {
+        let server = try PostgresTestServer.shared { XCTSkip($0) }
+        let target = try PostgresTarget(server.url(database: try server.makeDatabase()) + "?schema=bookings")
+        try PostgresStore.importDocument(
+            .object([]), into: target, source: "empty", expectedVersion: nil, recordedSchema: { _ in nil }, create: (UniquesManifest.schema, UniquesManifest.version))
+        let store = try PostgresModelStore(at: target, manifest: UniquesManifest.self)
+        let night = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.write { tx in
+            try tx.upsert(Booking(id: 1, code: "A1", room: 12, night: night, guest: "Ada"))
+            try tx.upsert(Booking(id: 2, code: "B2", room: 14, night: night))
+            try tx.upsert(Booking(id: 3, code: "C3", room: 16, night: night))
+        }
+        try store.read { tx in
+            XCTAssertEqual(try tx.object(Booking.unique(code: "B2"))?.id, 2)
+            XCTAssertEqual(try tx.object(Booking.unique(guest: "Ada"))?.id, 1)
+            XCTAssertEqual(try tx.object(Booking.unique(room: 16, night: night))?.id, 3)
+            XCTAssertNil(try tx.object(Booking.unique(code: "Z9")))
+        }
+        XCTAssertThrowsError(try store.write { try $0.insert(Booking(id: 4, code: "A1", room: 20, night: night)) }) { error in
+            guard case StoreError.notUnique(let type, let properties, let values, let holder) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual([type, properties.joined(separator: ","), values, holder], ["Booking", "code", "\"A1\"", "1"])
+        }
+        XCTAssertEqual(try store.read { try $0.count(Booking.self) }, 3)
+    }
+
     func testTheSampleTripsAreFoundByName() throws {
         let store = try Reference.store(TripsManifest.self, test: self)
         let start = Date(timeIntervalSince1970: 1_775_000_000)
@@ -46,5 +75,33 @@ final class UniqueLookupTests: XCTestCase {
                 "Trip.name \"Paris in spring\" is already held by the Trip with primary key \"\(paris.id.uuidString)\" (each Trip's name is unique); change one of them, or update that Trip instead; nothing was written"
             )
         }
+    }
+
+    /// The manifest embeds the sample trips' history, deduplicate step included: a version 1
+    /// store with a trip saved twice opens in the app at version 3 with one trip per name.
+    func testTheEmbeddedHistoryDeduplicatesInApp() throws {
+        try Reference.assertManifest(TripsManifest.self, matches: "Trips")
+        let history = try XCTUnwrap(TripsManifest.history)
+        XCTAssertEqual(history.migration(to: 2)?.steps, [.deduplicate(type: "Trip", by: ["name"], keep: .first, orderBy: "start_date")])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-trips-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let v1 = try RemodelStore(path: path, schema: history.snapshots[0], version: 1)
+        let ids = (1...3).map { [UInt8](repeating: UInt8($0), count: 16) }
+        try v1.write { tx in
+            for (id, start) in zip(ids, [500, 100, 300]) {
+                try tx.insert(
+                    [
+                        "id": .blob(id), "name": .text(start == 300 ? "Kyoto" : "Paris"), "destination": .text("x"), "start_date": .integer(Int64(start)),
+                        "end_date": .integer(900), "bucketList": .list([]), "livingAccommodation": .null,
+                    ], ofType: "Trip")
+            }
+        }
+        let store = try RemodelStore(path: path, manifest: TripsManifest.self, options: OpenOptions(migrator: Migrator(history: history)))
+        let trips = try store.read { try $0.objects(Trip.self).fetchAll() }
+        XCTAssertEqual(trips.map(\.name).sorted(), ["Kyoto", "Paris"])
+        // The Paris trip that starts first stays.
+        XCTAssertEqual(try store.read { try $0.object(Trip.unique(name: "Paris")) }?.id, UUID(uuid: uuid_t(2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)))
     }
 }

@@ -175,7 +175,7 @@ final class JSONSchemaTests: XCTestCase {
         // A value for each key a step needs; `to` differs by kind.
         let values = [
             "type": "Dog", "from": "name", "property": "name", "value": "x", "into": "[a, b]", "separator": "\" \"", "values": "{ a: b }",
-            "objects": "[{ name: Rex }]", "name": "fixNames", "where": "{ name: Rex }",
+            "objects": "[{ name: Rex }]", "name": "fixNames", "where": "{ name: Rex }", "by": "[name]",
         ]
         let to = ["renameType": "Hound", "renameProperty": "title", "convert": "int"]
         for kind in FileVocabulary.stepKinds {
