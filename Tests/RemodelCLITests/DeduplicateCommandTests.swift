@@ -102,6 +102,9 @@ final class DeduplicateCommandTests: CLIFolderTestCase {
         let store = try history(v1: Self.v1, data: Self.data, v2: Self.v2, steps: "  - deduplicate: { type: Trip, by: [nme, trips], keep: middle }\n")
         let badKeep = try remodel(["migrate", "--store", store, "--dry-run"], expect: 1)
         XCTAssertTrue(badKeep.stderr.contains("Migrations/0002-change.yaml:3:56: error: 'keep' in step 'deduplicate' must be one of first, last, found 'middle'"), badKeep.stderr)
+        try write("description: change\nsteps:\n  - deduplicate: { type: Trip, by: [name, start, name] }\n", to: "Migrations/0002-change.yaml")
+        let twice = try remodel(["migrate", "--store", store, "--dry-run"], expect: 1)
+        XCTAssertTrue(twice.stderr.contains("Migrations/0002-change.yaml:3:50: error: 'by' in step 'deduplicate' lists 'name' twice [invalid-value]"), twice.stderr)
         try write("description: change\nsteps:\n  - deduplicate: { type: Trip, by: [nme], orderBy: tags }\n", to: "Migrations/0002-change.yaml")
         let unknown = try remodel(["migrate", "--store", store, "--dry-run"], expect: 1)
         XCTAssertTrue(
@@ -162,13 +165,17 @@ final class DeduplicateCommandTests: CLIFolderTestCase {
         XCTAssertTrue(
             draft.contains(
                 """
-                  # Question: may stored Trip objects share a name? Making it unique stops the migration on objects that do.
+                  # Question: may two stored Trip objects have the same name? Making it unique stops the migration on objects that do.
                   # If so, uncomment this step: it keeps one object of each (choose keep: first or last, and an orderBy property) and moves links to it.
                   # - deduplicate: { type: Trip, by: [name], keep: first }
 
                 """), draft)
         let open = try remodel(["check"], expect: 1)
         XCTAssertTrue(open.stderr.contains("[draft-question-unanswered]"), open.stderr)
+        // Edited but still commented, the step answers nothing.
+        try write(draft.replacingOccurrences(of: "keep: first }", with: "keep: last, orderBy: start }"), to: "Migrations/0002-unique-names.yaml")
+        let edited = try remodel(["check"], expect: 1)
+        XCTAssertTrue(edited.stderr.contains("[draft-question-unanswered]"), edited.stderr)
         try write(draft.replacingOccurrences(of: "  # - deduplicate", with: "  - deduplicate"), to: "Migrations/0002-unique-names.yaml")
         let answered = try remodel(["check"])
         XCTAssertFalse(answered.stderr.contains("data-dependent-change"), answered.stderr)

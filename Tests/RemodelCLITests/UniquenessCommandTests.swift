@@ -61,11 +61,24 @@ final class UniquenessCommandTests: CLIFolderTestCase {
         let collision = try remodel(["import", "--store", store, "--quiet", path("second.json")], expect: 1)
         XCTAssertTrue(collision.stderr.contains("cannot import"), collision.stderr)
         XCTAssertTrue(collision.stderr.contains("nothing was imported"), collision.stderr)
-        XCTAssertTrue(collision.stderr.contains("Trip[1].name: \"Paris in spring\" is already held by Trip 1"), collision.stderr)
+        XCTAssertTrue(collision.stderr.contains("Trip[1].name: \"Paris in spring\" is already held by Trip 1 in the store (it is unique)"), collision.stderr)
         try write(
             #"{"Trip": [{"id": 4, "name": "A", "destination": "Rome", "start": 1}, {"id": 5, "name": "B", "destination": "Rome", "start": 1}]}"#, to: "third.json")
         let inFile = try remodel(["import", "--store", store, "--quiet", path("third.json")], expect: 1)
-        XCTAssertTrue(inFile.stderr.contains("Trip[1].(destination, start): (\"Rome\", 1) is already held by Trip 4"), inFile.stderr)
+        XCTAssertTrue(
+            inFile.stderr.contains("Trip[1].(destination, start): (\"Rome\", 1) is already held by Trip[0] of the file (Trip 4) (together they are unique)"), inFile.stderr)
+        // Every collision is named, not only the first.
+        try write(
+            #"{"Trip": [{"id": 6, "name": "Paris in spring", "destination": "Oslo", "start": 1}, {"id": 7, "name": "Oslo", "destination": "Bern", "start": 3}, "#
+                + #"{"id": 8, "name": "Oslo", "destination": "Riga", "start": 4}, {"id": 9, "name": "Lima", "destination": "Paris", "start": 100}]}"#,
+            to: "fourth.json")
+        let all = try remodel(["import", "--store", store, "--quiet", path("fourth.json")], expect: 1)
+        for line in [
+            "Trip[0].name: \"Paris in spring\" is already held by Trip 1 in the store", "Trip[2].name: \"Oslo\" is already held by Trip[1] of the file (Trip 7)",
+            "Trip[3].(destination, start): (\"Paris\", 100) is already held by Trip 1 in the store",
+        ] {
+            XCTAssertTrue(all.stderr.contains(line), "missing: \(line)\n\(all.stderr)")
+        }
         let exported = try export(store)
         XCTAssertFalse(exported.contains("Lyon"), exported)
         XCTAssertFalse(exported.contains("Rome"), exported)

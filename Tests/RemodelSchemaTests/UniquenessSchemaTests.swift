@@ -96,4 +96,35 @@ final class UniquenessSchemaTests: XCTestCase {
             ["unknown-property 4:21", "unique-unsupported 4:29", "unique-unsupported 4:37", "group-repeats-property 4:52", "index-unsupported 5:16"])
         XCTAssertEqual(result.diagnostics.first?.hint, "did you mean 'name'?")
     }
+
+    /// Uniqueness that says nothing new is a warning, located: the primary key marked unique, a
+    /// group holding a property unique by itself, a group listed again in another order (an
+    /// index in another order is another index).
+    func testRedundantUniquenessIsAWarning() throws {
+        let result = try load(
+            """
+            objects:
+              Room:
+                primaryKey: id
+                unique: [[floor, number], [number, floor], [code, floor]]
+                indexes: [[floor, number], [number, floor]]
+                properties:
+                  id: { type: int, unique: true }
+                  code: { type: string, unique: true }
+                  floor: int
+                  number: int
+            """)
+        XCTAssertNotNil(result.schema)
+        XCTAssertEqual(
+            result.diagnostics.map { "\($0.severity) \($0.rule) \($0.location!.line):\($0.location!.column)" },
+            ["warning unique-redundant 4:32", "warning unique-redundant 4:49", "warning unique-redundant 7:32"])
+        XCTAssertEqual(
+            result.diagnostics.map(\.message),
+            [
+                "'unique' of object 'Room' lists the group (number, floor) twice",
+                "'unique' of object 'Room' groups 'code', which is unique by itself, so the group (code, floor) adds nothing",
+                "property 'Room.id' is the primary key, which is unique already",
+            ])
+        XCTAssertEqual(result.schema?.objectType(named: "Room")?.indexes, [["floor", "number"], ["number", "floor"]])
+    }
 }

@@ -69,14 +69,17 @@ public enum MigrationDraft {
     /// still in `text` (the file) and that `steps` (the file's steps, between `old` and `new`)
     /// do not answer. An uncommented step answers its question; a deleted one leaves none.
     public static func openQuestions(in text: String, steps: [MigrationStep], from old: Schema, to new: Schema) -> [OpenQuestion] {
+        // A commented step edited but left commented (its `keep:` chosen, say) is still the
+        // question's: matched by its kind and first field too.
         var commented: [String: Int] = [:]
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
             let step = Self.stepText(line)
-            if commented[step] == nil { commented[step] = index + 1 }
+            for key in [step, Self.stepIdentity(step)] where !key.isEmpty && commented[key] == nil { commented[key] = index + 1 }
         }
         let suggestions = Suggestions(old: old, new: new, answered: Answered(steps: steps, old: old, new: new))
         return suggestions.questions.compactMap { question in
-            guard let line = commented[Self.stepText(Self.stepLine(of: question))] else { return nil }
+            let step = Self.stepText(Self.stepLine(of: question))
+            guard let line = commented[step] ?? commented[Self.stepIdentity(step)] else { return nil }
             let first = question.split(separator: "\n").first.map { Self.stepText($0) } ?? ""
             return OpenQuestion(question: first, step: Self.stepText(Self.stepLine(of: question)), line: line)
         }
@@ -90,6 +93,13 @@ public enum MigrationDraft {
         public var step: String
         /// The line of that step in the file.
         public var line: Int
+    }
+
+    /// A step's kind and first field (`- deduplicate: { type: Trip`), which edits of its other
+    /// fields keep; empty for text that is no step.
+    static func stepIdentity(_ step: String) -> String {
+        guard step.hasPrefix("- "), step.contains(": {") else { return "" }
+        return String(step.prefix { $0 != "," })
     }
 
     /// The line of a suggestion that holds its step (`- kind: { … }`, commented or not).
@@ -287,10 +297,9 @@ public enum MigrationDraft {
             questions += Self.removedCaseQuestions(old: old, new: new, diff: diff, answered: answered)
             for change in diff.changes {
                 guard case .uniqueAdded(let type, let group) = change.kind, answered.deduplicated[type]?.contains(Set(group)) != true else { continue }
-                let values = group.count == 1 ? "a \(group[0])" : "their values of \(MessageText.list(group))"
                 questions.append(
                     """
-                      # Question: may stored \(type) objects share \(values)? Making \(group.count == 1 ? "it" : "them") unique stops the migration on objects that do.
+                      # Question: may two stored \(type) objects have the same \(MessageText.list(group))? Making \(group.count == 1 ? "it" : "them") unique stops the migration on objects that do.
                       # If so, uncomment this step: it keeps one object of each (choose keep: first or last, and an orderBy property) and moves links to it.
                       # - deduplicate: { type: \(scalar(type)), by: [\(group.map(scalar).joined(separator: ", "))], keep: first }
                     """)

@@ -188,7 +188,13 @@ struct MigrationFileReader {
                 step = .deleteObjects(type: type, where: matches)
             }
         case .deduplicate:
-            guard let type = name(reader, "type"), let by = names(reader, .by, fields: fields, example: "by: [name]") else { return nil }
+            guard let type = name(reader, "type"), let by = names(reader, .by, fields: fields, example: "by: [email]") else { return nil }
+            if let repeated = by.indices.first(where: { by[..<$0].contains(by[$0]) }) {
+                log.error(
+                    "invalid-value", "'by' in \(what) lists '\(by[repeated])' twice", at: fields.locations[StepField.key(.by).position(repeated)] ?? entry.keyLocation,
+                    hint: "list each property once")
+                return nil
+            }
             var keep = MigrationStep.Keep.first
             if reader.contains("keep") {
                 guard let value = reader.string("keep") else { return nil }

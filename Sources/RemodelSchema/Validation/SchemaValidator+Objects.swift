@@ -83,14 +83,21 @@ extension SchemaValidator {
             log.error("empty-declaration", "object '\(objectName)' has no properties", at: declaration.name.location, hint: "add at least one property under 'properties:'")
         }
         checkPrimaryKey(primaryKey, of: declaration, properties: properties)
+        for property in declaration.properties where property.name.value == primaryKey?.value {
+            if let unique = property.unique, unique.value {
+                log.warning(
+                    "unique-redundant", "property '\(objectName).\(property.name.value)' is the primary key, which is unique already", at: unique.location,
+                    hint: "remove 'unique: true'")
+            }
+        }
         if primaryKey == nil, !declaration.isEmbedded { checkCollectionsHaveAnOwnerKey(declaration, properties: properties) }
         let object = ObjectType(
             name: objectName,
             primaryKey: primaryKey?.value,
             isEmbedded: declaration.isEmbedded,
             properties: properties,
-            uniqueGroups: checkGroups(declaration.uniqueGroups, key: "unique", of: declaration, properties: properties),
-            indexes: checkGroups(declaration.indexes, key: "indexes", of: declaration, properties: properties),
+            uniqueGroups: checkGroups(declaration.uniqueGroups, key: "unique", of: declaration, properties: properties, primaryKey: primaryKey?.value),
+            indexes: checkGroups(declaration.indexes, key: "indexes", of: declaration, properties: properties, primaryKey: primaryKey?.value),
             renamedFrom: declaration.renamedFrom?.value,
             doc: declaration.doc
         )
@@ -274,7 +281,7 @@ extension SchemaValidator {
 
     /// The object's `unique:` or `indexes:` groups, each name a stored property of the object
     /// that the group can hold; the groups that pass.
-    private func checkGroups(_ groups: [[Located<String>]], key: String, of declaration: ObjectDeclaration, properties: [Property]) -> [[String]] {
+    private func checkGroups(_ groups: [[Located<String>]], key: String, of declaration: ObjectDeclaration, properties: [Property], primaryKey: String?) -> [[String]] {
         let objectName = declaration.name.value
         if declaration.isEmbedded, let first = groups.first?.first {
             log.error(
@@ -320,13 +327,22 @@ extension SchemaValidator {
             }
             guard ok else { continue }
             let names = group.map(\.value)
-            if let first = seen[names] {
+            // An index's order is its own; uniqueness is the same in any order.
+            let identity = key == "unique" ? names.sorted() : names
+            if let first = seen[identity] {
                 log.warning(
-                    "\(key == "unique" ? "unique" : "index")-redundant", "'\(key)' of object '\(objectName)' lists the group \(names) twice", at: group[0].location,
-                    hint: "remove one", notes: [.init("first listed here", at: first)])
+                    "\(key == "unique" ? "unique" : "index")-redundant", "'\(key)' of object '\(objectName)' lists the group (\(names.joined(separator: ", "))) twice",
+                    at: group[0].location, hint: "remove one", notes: [.init("first listed here", at: first)])
                 continue
             }
-            seen[names] = group[0].location
+            let uniqueAlone = { (name: String) in name == primaryKey || properties.first { $0.name == name }?.isUnique == true }
+            if key == "unique", let alone = group.first(where: { uniqueAlone($0.value) }) {
+                log.warning(
+                    "unique-redundant",
+                    "'unique' of object '\(objectName)' groups '\(alone.value)', which is unique by itself, so the group (\(names.joined(separator: ", "))) adds nothing",
+                    at: alone.location, hint: "remove the group: objects that differ in '\(alone.value)' never collide")
+            }
+            seen[identity] = group[0].location
             passed.append(names)
         }
         return passed

@@ -88,30 +88,42 @@ public enum StoreJSON {
             throw StoreError.invalidInput("the document was checked against another schema than the store's; check it against the store's schema (StoreJSON.check(_:schema:))")
         }
         let source = document.source
-        func refused(_ problem: String) -> StoreError {
-            .invalidInput("cannot import \(source); nothing was imported:\n  \(source): \(problem)")
+        func refused(_ problems: [String]) -> StoreError {
+            .invalidInput("cannot import \(source); nothing was imported:\n" + problems.map { "  \(source): \($0)" }.joined(separator: "\n"))
         }
+        func refused(_ problem: String) -> StoreError { refused([problem]) }
         do {
             return try store.write { tx in
                 var counter = DataTransferCounter(.importing, total: document.objectCount, progress: progress)
+                // A colliding insert writes nothing and the transaction goes on, so that every
+                // collision is named (up to a limit) before the whole import is rolled back.
+                var collisions: [String] = []
                 for batch in document.batches {
                     counter.begin(batch.type)
+                    let table = store.layout.table(named: batch.type)
+                    // The place in the file of each object written so far, by its key.
+                    var places: [String: Int] = [:]
                     for (index, object) in batch.objects.enumerated() {
                         do {
                             try tx.insert(object, ofType: batch.type)
+                            if let key = table?.primaryKey, let value = object[key.name], let table { places[table.keyDescription(value)] = index }
                         } catch StoreError.duplicateKey(let type, let key) {
-                            let keyName = store.layout.table(named: type)?.primaryKey?.name ?? "key"
-                            throw refused(
-                                "\(type)[\(index)].\(keyName): the store already holds \(type) \(key) (its primary key); remove it from the file, or import into a new store")
+                            let keyName = table?.primaryKey?.name ?? "key"
+                            collisions.append(
+                                places[key].map { "\(type)[\(index)].\(keyName): \(type)[\($0)] has the key \(key) too (its primary key); leave one out" }
+                                    ?? "\(type)[\(index)].\(keyName): the store already holds \(type) \(key) (its primary key); remove it from the file, or import into a new store"
+                            )
                         } catch StoreError.notUnique(let type, let properties, let values, let holder) {
                             let names = properties.count == 1 ? properties[0] : "(" + properties.joined(separator: ", ") + ")"
-                            throw refused(
-                                "\(type)[\(index)].\(names): \(values) is already held by \(type) \(holder), in the store or earlier in the file (\(properties.count == 1 ? "it is unique" : "together they are unique")); change one of them, or leave one out"
-                            )
+                            let rule = properties.count == 1 ? "it is unique" : "together they are unique"
+                            let place = places[holder].map { "\(type)[\($0)] of the file (\(type) \(holder))" } ?? "\(type) \(holder) in the store"
+                            collisions.append("\(type)[\(index)].\(names): \(values) is already held by \(place) (\(rule)); change one of them, or leave one out")
                         }
+                        guard collisions.count < Self.maximumCollisions else { throw refused(collisions + ["(stopped after \(Self.maximumCollisions) collisions)"]) }
                         counter.advance()
                     }
                 }
+                if !collisions.isEmpty { throw refused(collisions) }
                 counter.finish()
                 return document.counts
             }
@@ -136,6 +148,9 @@ public enum StoreJSON {
             throw refused("\(place): links to \(to) \(toKey), which is neither in the store nor in the file; add that \(to) to the file, or remove the link")
         }
     }
+
+    /// How many keys and values held twice an import names before it stops.
+    static let maximumCollisions = 20
 
     /// Checks a document against `schema` without any store: what `importDocument` checks
     /// before writing. Throws `StoreError.invalidInput` listing every problem found; returns

@@ -39,7 +39,7 @@ public enum TripsManifest: SchemaManifest {
                 name: "unique-names",
                 description: "unique names",
                 steps: [.deduplicate(type: "Trip", by: ["name"], keep: .first, orderBy: "start_date")],
-                checksum: "53853c8c74fe54f475828e41ff416d14ac83d5d288dac28ad03d7654591c9266"
+                checksum: "37e1a6fdd88038b6602697dd165635755b4c2cea2ed44cf4fd7004519daef7e7"
             ),
             RemodelCore.Migration(
                 version: 3,
