@@ -39,6 +39,10 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
         "[--observers 0,1,100,1000] [--commits N] [--runs N]", runObserveBenchmark
     ),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),
+    (
+        "deduplicate", "keep one of each 2 trips sharing a name and move 150,000 links (against deleteObjects of the same trips)", "[--objects N] [--runs N]",
+        runDeduplicateBenchmark
+    ),
     ("store", "insert 1,000,000 Notes, read 100,000 by key, iterate all: RemodelStore vs the C API", "[--count N] [--reads N] [--runs N]", runStoreBenchmark),
 ]
 

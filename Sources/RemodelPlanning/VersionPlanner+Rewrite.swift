@@ -55,7 +55,7 @@ extension VersionPlanner {
             statements.append(.createTemporaryTable(name: doomedKeys, SQLSelect([SQLSelect.Column(key, as: "key")], from: SQLSelect.Source(name), where: condition)))
         case .duplicates(let group, let order, let descending):
             let groups = temporaryName("groups")
-            let first = SQLExpression.firstInPartition(key, partition: group, order: order + [SQLOrdering(key, descending: descending)])
+            let first = SQLExpression.window(.firstValue(key), partition: group, order: order + [SQLOrdering(key, descending: descending)])
             statements += [
                 .createTemporaryTable(
                     name: groups,
@@ -64,6 +64,8 @@ extension VersionPlanner {
                 .createTemporaryTable(
                     name: doomedKeys, SQLSelect([.column("key"), .column("kept")], from: groups, where: .binary(.notEqual, .column("key"), .column("kept")))),
                 .dropTemporaryTable(groups),
+                // Each link to move looks its kept object up by key.
+                .createIndex(SQLIndexDefinition(name: doomedKeys + ".key", table: doomedKeys, columns: ["key"], isUnique: true)),
             ]
             kept = { link in .subquery(SQLSelect([.column("kept")], from: doomedKeys, where: .equals(.column("key"), .outer(link)))) }
         }

@@ -180,11 +180,15 @@ extension VersionPlanner {
             let change = record(
                 SchemaChange(.uniqueAdded(type: newObject.name, properties: group), impact: .dataDependent), "make \(members) unique", type: newObject.name,
                 member: group.count == 1 ? group[0] : nil)
-            let sharesValues = SQLExpression.exists(
-                SQLSelect(
-                    [.integer(1)], from: table,
-                    where: SQLExpression.all(zip(values, values).map { inner, outer in .equals(inner, .outer(outer)) } + [.binary(.notEqual, .rowid, .outer(.rowid))])))
-            let condition = SQLExpression.all(values.map { .isNotNull($0) } + [sharesValues])!
+            // How many objects hold each object's values, counted once for the whole table
+            // (a query per object would read the table once per object).
+            let nonNull = SQLExpression.all(values.map { .isNotNull($0) })!
+            let counts = temporaryName("holders")
+            schedule(
+                .statement(.materialize(name: counts, table: table, value: .window(.count, partition: values, order: []), where: nonNull)), in: .materialize,
+                for: change)
+            schedule(.statement(.dropTemporaryTable(counts)), in: .cleanup, for: change)
+            let condition = SQLExpression.binary(.greater, .materialized(table: counts), .integer(1))
             let shown: SQLExpression =
                 group.count == 1
                 ? values[0]

@@ -39,9 +39,9 @@ package indirect enum SQLExpression: Hashable, Sendable {
     case exists(SQLSelect)
     /// Inside a subquery: an expression of the enclosing query's row.
     case outer(SQLExpression)
-    /// `first_value(value) OVER (PARTITION BY … ORDER BY …)`: `value` of the first row, in
-    /// `order`, among the rows whose `partition` values equal the current row's (a window).
-    case firstInPartition(SQLExpression, partition: [SQLExpression], order: [SQLOrdering])
+    /// `function OVER (PARTITION BY … ORDER BY …)`: computed over the rows whose `partition`
+    /// values equal the current row's (a window), in `order`.
+    case window(SQLWindowFunction, partition: [SQLExpression], order: [SQLOrdering])
 
     /// `a AND b AND …`; `nil` for no terms.
     package static func all(_ terms: [SQLExpression]) -> SQLExpression? {
@@ -135,9 +135,13 @@ package indirect enum SQLExpression: Hashable, Sendable {
             // The link is read in this row; the value belongs to the linked row.
             read.link = transform(read.link)
             return .linked(read)
-        case .firstInPartition(let value, let partition, let order):
-            return .firstInPartition(
-                transform(value), partition: partition.map(transform), order: order.map { SQLOrdering(transform($0.value), descending: $0.descending, bytewise: $0.bytewise) })
+        case .window(let function, let partition, let order):
+            let mapped: SQLWindowFunction =
+                switch function {
+                case .firstValue(let value): .firstValue(transform(value))
+                case .count: .count
+                }
+            return .window(mapped, partition: partition.map(transform), order: order.map { SQLOrdering(transform($0.value), descending: $0.descending, bytewise: $0.bytewise) })
         }
     }
 
@@ -174,6 +178,14 @@ package indirect enum SQLExpression: Hashable, Sendable {
         }
         return names
     }
+}
+
+/// What a window computes (`SQLExpression.window`).
+package enum SQLWindowFunction: Hashable, Sendable {
+    /// `first_value(value)`: the value of the partition's first row.
+    case firstValue(SQLExpression)
+    /// `count(*)`: how many rows the partition has.
+    case count
 }
 
 /// One term of an `ORDER BY`. NULL sorts as the smallest value on every engine (SQLite's

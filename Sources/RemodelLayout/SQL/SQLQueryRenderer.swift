@@ -208,7 +208,7 @@ package struct SQLQueryRenderer<Dialect: SQLDialect> {
             return "EXISTS (" + (try select(query, outer: scope.outer)) + ")"
         case .outer(let inner):
             return try render(inner, scope.enclosing?.scope ?? scope, as: role)
-        case .firstInPartition(let value, let partition, let order):
+        case .window(let function, let partition, let order):
             var window: [String] = []
             if !partition.isEmpty { window.append("PARTITION BY " + (try list(partition, scope))) }
             if !order.isEmpty {
@@ -219,7 +219,12 @@ package struct SQLQueryRenderer<Dialect: SQLDialect> {
                 }
                 window.append("ORDER BY " + terms.joined(separator: ", "))
             }
-            return "first_value(\(try self.expression(value, scope))) OVER (\(window.joined(separator: " ")))"
+            let computed: String =
+                switch function {
+                case .firstValue(let value): "first_value(\(try self.expression(value, scope)))"
+                case .count: "count(*)"
+                }
+            return "\(computed) OVER (\(window.joined(separator: " ")))"
         }
     }
 
