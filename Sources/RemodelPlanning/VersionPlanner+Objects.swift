@@ -42,7 +42,7 @@ extension VersionPlanner {
         var group: [SQLExpression] = []
         for (position, name) in names.enumerated() {
             let field = StepField.key(.by).position(position)
-            guard Self.isPropertyName(name, step: index, field: field, planner: &self),
+            guard isPropertyName(name, step: index, field: field),
                 let read = self.read(name, in: table.scope, target: .table(table.name), step: index, field: field, beforeRewrites: true)
             else { return }
             guard read.value.type.collection == nil else {
@@ -56,7 +56,7 @@ extension VersionPlanner {
         var ordering: [SQLOrdering] = []
         if let orderBy {
             let field = StepField.key(.orderBy)
-            guard Self.isPropertyName(orderBy, step: index, field: field, planner: &self),
+            guard isPropertyName(orderBy, step: index, field: field),
                 let read = self.read(orderBy, in: table.scope, target: .table(table.name), step: index, field: field, beforeRewrites: true)
             else { return }
             guard Self.isOrderable(read.value.type) else {
@@ -65,9 +65,9 @@ extension VersionPlanner {
                     hint: "order by a number, a date, text or an enum; without orderBy the primary key decides")
                 return
             }
-            // Enums are stored as their cases' text.
+            // String enums are stored as their cases' text, int enums as numbers.
             var text = read.value.type.scalar == .string || read.value.type.scalar == .url
-            if case .enumeration = read.value.type.base { text = true }
+            if case .enumeration(let name) = read.value.type.base { text = schema(of: read.value).enumType(named: name)?.rawType == .string }
             ordering.append(SQLOrdering(read.value.expression, descending: keep == .last, bytewise: text))
         }
         let reads = group.reduce(into: Set<String>()) { $0.formUnion($1.materializedTables) }.union(ordering.flatMap { $0.value.materializedTables })
@@ -77,9 +77,9 @@ extension VersionPlanner {
 
     /// Whether `name` names a property (not a path): `deduplicate` groups and orders by the
     /// type's own values.
-    private static func isPropertyName(_ name: String, step: Int, field: StepField, planner: inout VersionPlanner) -> Bool {
+    private mutating func isPropertyName(_ name: String, step: Int, field: StepField) -> Bool {
         guard name.contains(".") else { return true }
-        planner.error(
+        error(
             "migration-invalid-step", "'\(name)' is a path, but deduplicate groups and orders by the type's own properties", at: .value(step, field: field),
             hint: "copy the value into a property of the type first (a set step), then name that property")
         return false

@@ -167,11 +167,9 @@ extension VersionPlanner {
     /// could not be made. The check names the objects and the values they share.
     private mutating func requireUniqueness(of newObject: ObjectType, in scope: PropertyScope, table: String, target: StepTarget) {
         let oldObject = scope.oldObject
-        let oldGroups = Set(
-            oldObject.uniqueGroups.map { $0.map { scope.properties.new(for: $0) ?? $0 } }
-                + oldObject.properties.filter(\.isUnique).map { [scope.properties.new(for: $0.name) ?? $0.name] })
-        let newGroups = newObject.uniqueGroups + newObject.properties.filter(\.isUnique).map { [$0.name] }
-        for group in newGroups where !oldGroups.contains(group) {
+        // In any order, and alone or as a group of one, uniqueness is the same (see SchemaDiff).
+        let oldGroups = Set(oldObject.uniquenessGroups.map { Set($0.map { scope.properties.new(for: $0) ?? $0 }) })
+        for group in newObject.uniquenessGroups where !oldGroups.contains(Set(group)) {
             // Properties added in this version start with one value for every object: only the
             // ones that existed can already collide, and a group with an added one is checked too.
             let values = group.compactMap { scope.values[$0]?.expression }

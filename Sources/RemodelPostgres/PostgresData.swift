@@ -299,25 +299,26 @@ struct OpenedStore {
             return StoreError.duplicateKey(type: name, key: values)
         }
         let parts = values.components(separatedBy: ", ")
+        // Shown as SQLite's store shows them: text (and string enums) quoted as JSON writes it,
+        // numbers as they are.
+        func shown(_ text: String, column: String) -> String {
+            let quoted: Bool =
+                switch table.column(named: column)?.type.base {
+                case .scalar(let scalar)?: !(scalar.isInteger || [.bool, .float, .double, .decimal128].contains(scalar))
+                case .enumeration(let name)?: schema.enumType(named: name)?.rawType != .int
+                case .object?, nil: false
+                }
+            return quoted ? JSONValue.string(text).description : text
+        }
         var holder = "(unknown)"
         if parts.count == columns.count {
             let condition = columns.enumerated().map { "\(SQLiteRenderer.identifier($1))::text = $\($0 + 1)" }.joined(separator: " AND ")
             if let found = try? connection.scalar("SELECT \(SQLiteRenderer.identifier(key.name))::text FROM \(layout.qualified(name)) WHERE \(condition) LIMIT 1", parts) {
-                holder = found
+                holder = shown(found, column: key.name)
             }
         }
-        // Shown as SQLite's store shows them: text quoted as JSON writes it, numbers as they are.
-        let shown = (columns.count == 1 ? [values] : parts).enumerated().map { index, part -> String in
-            guard index < columns.count, let type = table.column(named: columns[index])?.type else { return part }
-            let quoted: Bool =
-                switch type.base {
-                case .scalar(let scalar): !(scalar.isInteger || [.bool, .float, .double, .decimal128].contains(scalar))
-                case .enumeration: true
-                case .object: false
-                }
-            return quoted ? JSONValue.string(part).description : part
-        }
-        let text = shown.count == 1 ? shown[0] : "(" + shown.joined(separator: ", ") + ")"
+        let texts = (columns.count == 1 ? [values] : parts).enumerated().map { index, part in index < columns.count ? shown(part, column: columns[index]) : part }
+        let text = texts.count == 1 ? texts[0] : "(" + texts.joined(separator: ", ") + ")"
         return StoreError.notUnique(type: name, properties: columns, values: text, holder: holder)
     }
 

@@ -105,10 +105,9 @@ public struct TestDataGenerator: Sendable {
         for nextType in next.objects where !nextType.isEmbedded {
             let oldName = oldTypeName[nextType.name] ?? nextType.name
             guard let type = schema.objectType(named: oldName) else { continue }
-            let groups = nextType.storedProperties.filter(\.isUnique).map { [$0.name] } + nextType.uniqueGroups
-            for group in groups {
+            for group in nextType.uniquenessGroups {
                 let old = group.map { oldPropertyName[PropertyPath(type: oldName, property: $0)] ?? $0 }
-                guard old.allSatisfy({ type.property(named: $0)?.storedType != nil }), !Self.uniqueGroups(of: type).contains(old) else { continue }
+                guard old.allSatisfy({ type.property(named: $0)?.storedType != nil }), !type.uniquenessGroups.contains(old) else { continue }
                 collide(nextType.name, group)
             }
         }
@@ -150,7 +149,7 @@ public struct TestDataGenerator: Sendable {
         // its type holds, as the store requires; null, where allowed, once the values run out.
         var distinct: [PropertyPath: [JSONValue]] = [:]
         for type in types {
-            for group in Self.uniqueGroups(of: type) {
+            for group in type.uniquenessGroups {
                 guard let property = type.property(named: group[0]), property.name != type.primaryKey, let propertyType = property.storedType, propertyType.scalar != nil
                 else { continue }
                 let path = PropertyPath(type: type.name, property: property.name)
@@ -195,11 +194,6 @@ public struct TestDataGenerator: Sendable {
             members.append((type.name, .array(objects)))
         }
         return .object(members)
-    }
-
-    /// The groups of properties whose values no two objects of `type` share.
-    static func uniqueGroups(of type: ObjectType) -> [[String]] {
-        type.storedProperties.filter(\.isUnique).map { [$0.name] } + type.uniqueGroups
     }
 
     /// `count` distinct primary keys: the key property's candidates first, then made-up ones.

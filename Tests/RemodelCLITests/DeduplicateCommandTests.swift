@@ -185,4 +185,35 @@ final class DeduplicateCommandTests: CLIFolderTestCase {
         let unaccepted = try remodel(["check"])
         XCTAssertTrue(unaccepted.stderr.contains("Trip.name made unique — keeps every value only if the data allows"), unaccepted.stderr)
     }
+
+    /// Enums on both engines: an int enum orders by its number, a string enum collides and is
+    /// named by its text, as the store shows it.
+    func testEnumsOrderAndCollideAlikeOnBothEngines() throws {
+        let server = try PostgresTestServer.shared { XCTSkip($0) }
+        let enums = """
+            enums:
+              Priority:
+                type: int
+                cases: { low: 0, high: 10 }
+              Color:
+                cases: [red, blue]
+
+            """
+        let v1 = enums + "objects:\n  Task:\n    primaryKey: id\n    properties:\n      id: int\n      color: Color\n      priority: Priority\n"
+        let data = #"{"Task": [{"id": 1, "color": "red", "priority": 0}, {"id": 2, "color": "red", "priority": 10}, {"id": 3, "color": "blue", "priority": 0}]}"#
+        let store = try history(
+            v1: v1, data: data, v2: v1.replacingOccurrences(of: "      color: Color", with: "      color: { type: Color, unique: true }"),
+            steps: "  - deduplicate: { type: Task, by: [color], keep: last, orderBy: priority }\n")
+        let url = server.url(database: try server.makeDatabase()) + "?schema=tasks"
+        try remodel(["init", "--store", url, "--version", "1"])
+        try remodel(["import", "--store", url, "--quiet", path("data.json")])
+        for target in [store, url] {
+            try remodel(["migrate", "--store", target, "--quiet"])
+            // Of the red tasks, the one of higher priority (10 > 0 as numbers) stays.
+            XCTAssertEqual(try objects(target)["Task"]?.map { $0["id"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) }, [2, 3], target)
+            try write(#"{"Task": [{"id": 9, "color": "blue", "priority": 0}]}"#, to: "more.json")
+            let collision = try remodel(["import", "--store", target, "--quiet", path("more.json")], expect: 1)
+            XCTAssertTrue(collision.stderr.contains("\"blue\" is already held by"), collision.stderr)
+        }
+    }
 }

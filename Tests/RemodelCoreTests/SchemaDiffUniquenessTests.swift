@@ -33,4 +33,11 @@ final class SchemaDiffUniquenessTests: XCTestCase {
         ).changes
         XCTAssertEqual(changes.map(\.description), ["property Trip.name renamed to title"])
     }
+
+    /// The same uniqueness said another way changes nothing: a group in another order, a
+    /// property's `unique: true` as a group of one.
+    func testUniquenessSaidAnotherWayIsNoChange() {
+        XCTAssertEqual(SchemaDiff(from: trip(groups: [["name", "start"]]), to: trip(groups: [["start", "name"]])).changes, [])
+        XCTAssertEqual(SchemaDiff(from: trip(unique: true), to: trip(groups: [["name"]])).changes, [])
+    }
 }

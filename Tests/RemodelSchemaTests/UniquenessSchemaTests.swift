@@ -106,7 +106,7 @@ final class UniquenessSchemaTests: XCTestCase {
             objects:
               Room:
                 primaryKey: id
-                unique: [[floor, number], [number, floor], [code, floor]]
+                unique: [[floor, number], [number, floor], [code, floor], [code]]
                 indexes: [[floor, number], [number, floor]]
                 properties:
                   id: { type: int, unique: true }
@@ -117,14 +117,17 @@ final class UniquenessSchemaTests: XCTestCase {
         XCTAssertNotNil(result.schema)
         XCTAssertEqual(
             result.diagnostics.map { "\($0.severity) \($0.rule) \($0.location!.line):\($0.location!.column)" },
-            ["warning unique-redundant 4:32", "warning unique-redundant 4:49", "warning unique-redundant 7:32"])
+            ["warning unique-redundant 4:32", "warning unique-redundant 4:49", "warning unique-redundant 4:64", "warning unique-redundant 7:32"])
         XCTAssertEqual(
             result.diagnostics.map(\.message),
             [
                 "'unique' of object 'Room' lists the group (number, floor) twice",
                 "'unique' of object 'Room' groups 'code', which is unique by itself, so the group (code, floor) adds nothing",
+                "'unique' of object 'Room' groups 'code', which is unique by itself, so the group (code) adds nothing",
                 "property 'Room.id' is the primary key, which is unique already",
             ])
         XCTAssertEqual(result.schema?.objectType(named: "Room")?.indexes, [["floor", "number"], ["number", "floor"]])
+        // The group of 'code' alone is the unique index 'code' has already: kept once.
+        XCTAssertEqual(result.schema?.objectType(named: "Room")?.uniqueGroups, [["floor", "number"], ["code", "floor"]])
     }
 }

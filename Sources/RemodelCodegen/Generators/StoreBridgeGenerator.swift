@@ -96,8 +96,7 @@ struct StoreBridgeGenerator: Sendable {
     /// `static func unique(name: String) -> UniqueKey<Trip>` for each unique property and
     /// group, in the schema's order: `db.object(Trip.unique(name: "Paris"))`.
     private func uniqueLookups(of object: ObjectType) -> [SwiftDeclaration] {
-        let groups = object.storedProperties.filter(\.isUnique).map { [$0] } + object.uniqueGroups.map { $0.compactMap(object.property(named:)) }
-        return groups.map { group in
+        return object.uniquenessGroups.map { $0.compactMap(object.property(named:)) }.map { group in
             let conditions = group.map { SwiftExpression.binary(.member(.identifier("Columns"), $0.name), "==", .identifier($0.name)) }
             let names = group.map { "`\($0.name)`" }
             return .function(

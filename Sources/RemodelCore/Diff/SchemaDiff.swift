@@ -110,15 +110,18 @@ public struct SchemaDiff: Hashable, Sendable {
                 changes += SchemaDiff.propertyChanges(type: newObject.name, old: oldProperty, new: newProperty, types: typeOrigins, enums: enumOrigins)
             }
             // Groups compare by their properties' new names: a rename carries its groups along.
-            let oldUnique = Set(oldObject.uniqueGroups.map { $0.map { origins.new(for: $0) ?? $0 } })
-            let oldIndexes = Set(oldObject.indexes.map { $0.map { origins.new(for: $0) ?? $0 } })
-            for group in newObject.uniqueGroups where !oldUnique.contains(group) {
+            // Uniqueness is the same in any order and whether one property says it or a group
+            // of one does; an index's order is its own.
+            let oldUnique = oldObject.uniquenessGroups.map { $0.map { origins.new(for: $0) ?? $0 } }
+            let newUnique = Set(newObject.uniquenessGroups.map(Set.init))
+            for group in newObject.uniquenessGroups where !oldUnique.contains(where: { Set($0) == Set(group) }) {
                 changes.append(SchemaChange(.uniqueAdded(type: newObject.name, properties: group), impact: .dataDependent))
             }
+            let oldIndexes = Set(oldObject.indexes.map { $0.map { origins.new(for: $0) ?? $0 } })
             for group in newObject.indexes where !oldIndexes.contains(group) {
                 changes.append(SchemaChange(.indexGroupAdded(type: newObject.name, properties: group), impact: .additive))
             }
-            for group in oldUnique.subtracting(newObject.uniqueGroups).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            for group in oldUnique where !newUnique.contains(Set(group)) {
                 changes.append(SchemaChange(.uniqueRemoved(type: newObject.name, properties: group), impact: .additive))
             }
             for group in oldIndexes.subtracting(newObject.indexes).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -177,12 +180,6 @@ public struct SchemaDiff: Hashable, Sendable {
             }
             if old.isIndexed != new.isIndexed {
                 changes.append(SchemaChange(new.isIndexed ? .indexAdded(type: type, property: new.name) : .indexRemoved(type: type, property: new.name), impact: .additive))
-            }
-            if old.isUnique != new.isUnique {
-                changes.append(
-                    new.isUnique
-                        ? SchemaChange(.uniqueAdded(type: type, properties: [new.name]), impact: .dataDependent)
-                        : SchemaChange(.uniqueRemoved(type: type, properties: [new.name]), impact: .additive))
             }
             if old.defaultValue != new.defaultValue {
                 changes.append(SchemaChange(.defaultChanged(type: type, property: new.name), impact: .additive))

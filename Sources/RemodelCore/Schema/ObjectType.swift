@@ -49,4 +49,12 @@ public struct ObjectType: Hashable, Sendable {
     public var storedProperties: [Property] {
         properties.filter { $0.storedType != nil }
     }
+
+    /// Every group of properties whose values no two objects share: each unique property
+    /// alone, then the `unique:` groups; a group that says again what an earlier one says
+    /// (the same properties in any order) is left out.
+    public var uniquenessGroups: [[String]] {
+        var seen = Set<Set<String>>()
+        return (storedProperties.filter(\.isUnique).map { [$0.name] } + uniqueGroups).filter { seen.insert(Set($0)).inserted }
+    }
 }

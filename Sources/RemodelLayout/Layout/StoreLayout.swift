@@ -96,10 +96,6 @@ package struct TableLayout: Sendable {
     /// The primary-key column, if any.
     package var primaryKey: ColumnLayout? { primaryKeyIndex.map { columns[$0] } }
 
-    /// The object's groups of properties unique together, and indexed together.
-    package var uniqueGroups: [[String]] { object.uniqueGroups }
-    package var indexGroups: [[String]] { object.indexes }
-
     /// Column names, in declaration order.
     package var columnNames: [String] { columns.map(\.name) }
 
@@ -131,9 +127,12 @@ package struct TableLayout: Sendable {
                 ? SQLIndexDefinition(name: "\(name).\(column.name).unique", table: name, columns: [column.name], isUnique: true)
                 : SQLIndexDefinition(name: "\(name).\(column.name).index", table: name, column: column.name)
         }
+        let uniqueColumns = Set(columns.filter(\.isUnique).map(\.name))
         let groups =
-            uniqueGroups.map { SQLIndexDefinition(name: "\(name).\($0.joined(separator: ".")).unique", table: name, columns: $0, isUnique: true) }
-            + indexGroups.map { SQLIndexDefinition(name: "\(name).\($0.joined(separator: ".")).index", table: name, columns: $0, isUnique: false) }
+            object.uniquenessGroups.filter { $0.count > 1 || !uniqueColumns.contains($0[0]) }.map {
+                SQLIndexDefinition(name: "\(name).\($0.joined(separator: ".")).unique", table: name, columns: $0, isUnique: true)
+            }
+            + object.indexes.map { SQLIndexDefinition(name: "\(name).\($0.joined(separator: ".")).index", table: name, columns: $0, isUnique: false) }
         return single + groups
     }
 

@@ -341,6 +341,8 @@ extension SchemaValidator {
                     "unique-redundant",
                     "'unique' of object '\(objectName)' groups '\(alone.value)', which is unique by itself, so the group (\(names.joined(separator: ", "))) adds nothing",
                     at: alone.location, hint: "remove the group: objects that differ in '\(alone.value)' never collide")
+                // A group of that one property alone is the same unique index: kept once.
+                if names.count == 1 { continue }
             }
             seen[identity] = group[0].location
             passed.append(names)

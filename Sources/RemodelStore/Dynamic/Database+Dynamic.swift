@@ -107,7 +107,7 @@ extension Transaction {
             try statement.run()
         } catch let error as SQLiteError {
             let byColumn = Dictionary(zip(table.columns.map(\.name), values), uniquingKeysWith: { first, _ in first })
-            if let storeError = UniqueViolation.storeError(error, table: table, values: byColumn, connection: connection) { throw storeError }
+            if let storeError = UniqueViolation.storeError(error, table: table, schema: layout.schema, values: byColumn, connection: connection) { throw storeError }
             throw StoreError.sqlite(error)
         }
         guard !table.sideTables.isEmpty, let keyIndex = table.primaryKeyIndex else { return }

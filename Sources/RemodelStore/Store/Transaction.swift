@@ -44,7 +44,7 @@ public final class Transaction: Database {
             var recorder = RowEncoder(recording: context.table)
             if (try? object.encode(to: &recorder)) != nil {
                 let values = Dictionary(zip(context.table.columns.map(\.name), recorder.recorded), uniquingKeysWith: { first, _ in first })
-                if let storeError = UniqueViolation.storeError(error, table: context.table, values: values, connection: connection) { throw storeError }
+                if let storeError = UniqueViolation.storeError(error, table: context.table, schema: layout.schema, values: values, connection: connection) { throw storeError }
             }
             throw StoreError.sqlite(error)
         }

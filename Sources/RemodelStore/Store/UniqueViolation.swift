@@ -6,9 +6,9 @@ import RemodelCore
 /// `StoreError.notUnique` (a unique property or group), naming the values and the object that
 /// holds them.
 enum UniqueViolation {
-    /// The error for `error` while writing a row of `table` with `values` (by column), or nil
-    /// when it is not a uniqueness failure.
-    static func storeError(_ error: SQLiteError, table: TableLayout, values: [String: StoreValue], connection: Connection) -> StoreError? {
+    /// The error for `error` while writing a row of `table` (of `schema`) with `values` (by
+    /// column), or nil when it is not a uniqueness failure.
+    static func storeError(_ error: SQLiteError, table: TableLayout, schema: Schema, values: [String: StoreValue], connection: Connection) -> StoreError? {
         guard error.extendedCode == SQLiteCode.constraintPrimaryKey || error.extendedCode == SQLiteCode.constraintUnique else { return nil }
         let columns = columns(in: error.message, table: table.name)
         let key = table.primaryKey
@@ -16,7 +16,8 @@ enum UniqueViolation {
             guard let key else { return nil }
             return .duplicateKey(type: table.name, key: table.keyDescription(values[key.name] ?? .null))
         }
-        let conversion = StoreValueConversion(schema: Schema())
+        // The schema's enums, for unique enum properties.
+        let conversion = StoreValueConversion(schema: schema)
         let shown = columns.map { column -> String in
             let value = values[column] ?? .null
             guard let type = table.column(named: column)?.type, let json = try? conversion.json(value, type: PropertyType(type.base, optional: type.isOptional)) else {
