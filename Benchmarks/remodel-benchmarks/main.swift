@@ -9,7 +9,10 @@ import Foundation
 
 let benchmarks: [(name: String, abstract: String, options: String, run: ([String]) throws -> Void)] = [
     ("schema", "load and validate a generated 1,000-object × 20-property schema", "", runSchemaBenchmark),
-    ("generate", "remodel generate for the 1,000-object schema and the example schema", "", runGenerateBenchmark),
+    (
+        "generate", "remodel generate and validate for the 1,000-object schema (whole process, against cp -r of the output) and the example schema",
+        "[objects] [runs] [schemas] [--baseline-remodel PATH]", runGenerateBenchmark
+    ),
     (
         "migrate", "the Realm change on N Person + N Dog: remodel migrate vs expert SQL (sqlite3) and realm-core, peak RSS",
         "[--sizes 100000,1000000,5000000] [--runs N] [--realm-harness PATH] [--remodel PATH] [--baseline-remodel PATH]", runMigrateBenchmark
@@ -37,6 +40,10 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
     (
         "observe", "what observing costs: commits with 0, 1, 100 and 1,000 observations (and as many re-query loops), latency, idle CPU",
         "[--observers 0,1,100,1000] [--commits N] [--runs N]", runObserveBenchmark
+    ),
+    (
+        "value-rules", "split and text → int on 1,000,000 rows: SQLite's registered functions against the same rules spelt inline in SQL",
+        "[--rows N] [--runs N]", runValueRulesBenchmark
     ),
     ("embedded", "migrate a 100,000-object store whose embedded type gains a property (in process)", "[--objects N] [--runs N]", runEmbeddedBenchmark),
     (

@@ -11,7 +11,7 @@ import RemodelStore
 /// `split` and text → integer `convert` use functions too although plain SQL can express
 /// them: as nested `trim`/`instr`/`substr` calls (each `trim` copies its text) they cost
 /// 4–5 µs a row, most of a million-object migration; these functions scan the bytes once.
-enum MigrationFunctions {
+package enum MigrationFunctions {
     static let uuidBlob = SQLiteRenderer.name(of: .newUUID)
     static let uuidText = SQLiteRenderer.name(of: .newUUIDText)
     static let objectIDBlob = SQLiteRenderer.name(of: .newObjectID)
@@ -83,7 +83,7 @@ enum MigrationFunctions {
     }
 
     /// Registers every function on `connection`.
-    static func register(on connection: OpaquePointer) throws {
+    package static func register(on connection: OpaquePointer) throws {
         func add(_ name: String, _ arguments: Int32, deterministic: Bool, _ body: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void) throws {
             let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
             let code = sqlite3_create_function_v2(connection, name, arguments, flags, nil, body, nil, nil, nil)
