@@ -41,6 +41,52 @@ final class OutputTests: XCTestCase {
         XCTAssertFalse(names.contains("Profile.swift"))
     }
 
+    /// New files for a folder that does not exist are written into a hidden folder beside it,
+    /// which becomes the folder: nothing is there before `commit`, everything after, and no
+    /// hidden folder is left either way.
+    func testNewFilesMakeANewFolderInOneStep() throws {
+        let target = folder.appendingPathComponent("Generated").path
+        var files = try NewFiles(folder: target)
+        try files.add("A.swift", Data("a".utf8))
+        try files.add("B.swift", Data("b".utf8))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        try files.commit()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target).sorted(), ["A.swift", "B.swift"])
+        XCTAssertEqual(try String(contentsOfFile: target + "/B.swift", encoding: .utf8), "b")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Generated"], "a hidden folder was left beside it")
+
+        // Into the folder that now exists: linked in beside the files there, no hidden folder left.
+        var more = try NewFiles(folder: target)
+        try more.add("C.swift", Data("c".utf8))
+        try more.commit()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target).sorted(), ["A.swift", "B.swift", "C.swift"])
+    }
+
+    /// A file (or folder) that appears under a new file's name while the files are written
+    /// is never replaced: the commit fails saying so, and no hidden folder is left.
+    func testNewFilesNeverReplaceWhatAppearedMeanwhile() throws {
+        let target = folder.appendingPathComponent("Generated").path
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        var files = try NewFiles(folder: target)
+        try files.add("0.swift", Data("first".utf8))
+        try files.add("A.swift", Data("new".utf8))
+        try "mine".write(toFile: target + "/A.swift", atomically: false, encoding: .utf8)
+        XCTAssertThrowsError(try files.commit()) { error in
+            XCTAssertEqual("\(error)", "refusing to replace '\(target)/A.swift': it appeared while remodel was writing; nothing was written: run the command again")
+        }
+        XCTAssertEqual(try String(contentsOfFile: target + "/A.swift", encoding: .utf8), "mine")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target), ["A.swift"], "a file was put in place, or a hidden folder left")
+
+        let fresh = folder.appendingPathComponent("Fresh").path
+        var other = try NewFiles(folder: fresh)
+        try other.add("A.swift", Data("new".utf8))
+        try FileManager.default.createDirectory(atPath: fresh, withIntermediateDirectories: true)
+        try "mine".write(toFile: fresh + "/Notes.txt", atomically: false, encoding: .utf8)
+        XCTAssertThrowsError(try other.commit())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fresh), ["Notes.txt"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["Fresh", "Generated"], "a hidden folder was left")
+    }
+
     func testUnsafeFileNamesAreRefused() {
         let output = OutputDirectory(path: folder.path)
         for name in ["../x.swift", "/etc/x.swift", "a/b.swift", "..", ""] {

@@ -84,7 +84,7 @@ public struct OutputDirectory: Sendable {
         // Files are read and compared in parallel (each one independent of the others); the
         // changes are then listed in the order of `files`, as when read one by one.
         let found = files.concurrentMap { file -> Existing in
-            guard let data = FileManager.default.contents(atPath: Self.join(path, file.name)) else { return .missing }
+            guard let data = Self.contents(atPath: Self.join(path, file.name)) else { return .missing }
             // Compare bytes first: decoding megabytes of unchanged files as text is wasted.
             return Self.holds(data, file.contents) ? .same : .different(String(decoding: data, as: UTF8.self))
         }
@@ -121,6 +121,30 @@ public struct OutputDirectory: Sendable {
         case different(String)
     }
 
+    /// The bytes of the file at `path`, or `nil` when there is none (or it cannot be read):
+    /// read with one `read` call for a file of the usual size, without Foundation's steps.
+    private static func contents(atPath path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var data = Data(count: Int(info.st_size) + 1)
+        var total = 0
+        while true {
+            if total == data.count { data.count += 65536 }
+            let read = data.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            total += read
+        }
+        data.count = total
+        return data
+    }
+
     /// Whether `data` is exactly the UTF-8 bytes of `text` (compared in place, no copies).
     private static func holds(_ data: Data, _ text: String) -> Bool {
         var text = text
@@ -140,11 +164,12 @@ public struct OutputDirectory: Sendable {
         }
     }
 
-    /// Applies `changes`, creating the folder if needed, all or nothing: every new file is
-    /// first written beside its name, and only when all of them are there are they renamed
-    /// into place (then the files to delete are deleted). A failure (a full disk, say) before
-    /// that removes them and any folder this call created, and throws `WriteFailure`: the
-    /// folder is as it was. A file without the generated header is never replaced.
+    /// Applies `changes`, creating the folder if needed, all or nothing: every new or changed
+    /// file is first written to a temporary place (new ones into a hidden folder, `NewFiles`;
+    /// changed ones beside their names), and only when all of them are there are they put in
+    /// place (then the files to delete are deleted). A failure (a full disk, say) before that
+    /// removes them and any folder this call created, and throws `WriteFailure`: the folder is
+    /// as it was. A file without the generated header is never replaced.
     ///
     /// Generated files can always be made again, so they are not flushed to disk one by one
     /// (that was most of the time of a large `generate`): the folder is flushed once, at the end.
@@ -158,14 +183,23 @@ public struct OutputDirectory: Sendable {
             created.append(missing.path)
             missing.deleteLastPathComponent()
         }
+        let hasNewFiles = changes.contains { if case .create = $0 { true } else { false } }
+        var newFiles: NewFiles?
         var staged: [OutputFile.Staged] = []
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            HalfMadeFiles.removeLeftovers(in: path, pattern: OutputFile.Staged.maker(of:))
+            // New files are written into a hidden folder (which becomes the output folder
+            // when that is new); the output folder itself is made here only when it gets none.
+            let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+            let parent = FilePaths.folder(of: standardized)
+            try FileManager.default.createDirectory(atPath: hasNewFiles && !created.isEmpty ? parent : path, withIntermediateDirectories: true)
+            if created.isEmpty { HalfMadeFiles.removeLeftovers(in: path, pattern: OutputFile.Staged.maker(of:)) }
+            let ownName = ".\(FilePaths.name(of: standardized)).remodel-"
+            HalfMadeFiles.removeLeftovers(in: parent) { $0.hasPrefix(ownName) ? OutputFile.Staged.maker(of: $0) : nil }
+            if hasNewFiles { newFiles = try NewFiles(folder: standardized) }
             for change in changes {
                 switch change {
                 case .create(let name, let contents):
-                    staged.append(try OutputFile(path: Self.join(path, name), existing: .refuse).stage(Data(contents.utf8), flushed: false))
+                    try newFiles!.add(name, Data(contents.utf8))
                 case .update(let name, _, let contents):
                     let file = OutputFile(
                         path: Self.join(path, name),
@@ -176,6 +210,7 @@ public struct OutputDirectory: Sendable {
                 }
             }
         } catch {
+            newFiles?.discard()
             for file in staged { file.discard() }
             for folder in created { rmdir(folder) }
             if let error = error as? OutputFileError { throw WriteFailure(folder: path, underlying: error) }
@@ -183,6 +218,12 @@ public struct OutputDirectory: Sendable {
         }
         // All or none, even when interrupted: a signal waits until every file is in place.
         try HalfMadeFiles.uninterrupted {
+            do {
+                try newFiles?.commit()
+            } catch {
+                for file in staged { file.discard() }
+                throw error
+            }
             for (index, file) in staged.enumerated() {
                 do {
                     try file.commit()
@@ -195,7 +236,7 @@ public struct OutputDirectory: Sendable {
         for case .delete(let name, _) in changes {
             try FileManager.default.removeItem(at: fileURL(name))
         }
-        if !changes.isEmpty { OutputFile.flushFolder(path) }
+        if !staged.isEmpty || changes.contains(where: { if case .delete = $0 { true } else { false } }) { OutputFile.flushFolder(path) }
     }
 
     static func join(_ folder: String, _ name: String) -> String {
@@ -215,7 +256,7 @@ public struct OutputDirectory: Sendable {
 
     /// Whether `name` is a file name with no folder part that cannot point outside the folder.
     public static func isPlainFileName(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
+        name != "." && name != ".." && !name.isEmpty && !name.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }
     }
 
     private func fileURL(_ name: String) -> URL {

@@ -27,6 +27,15 @@ public enum HalfMadeFiles {
         registry.remove(token)
     }
 
+    /// Returns at once, unless the registered files are being removed (the process was
+    /// interrupted): then it never returns. A maker of files inside a registered folder, which
+    /// are not registered one by one, calls it before making each, so that none is made after
+    /// the folder was removed.
+    public static func proceed() {
+        registry.lock.lock()
+        registry.lock.unlock()
+    }
+
     /// Runs `body` (putting files in place) with interruption held off until it ends, so
     /// that a set of files is put in place all or none.
     public static func uninterrupted<T>(_ body: () throws -> T) rethrows -> T {

@@ -84,19 +84,7 @@ public struct OutputFile: Sendable {
             HalfMadeFiles.finished(token)
             throw failure(errno, folder: folder)
         }
-        var code: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    code = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var code = Self.writeAll(data, to: descriptor)
         if code == 0, existingMode(of: target) != nil { fchmod(descriptor, mode) }
         if code == 0, flushed, fsync(descriptor) != 0 { code = errno }
         if close(descriptor) != 0, code == 0 { code = errno }
@@ -200,12 +188,37 @@ public struct OutputFile: Sendable {
         close(descriptor)
     }
 
+    /// Writes all of `data` to `descriptor`; returns 0, or the `errno` of the write that failed.
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
+        }
+    }
+
     private func existingMode(of target: String) -> mode_t? {
         var info = stat()
         return stat(target, &info) == 0 ? info.st_mode : nil
     }
 
-    fileprivate func failure(_ code: Int32, folder: String) -> OutputFileError {
+    func failure(_ code: Int32, folder: String) -> OutputFileError {
+        OutputFileError.failure(code, path: path, folder: folder)
+    }
+
+}
+
+/// Why `OutputFile` wrote nothing. The file at `path` (if any) is unchanged.
+public struct OutputFileError: Error, Sendable, CustomStringConvertible, StorageFaultReporting {
+    /// The error for a system call on `path` (in `folder`) that failed with `code`.
+    static func failure(_ code: Int32, path: String, folder: String) -> OutputFileError {
         if let fault = StorageFault(errno: code) { return OutputFileError(path: path, kind: .storage(fault)) }
         if code == EACCES || code == EPERM || code == EROFS {
             return OutputFileError(path: path, kind: .folderNotWritable(folder, String(cString: strerror(code))))
@@ -213,10 +226,6 @@ public struct OutputFile: Sendable {
         return OutputFileError(path: path, kind: .failed(String(cString: strerror(code))))
     }
 
-}
-
-/// Why `OutputFile` wrote nothing. The file at `path` (if any) is unchanged.
-public struct OutputFileError: Error, Sendable, CustomStringConvertible, StorageFaultReporting {
     public enum Kind: Sendable, Hashable {
         /// A file is there that may not be replaced (`why`), with advice.
         case exists(why: String, advice: String)
