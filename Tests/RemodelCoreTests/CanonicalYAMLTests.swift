@@ -109,6 +109,18 @@ import Testing
         #expect(Self.schema.storageHash.count == 2 + 64)
     }
 
+    /// The hash is the canonical text of `storageRelevant` (written without making that copy),
+    /// for a schema with every kind of documentation, rename hint and projection.
+    @Test func storageHashIsTheDigestOfTheStorageRelevantText() {
+        var schema = Self.schema
+        schema.enums[0].doc = "Units."
+        schema.enums[0].renamedFrom = "Team"
+        schema.objects[0].renamedFrom = "Human"
+        schema.objects[0].properties[0].doc = "The key."
+        #expect(schema.storageHash == "1:" + SHA256.hexDigest(of: CanonicalYAML.text(of: schema.storageRelevant)))
+        #expect(Self.schema.storageHash == "1:" + SHA256.hexDigest(of: CanonicalYAML.text(of: Self.schema.storageRelevant)))
+    }
+
     @Test func storageHashChangesWithStoredShape() {
         var edited = Self.schema
         edited.objects[1].properties[0] = Property("_id", .scalar(.string), default: .generated(.uuid))

@@ -198,17 +198,23 @@ public struct SwiftRenderer: Sendable {
     private func statement(_ statement: SwiftStatement, depth: Int, into out: inout Printer) {
         switch statement {
         case .expression(let value):
-            out.line(depth, layout(value, column: indentWidth(depth), depth: depth))
+            out.begin(depth)
+            layout(value, column: indentWidth(depth), depth: depth, into: &out.buffer)
+            out.end()
         case .assignment(let target, let value):
-            let head = flat(target) + " = "
-            out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
+            out.begin(depth)
+            let start = out.buffer.count
+            _ = append(target, to: &out.buffer, limit: .max)
+            out.buffer.append(" = ")
+            layout(value, column: indentWidth(depth) + out.buffer.count - start, depth: depth, into: &out.buffer)
+            out.end()
         case .returnValue(let value):
-            out.line(depth, "return " + layout(value, column: indentWidth(depth) + 7, depth: depth))
+            out.begin(depth)
+            out.buffer.append("return ")
+            layout(value, column: indentWidth(depth) + 7, depth: depth, into: &out.buffer)
+            out.end()
         case .constant(let name, let type, let value):
-            var head = "let " + escaped(name)
-            if let type { head += ": " + render(type) }
-            head += " = "
-            out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
+            binding("let ", name, type, value, depth: depth, into: &out)
         case .switchOver(let subject, let cases):
             out.line(depth, "switch " + flat(subject) + " {")
             for switchCase in cases {
@@ -223,10 +229,7 @@ public struct SwiftRenderer: Sendable {
         case .comment(let text):
             for line in SwiftLiteral.commentLines(text) { out.line(depth, line.isEmpty ? "//" : "// " + line) }
         case .variable(let name, let type, let value):
-            var head = "var " + escaped(name)
-            if let type { head += ": " + render(type) }
-            head += " = "
-            out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
+            binding("var ", name, type, value, depth: depth, into: &out)
         case .ifThen(let condition, let body):
             block("if " + flat(condition), body, depth: depth, into: &out)
         case .guardElse(let condition, let body):
@@ -243,14 +246,32 @@ public struct SwiftRenderer: Sendable {
         case .returnVoid:
             out.line(depth, "return")
         case .throwError(let value):
-            out.line(depth, "throw " + layout(value, column: indentWidth(depth) + 6, depth: depth))
+            out.begin(depth)
+            out.buffer.append("throw ")
+            layout(value, column: indentWidth(depth) + 6, depth: depth, into: &out.buffer)
+            out.end()
         }
+    }
+
+    /// `let name: Type = value` (or `var`), the value laid out after the head.
+    private func binding(_ keyword: String, _ name: String, _ type: SwiftType?, _ value: SwiftExpression, depth: Int, into out: inout Printer) {
+        out.begin(depth)
+        let start = out.buffer.count
+        out.buffer.append(keyword)
+        out.buffer.append(escaped(name))
+        if let type {
+            out.buffer.append(": ")
+            out.buffer.append(render(type))
+        }
+        out.buffer.append(" = ")
+        layout(value, column: indentWidth(depth) + out.buffer.count - start, depth: depth, into: &out.buffer)
+        out.end()
     }
 
     /// `head { body }`, on one line when the body is one short statement that fits.
     private func block(_ head: String, _ body: [SwiftStatement], depth: Int, into out: inout Printer) {
         if body.count == 1 {
-            var inner = Printer()
+            var inner = Printer(capacity: 128)
             statement(body[0], depth: 0, into: &inner)
             let text = String(inner.text.dropLast())
             if !text.contains("\n"), indentWidth(depth) + head.utf8.count + text.utf8.count + 6 <= lineWidth {
@@ -485,26 +506,46 @@ public struct SwiftRenderer: Sendable {
 
 /// Accumulates indented lines.
 private struct Printer {
-    private var buffer = SourceBuffer()
+    /// The text so far; a line is written into it directly between `begin` and `end`.
+    var buffer: SourceBuffer
+
+    init(capacity: Int = 8192) {
+        buffer = SourceBuffer(capacity: capacity)
+    }
 
     var text: String { buffer.text }
 
     mutating func line(_ depth: Int, _ content: String) {
         // A multi-line expression already carries its own indentation after the first line.
-        if !content.isEmpty { buffer.append(depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4)) }
+        if !content.isEmpty { begin(depth) }
         buffer.append(content)
-        buffer.append("\n")
+        end()
+    }
+
+    /// Starts a line at `depth`: its indentation.
+    mutating func begin(_ depth: Int) {
+        buffer.append(depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4))
+    }
+
+    /// Ends the line.
+    mutating func end() {
+        buffer.appendByte(10)
     }
 
     mutating func blank() {
-        buffer.append("\n")
+        buffer.appendByte(10)
     }
 }
 
 /// Source text being built, as UTF-8 bytes: appending copies bytes without the checks and
 /// small-string steps of `String`, and a part written on trial can be cut off again.
 private struct SourceBuffer {
-    private var bytes: [UInt8] = []
+    private var bytes: [UInt8]
+
+    init(capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
 
     /// The number of bytes so far.
     var count: Int { bytes.count }
@@ -512,7 +553,12 @@ private struct SourceBuffer {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func appendByte(_ byte: UInt8) {
+        bytes.append(byte)
     }
 
     /// Removes everything after the first `count` bytes.

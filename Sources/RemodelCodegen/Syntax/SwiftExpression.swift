@@ -1,6 +1,8 @@
 /// A Swift expression in generated code. Strings become escaped literals and names escaped
 /// identifiers only when rendered, so no schema text reaches the output unescaped.
-public indirect enum SwiftExpression: Hashable, Sendable {
+/// Only the cases that hold an expression directly are `indirect` (boxed): names, tokens and
+/// literals, the most numerous nodes, are stored inline.
+public enum SwiftExpression: Hashable, Sendable {
     /// A name, escaped when it is a keyword: `identifier`, `` `default` ``.
     case identifier(String)
     /// Text that is already a valid Swift token: a number, `nil`, `true`, `self`.
@@ -8,41 +10,41 @@ public indirect enum SwiftExpression: Hashable, Sendable {
     /// A string literal meaning exactly this text.
     case string(String)
     /// `base.name`
-    case member(SwiftExpression, String)
+    indirect case member(SwiftExpression, String)
     /// `.name`
     case implicitMember(String)
     /// `callee(label: value, …)`
-    case call(SwiftExpression, [SwiftArgument])
+    indirect case call(SwiftExpression, [SwiftArgument])
     /// `[a, b]`
     case array([SwiftExpression])
     /// `[k: v]`
     case dictionary([SwiftDictionaryElement])
     /// `value!`
-    case forceUnwrap(SwiftExpression)
+    indirect case forceUnwrap(SwiftExpression)
     /// `try value`
-    case tryExpression(SwiftExpression)
+    indirect case tryExpression(SwiftExpression)
     /// `try! value`, for calls the generator has proven cannot fail.
-    case forcedTry(SwiftExpression)
+    indirect case forcedTry(SwiftExpression)
     /// `&value`
-    case inOut(SwiftExpression)
+    indirect case inOut(SwiftExpression)
     /// `lhs op rhs`
-    case binary(SwiftExpression, String, SwiftExpression)
+    indirect case binary(SwiftExpression, String, SwiftExpression)
     /// `Type.self`
     case metatype(SwiftType)
     /// A type used as a value: `Note(…)`'s callee.
     case type(SwiftType)
     /// `value as? Type` (`as!` when forced)
-    case cast(SwiftExpression, SwiftType, forced: Bool)
+    indirect case cast(SwiftExpression, SwiftType, forced: Bool)
     /// `base[arguments]`
-    case subscripted(SwiftExpression, [SwiftArgument])
+    indirect case subscripted(SwiftExpression, [SwiftArgument])
     /// `\Root.a.b`
     case keyPath(SwiftType, [String])
     /// `{ parameters in body }` with a single expression (`{ $0.name }` with no parameters).
-    case closure([String], SwiftExpression)
+    indirect case closure([String], SwiftExpression)
     /// `base?`, for optional chaining: `base?.name`
-    case optionalChain(SwiftExpression)
+    indirect case optionalChain(SwiftExpression)
     /// `(value)`
-    case parenthesized(SwiftExpression)
+    indirect case parenthesized(SwiftExpression)
 
     /// `callee(arguments)`
     public static func call(_ callee: SwiftExpression, _ arguments: SwiftArgument...) -> SwiftExpression {

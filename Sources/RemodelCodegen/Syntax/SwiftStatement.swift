@@ -1,5 +1,5 @@
 /// A statement in the body of a generated initialiser, function or accessor.
-public indirect enum SwiftStatement: Hashable, Sendable {
+public enum SwiftStatement: Hashable, Sendable {
     /// An expression evaluated for its effect.
     case expression(SwiftExpression)
     /// `target = value`

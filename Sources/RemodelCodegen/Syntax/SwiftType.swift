@@ -3,19 +3,19 @@ import RemodelCore
 /// A Swift type as generated code writes it: `String`, `Dog.ID`, `[Dog.ID]`, `Set<Int?>`.
 ///
 /// Names are identifiers checked before generation; the renderer escapes keywords.
-public indirect enum SwiftType: Hashable, Sendable {
+public enum SwiftType: Hashable, Sendable {
     /// A named type, optionally with generic arguments: `String`, `Set<Int>`.
     case named(String, generics: [SwiftType] = [])
     /// A member type: `Dog.ID`.
-    case member(SwiftType, String)
+    indirect case member(SwiftType, String)
     /// `T?`
-    case optional(SwiftType)
+    indirect case optional(SwiftType)
     /// `[T]`
-    case array(SwiftType)
+    indirect case array(SwiftType)
     /// `[K: V]`
-    case dictionary(SwiftType, SwiftType)
+    indirect case dictionary(SwiftType, SwiftType)
     /// `any P.Type`
-    case existentialMetatype(SwiftType)
+    indirect case existentialMetatype(SwiftType)
 
     /// A plain named type.
     public static func name(_ name: String) -> SwiftType { .named(name) }

@@ -17,7 +17,13 @@ public enum CanonicalYAML {
 
     /// The canonical YAML text of `schema`.
     public static func text(of schema: Schema) -> String {
-        var out = Writer()
+        text(of: schema, storageOnly: false)
+    }
+
+    /// The canonical text of `schema`, or with `storageOnly` of `schema.storageRelevant`
+    /// (no documentation, rename hints or projections), written without copying the schema.
+    static func text(of schema: Schema, storageOnly: Bool) -> String {
+        var out = Writer(storageOnly: storageOnly)
         out.line(0, header)
         if !schema.enums.isEmpty {
             out.line(0, Section.enums.line)
@@ -27,7 +33,7 @@ public enum CanonicalYAML {
             out.line(0, Section.objects.line)
             for object in schema.objects { write(object, to: &out) }
         }
-        if !schema.projections.isEmpty {
+        if !schema.projections.isEmpty && !storageOnly {
             out.line(0, Section.projections.line)
             for projection in schema.projections { write(projection, to: &out) }
         }
@@ -35,10 +41,10 @@ public enum CanonicalYAML {
     }
 
     private static func write(_ enumType: EnumType, to out: inout Writer) {
-        out.line(1, "\(key(enumType.name)):")
+        out.key(1, enumType.name)
         out.line(2, "type: \(enumType.rawType.rawValue)")
-        if let renamedFrom = enumType.renamedFrom { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
-        if let doc = enumType.doc { out.line(2, "doc: \(scalar(doc))") }
+        if let renamedFrom = enumType.renamedFrom, !out.storageOnly { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
+        if let doc = enumType.doc, !out.storageOnly { out.line(2, "doc: \(scalar(doc))") }
         out.line(2, "cases:")
         for enumCase in enumType.cases {
             let raw: String =
@@ -46,30 +52,30 @@ public enum CanonicalYAML {
                 case .string(let value): scalar(value)
                 case .int(let value): String(value)
                 }
-            out.line(3, "\(key(enumCase.name)): \(raw)")
+            out.field(3, key(enumCase.name), raw)
         }
     }
 
     private static func write(_ object: ObjectType, to out: inout Writer) {
-        out.line(1, "\(key(object.name)):")
-        if let primaryKey = object.primaryKey { out.line(2, "primaryKey: \(scalar(primaryKey))") }
+        out.key(1, object.name)
+        if let primaryKey = object.primaryKey { out.field(2, "primaryKey", scalar(primaryKey)) }
         if object.isEmbedded { out.line(2, "embedded: true") }
-        if let renamedFrom = object.renamedFrom { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
-        if let doc = object.doc { out.line(2, "doc: \(scalar(doc))") }
+        if let renamedFrom = object.renamedFrom, !out.storageOnly { out.line(2, "renamedFrom: \(scalar(renamedFrom))") }
+        if let doc = object.doc, !out.storageOnly { out.line(2, "doc: \(scalar(doc))") }
         if !object.uniqueGroups.isEmpty { out.line(2, "unique: \(groups(object.uniqueGroups))") }
         if !object.indexes.isEmpty { out.line(2, "indexes: \(groups(object.indexes))") }
         out.line(2, "properties:")
         for property in object.properties {
-            out.line(3, "\(key(property.name)):")
+            out.key(3, property.name)
             switch property.kind {
-            case .stored(let type): out.line(4, "type: \(scalar(type.description))")
-            case .inverse(let type, let origin): out.line(4, "inverse: \(scalar("\(type).\(origin)"))")
+            case .stored(let type): out.field(4, "type", scalar(type.description))
+            case .inverse(let type, let origin): out.field(4, "inverse", scalar("\(type).\(origin)"))
             }
-            if let value = property.defaultValue { out.line(4, "default: \(literal(value))") }
+            if let value = property.defaultValue { out.field(4, "default", literal(value)) }
             if property.isIndexed { out.line(4, "indexed: true") }
             if property.isUnique { out.line(4, "unique: true") }
-            if let renamedFrom = property.renamedFrom { out.line(4, "renamedFrom: \(scalar(renamedFrom))") }
-            if let doc = property.doc { out.line(4, "doc: \(scalar(doc))") }
+            if let renamedFrom = property.renamedFrom, !out.storageOnly { out.line(4, "renamedFrom: \(scalar(renamedFrom))") }
+            if let doc = property.doc, !out.storageOnly { out.line(4, "doc: \(scalar(doc))") }
         }
     }
 
@@ -171,11 +177,43 @@ public enum CanonicalYAML {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    /// The document being written: lines appended in place.
     private struct Writer {
         var text = ""
+        /// Whether documentation, rename hints and projections are left out.
+        let storageOnly: Bool
+
+        init(storageOnly: Bool) {
+            self.storageOnly = storageOnly
+            text.reserveCapacity(1 << 16)
+        }
 
         mutating func line(_ depth: Int, _ content: String) {
-            text += String(repeating: "  ", count: depth) + content + "\n"
+            indent(depth)
+            text.append(content)
+            text.append("\n")
         }
+
+        /// `name:` (the key of a mapping that follows).
+        mutating func key(_ depth: Int, _ name: String) {
+            indent(depth)
+            text.append(CanonicalYAML.key(name))
+            text.append(":\n")
+        }
+
+        /// `name: value`.
+        mutating func field(_ depth: Int, _ name: String, _ value: String) {
+            indent(depth)
+            text.append(name)
+            text.append(": ")
+            text.append(value)
+            text.append("\n")
+        }
+
+        private mutating func indent(_ depth: Int) {
+            text.append(depth < Self.indents.count ? Self.indents[depth] : String(repeating: "  ", count: depth))
+        }
+
+        private static let indents = (0..<6).map { String(repeating: "  ", count: $0) }
     }
 }

@@ -20,7 +20,8 @@ public struct SHA256: Sendable {
 
     /// The digest of a string's UTF-8 bytes as 64 lower-case hex digits.
     public static func hexDigest(of text: String) -> String {
-        hexDigest(of: Array(text.utf8))
+        var text = text
+        return text.withUTF8 { hexDigest(of: $0) }
     }
 
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {

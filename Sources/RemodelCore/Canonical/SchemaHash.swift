@@ -11,7 +11,8 @@ extension Schema {
     /// `1:` followed by the SHA-256 of the canonical form of the schema's storage-relevant
     /// parts.
     public var storageHash: String {
-        Schema.hashScheme + ":" + SHA256.hexDigest(of: CanonicalYAML.text(of: storageRelevant))
+        // The canonical text of `storageRelevant`, written without making that copy.
+        Schema.hashScheme + ":" + SHA256.hexDigest(of: CanonicalYAML.text(of: self, storageOnly: true))
     }
 
     /// The schema with documentation, rename hints and projections removed.

@@ -35,8 +35,17 @@ public enum StoreNames {
         String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
+    /// Whether `name` can be reserved at all: every reserved prefix and infix has an
+    /// underscore, and the row id's name has five letters. Most names are decided by this
+    /// alone, without folding them (validation asks for every property of a schema).
+    private static func mayBeReserved(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        return utf8.count == 5 || utf8.contains(UInt8(ascii: "_"))
+    }
+
     /// Why `name` cannot name an object type (a table), if it cannot.
     public static func tableNameReservation(_ name: String) -> Reservation? {
+        guard mayBeReserved(name) else { return nil }
         let folded = foldedKey(name)
         if folded.hasPrefix(sqlitePrefix) {
             return Reservation(
@@ -47,6 +56,7 @@ public enum StoreNames {
 
     /// Why `name` cannot name a property (a column, or part of a side table's name), if it cannot.
     public static func columnNameReservation(_ name: String) -> Reservation? {
+        guard mayBeReserved(name) else { return nil }
         let folded = foldedKey(name)
         if rowIDNames.contains(folded) {
             return Reservation(what: "is '\(folded)' (in any letter case)", owner: "SQLite's row id of every table", fix: "rename it, e.g. '\(name)Value'")
@@ -57,16 +67,24 @@ public enum StoreNames {
     /// Why `name` cannot name anything else of a schema (an enum case, a projection property):
     /// the names Remodel keeps for itself.
     public static func otherNameReservation(_ name: String) -> Reservation? {
-        commonReservation(foldedKey(name))
+        guard mayBeReserved(name) else { return nil }
+        return commonReservation(foldedKey(name))
+    }
+
+    /// Whether `text` contains `part`, compared byte by byte.
+    private static func contains(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let pattern = Array(part.utf8)
+        guard bytes.count >= pattern.count else { return false }
+        return (0...(bytes.count - pattern.count)).contains { start in pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] } }
     }
 
     private static func commonReservation(_ folded: String) -> Reservation? {
         if folded.hasPrefix(remodelPrefix) {
             return Reservation(what: "starts with '\(remodelPrefix)'", owner: "the store's own tables", fix: "rename it so that it does not start with '\(remodelPrefix)'")
         }
-        // A byte search (the infix is ASCII; SQLite sees bytes too): String's Character-based
-        // `contains` costs far more per call.
-        if folded.utf8.firstRange(of: remodelInfix.utf8) != nil {
+        // A byte search (the infix is ASCII; SQLite sees bytes too).
+        if contains(folded, remodelInfix) {
             return Reservation(
                 what: "contains '\(remodelInfix)'", owner: "the tables and columns a migration rebuilds", fix: "rename it so that it does not contain '\(remodelInfix)'")
         }

@@ -80,19 +80,14 @@ extension SchemaValidator {
         case table, column, other
     }
 
-    /// `StoreNames`' verdict on `name`, asked once per name and rule: large schemas repeat
-    /// the same property names in every object type.
+    /// `StoreNames`' verdict on `name` under `rule` (decided without folding the name for
+    /// most names, so it needs no cache).
     private func reservation(of name: String, under rule: ReservationRule) -> StoreNames.Reservation? {
-        let key = ReservationKey(rule: rule, name: name)
-        if let known = reservations[key] { return known }
-        let found =
-            switch rule {
-            case .table: StoreNames.tableNameReservation(name)
-            case .column: StoreNames.columnNameReservation(name)
-            case .other: StoreNames.otherNameReservation(name)
-            }
-        reservations[key] = .some(found)
-        return found
+        switch rule {
+        case .table: StoreNames.tableNameReservation(name)
+        case .column: StoreNames.columnNameReservation(name)
+        case .other: StoreNames.otherNameReservation(name)
+        }
     }
 
     /// `first-name` → `firstName`, `2fa` → `_2fa`: a close identifier, if one is easy to make.

@@ -27,14 +27,6 @@ final class SchemaValidator {
     /// Where each resolved property's type (or inverse origin) was written, by object and
     /// property name.
     var typeNodes: [String: [String: YAMLNode]] = [:]
-    /// `StoreNames`' verdicts on the names checked so far (`reservation(of:under:)`).
-    var reservations: [ReservationKey: StoreNames.Reservation?] = [:]
-
-    /// A name under one of `StoreNames`' rules.
-    struct ReservationKey: Hashable {
-        var rule: ReservationRule
-        var name: String
-    }
 
     init(syntax: SchemaSyntax, log: DiagnosticLog, origin: SourceLocation?) {
         self.syntax = syntax
