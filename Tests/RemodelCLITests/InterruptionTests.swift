@@ -111,7 +111,7 @@ final class InterruptionTests: CLIFolderTestCase {
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
                 XCTAssertEqual(files.filter { $0.hasPrefix(".") }, [], "\(name) after \(delay) s")
                 // Nor the hidden folder the new files are written into before it becomes the output folder.
-                let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".Generated.") }
+                let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".new.tmp") }
                 XCTAssertEqual(beside, [], "\(name) after \(delay) s")
                 // Every type's two files and the manifest, or none.
                 XCTAssertTrue(files.isEmpty || files.count == types * 2 + 1, "\(name) after \(delay) s: \(files.count) files")
@@ -147,14 +147,14 @@ final class InterruptionTests: CLIFolderTestCase {
 
         try write("x", to: "Generated/.Item.swift.remodel-\(dead)-9.tmp")
         try write("x", to: "Generated/.Item.swift.remodel-\(live)-9.tmp")
-        try write("x", to: "Generated/.generated.remodel-\(dead)-4.tmp/Item.swift")
+        try write("x", to: "Generated/.remodel-\(dead)-4.new.tmp/Item.swift")
         try remodel(["generate", "--output", path("Generated")])
         XCTAssertEqual(try halfMade(in: path("Generated")), [".Item.swift.remodel-\(live)-9.tmp"])
         // The hidden folder of a generate into a new folder, left beside it by a killed process.
-        try write("x", to: ".Models.remodel-\(dead)-5.tmp/Item.swift")
-        try write("x", to: ".Models.remodel-\(live)-5.tmp/Item.swift")
+        try write("x", to: ".remodel-\(dead)-5.new.tmp/Item.swift")
+        try write("x", to: ".remodel-\(live)-5.new.tmp/Item.swift")
         try remodel(["generate", "--output", path("Models")])
-        XCTAssertEqual(try halfMade(in: folder.path).filter { $0.hasPrefix(".Models.") }, [".Models.remodel-\(live)-5.tmp"])
+        XCTAssertEqual(try halfMade(in: folder.path).filter { $0.hasSuffix(".new.tmp") }, [".remodel-\(live)-5.new.tmp"])
     }
 
     /// The id of a process that has ended.

@@ -87,6 +87,44 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["Fresh", "Generated"], "a hidden folder was left")
     }
 
+    /// Paths are used as written: `link/../Generated` is the `Generated` beside the link's
+    /// target, as the system resolves it, for new and changed files alike. A very long folder
+    /// name works (the hidden folder's name does not grow with it).
+    func testOutputPathsAreResolvedByTheSystem() throws {
+        let files = try generate(ExampleHistory.v3WithProjection)
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: elsewhere.appendingPathComponent("sub").path)
+        let output = OutputDirectory(path: folder.appendingPathComponent("link/../Generated").path)
+        try output.apply(try output.changes(toMatch: files))
+        let real = elsewhere.appendingPathComponent("Generated").path
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: real).count, files.count)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Generated").path))
+        // One file missing, one changed: both go to the same folder.
+        try FileManager.default.removeItem(atPath: real + "/" + files[0].name)
+        try (try String(contentsOfFile: real + "/" + files[1].name, encoding: .utf8) + "// old\n").write(toFile: real + "/" + files[1].name, atomically: true, encoding: .utf8)
+        try output.apply(try output.changes(toMatch: files))
+        XCTAssertEqual(try output.changes(toMatch: files), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted(), ["Generated", "sub"], "a hidden folder was left")
+
+        let long = OutputDirectory(path: folder.appendingPathComponent(String(repeating: "x", count: 240)).path)
+        try long.apply(try long.changes(toMatch: files))
+        XCTAssertEqual(try long.changes(toMatch: files), [])
+    }
+
+    /// A folder where a new file goes is reported as what it is, and nothing is written.
+    func testAFolderInTheWayOfANewFileIsNamed() throws {
+        let files = try generate(ExampleHistory.v3WithProjection)
+        let output = OutputDirectory(path: folder.path)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(files[0].name), withIntermediateDirectories: true)
+        XCTAssertThrowsError(try output.apply(try output.changes(toMatch: files))) { error in
+            XCTAssertTrue("\(error)".contains("'\(folder.path)/\(files[0].name)'"), "\(error)")
+            XCTAssertTrue("\(error)".contains("no file in '\(folder.path)' was changed"), "\(error)")
+            XCTAssertFalse("\(error)".contains("appeared while remodel was writing"), "\(error)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [files[0].name])
+    }
+
     func testUnsafeFileNamesAreRefused() {
         let output = OutputDirectory(path: folder.path)
         for name in ["../x.swift", "/etc/x.swift", "a/b.swift", "..", ""] {

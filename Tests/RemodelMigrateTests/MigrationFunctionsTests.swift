@@ -64,6 +64,9 @@ import Testing
             // benchmark times it.
             let fastPath = try connection.query("SELECT v, \(InlineValueRules.integerFastPath("v", range: range)) FROM samples ORDER BY rowid")
             #expect(fastPath == expected, "\(type), fast path")
+            // A number that is not text goes to the function too (a REAL equals its integer's text).
+            let real = try connection.query("SELECT \(InlineValueRules.integerFastPath("v", range: range)) FROM (SELECT 1000.0 AS v)")
+            #expect(real == (try connection.query("SELECT \(MigrationFunctions.parseInteger)(v, \(range.lowerBound), \(range.upperBound)) FROM (SELECT 1000.0 AS v)")))
             // The test is never NULL: `NOT (test)` must find every bad value for onError: fail.
             #expect(try connection.query("SELECT count(*) FROM samples WHERE v IS NOT NULL AND (\(test)) IS NULL") == [[.integer(0)]])
         }

@@ -177,29 +177,39 @@ public struct OutputDirectory: Sendable {
         for change in changes {
             guard Self.isPlainFileName(change.name) else { throw UnsafeFileName(name: change.name) }
         }
+        // The folders this call makes (innermost first), removed again if it fails.
         var created: [String] = []
-        var missing = URL(fileURLWithPath: path).standardizedFileURL
-        while !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
-            created.append(missing.path)
-            missing.deleteLastPathComponent()
+        var missing = path
+        while !FileManager.default.fileExists(atPath: missing), missing != "/", missing != "." {
+            created.append(missing)
+            missing = FilePaths.folder(of: missing)
         }
-        let hasNewFiles = changes.contains { if case .create = $0 { true } else { false } }
+        // A new file's name where something unreadable is (a folder, a link to nothing, a file
+        // this user cannot read) goes the careful way, `OutputFile`, which says what is there.
+        func isFree(_ name: String) -> Bool {
+            var info = stat()
+            return lstat(Self.join(path, name), &info) != 0 && errno == ENOENT
+        }
+        let newNames = Set(changes.compactMap { if case .create(let name, _) = $0, isFree(name) { name } else { nil } })
         var newFiles: NewFiles?
         var staged: [OutputFile.Staged] = []
         do {
             // New files are written into a hidden folder (which becomes the output folder
             // when that is new); the output folder itself is made here only when it gets none.
-            let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
-            let parent = FilePaths.folder(of: standardized)
-            try FileManager.default.createDirectory(atPath: hasNewFiles && !created.isEmpty ? parent : path, withIntermediateDirectories: true)
-            if created.isEmpty { HalfMadeFiles.removeLeftovers(in: path, pattern: OutputFile.Staged.maker(of:)) }
-            let ownName = ".\(FilePaths.name(of: standardized)).remodel-"
-            HalfMadeFiles.removeLeftovers(in: parent) { $0.hasPrefix(ownName) ? OutputFile.Staged.maker(of: $0) : nil }
-            if hasNewFiles { newFiles = try NewFiles(folder: standardized) }
+            // Paths stay as the user wrote them: the system resolves `..` after a link.
+            let parent = FilePaths.folder(of: path)
+            try FileManager.default.createDirectory(atPath: !newNames.isEmpty && !created.isEmpty ? parent : path, withIntermediateDirectories: true)
+            if created.isEmpty {
+                HalfMadeFiles.removeLeftovers(in: path) { OutputFile.Staged.maker(of: $0) ?? NewFiles.stagingFolderMaker($0) }
+            }
+            HalfMadeFiles.removeLeftovers(in: parent, pattern: NewFiles.stagingFolderMaker)
+            if !newNames.isEmpty { newFiles = try NewFiles(folder: path) }
             for change in changes {
                 switch change {
-                case .create(let name, let contents):
+                case .create(let name, let contents) where newNames.contains(name):
                     try newFiles!.add(name, Data(contents.utf8))
+                case .create(let name, let contents):
+                    staged.append(try OutputFile(path: Self.join(path, name), existing: .refuse).stage(Data(contents.utf8), flushed: false))
                 case .update(let name, _, let contents):
                     let file = OutputFile(
                         path: Self.join(path, name),
@@ -216,7 +226,9 @@ public struct OutputDirectory: Sendable {
             if let error = error as? OutputFileError { throw WriteFailure(folder: path, underlying: error) }
             throw error
         }
-        // All or none, even when interrupted: a signal waits until every file is in place.
+        // All or none, even when interrupted: a signal waits until every file is in place. A
+        // failure here (a name taken meanwhile) undoes the new files; changed files put in
+        // place before it stay changed.
         try HalfMadeFiles.uninterrupted {
             do {
                 try newFiles?.commit()
@@ -229,6 +241,7 @@ public struct OutputDirectory: Sendable {
                     try file.commit()
                 } catch {
                     for rest in staged[(index + 1)...] { rest.discard() }
+                    newFiles?.undo()
                     throw error
                 }
             }

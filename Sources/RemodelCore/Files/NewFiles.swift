@@ -24,11 +24,10 @@ public struct NewFiles: Sendable {
         self.folder = folder
         var info = stat()
         createsFolder = stat(folder, &info) != 0
-        let suffix = ".remodel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        staging =
-            createsFolder
-            ? FilePaths.join(FilePaths.folder(of: folder), ".\(FilePaths.name(of: folder))\(suffix)")
-            : FilePaths.join(folder, ".generated\(suffix)")
+        // A name of fixed length (a long folder name must not make it too long), which a later
+        // run recognises by the process id in it (`stagingFolderMaker`).
+        let name = ".remodel-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(Self.stagingSuffix)"
+        staging = FilePaths.join(createsFolder ? FilePaths.folder(of: folder) : folder, name)
         token = HalfMadeFiles.started(staging, what: "the files being written into '\(folder)'")
         guard mkdir(staging, 0o777) == 0 else {
             let code = errno
@@ -86,6 +85,22 @@ public struct NewFiles: Sendable {
             }
         }
         OutputFile.flushFolder(folder)
+    }
+
+    /// Removes the files `commit` linked into an existing folder (after a later step of the
+    /// same change failed): the folder is as it was before. A folder `commit` made by
+    /// renaming is left: it held nothing before.
+    public func undo() {
+        guard !createsFolder else { return }
+        for name in names { unlink(FilePaths.join(folder, name)) }
+    }
+
+    /// What ends the name of a hidden folder of new files.
+    static let stagingSuffix = ".new.tmp"
+
+    /// Whether `name` is the hidden folder of new files of some process, and that process.
+    public static func stagingFolderMaker(_ name: String) -> pid_t? {
+        name.hasPrefix(".remodel-") && name.hasSuffix(stagingSuffix) ? HalfMadeFiles.processID(in: name, after: ".remodel-") : nil
     }
 
     /// Removes the hidden folder and what is left in it; the folder is as it was (or, after

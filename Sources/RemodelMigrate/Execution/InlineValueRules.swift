@@ -48,7 +48,8 @@ package enum InlineValueRules {
     /// `remodel_parse_integer` for everything else: the cheapest exact inline form.
     package static func integerFastPath(_ operand: String, range: ClosedRange<Int64>) -> String {
         let number = "CAST(\(operand) AS INTEGER)"
-        var test = "CAST(\(number) AS TEXT) = \(operand) AND length(\(operand)) <= 18"
+        // Only text: a REAL 1000.0 equals the text '1000' in SQLite's comparison.
+        var test = "typeof(\(operand)) = 'text' AND CAST(\(number) AS TEXT) = \(operand) AND length(\(operand)) <= 18"
         if range != Int64.min...Int64.max { test += " AND \(number) BETWEEN \(range.lowerBound) AND \(range.upperBound)" }
         let function = SQLiteRenderer.name(of: .parseInteger)
         return "(CASE WHEN \(test) THEN \(number) ELSE \(function)(\(operand), \(range.lowerBound), \(range.upperBound)) END)"
