@@ -47,7 +47,7 @@ extension SchemaValidator {
                         guard reported.isDisjoint(with: cycle) else { continue }
                         reported.formUnion(cycle)
                         let last = step.last!.split(separator: ".").map(String.init)
-                        let node = typeNodes[last[0]]?[last[1]]
+                        let node = typeNode(of: last[0], property: last[1])
                         log.error(
                             "embedded-cycle", "embedded objects contain each other by value: \(step.joined(separator: " → ")) → \(start.name)", at: node?.location,
                             hint: "hold one side in a list (e.g. 'list<\(edge.target)>'), or make one of the types a linked object with a primary key"

@@ -6,7 +6,7 @@ extension SchemaValidator {
     func checkObjectRelationships() {
         for object in objects {
             for property in object.properties where property.storedType?.objectName != nil || property.inverseOrigin != nil {
-                guard let node = typeNodes[object.name]?[property.name] else { continue }
+                guard let node = typeNode(of: object.name, property: property.name) else { continue }
                 let what = "'\(object.name).\(property.name)'"
                 switch property.kind {
                 case .stored(let type):

@@ -29,7 +29,6 @@ extension SchemaValidator {
                 objects.append(object)
                 objectsByName[object.name] = object
             }
-            typeNodes.merge(worker.typeNodes) { first, _ in first }
         }
     }
 
@@ -150,7 +149,7 @@ extension SchemaValidator {
         guard let resolved = properties.first(where: { $0.name == primaryKey.value }) else { return }
         let allowed = "string, int, int8, int16, int32, int64, objectId or uuid"
         guard let type = resolved.storedType, type.collection == nil, let scalar = type.scalar, scalar.canBePrimaryKey else {
-            let location = typeNodes[objectName]?[primaryKey.value]?.location ?? property.name.location
+            let location = typeNode(of: objectName, property: primaryKey.value)?.location ?? property.name.location
             let written = resolved.storedType.map { "'\($0)'" } ?? "an inverse relationship"
             log.error(
                 "primary-key-type", "primary key '\(objectName).\(primaryKey.value)' has type \(written)", at: location,
@@ -165,7 +164,7 @@ extension SchemaValidator {
             )
         }
         if type.isOptional {
-            let node = typeNodes[objectName]?[primaryKey.value]
+            let node = typeNode(of: objectName, property: primaryKey.value)
             log.error(
                 "primary-key-optional", "primary key '\(objectName).\(primaryKey.value)' cannot be optional", at: node?.location ?? property.name.location,
                 hint: "every object needs a key: write '\(scalar.rawValue)' without '?'"
@@ -178,7 +177,7 @@ extension SchemaValidator {
     private func checkCollectionsHaveAnOwnerKey(_ declaration: ObjectDeclaration, properties: [Property]) {
         let objectName = declaration.name.value
         for property in properties where property.storedType?.collection != nil {
-            let location = typeNodes[objectName]?[property.name]?.location ?? declaration.properties.first { $0.name.value == property.name }?.name.location
+            let location = typeNode(of: objectName, property: property.name)?.location ?? declaration.properties.first { $0.name.value == property.name }?.name.location
             log.error(
                 "collection-without-key",
                 "object type '\(objectName)' has no primary key, so its collection property '\(property.name)' has nothing to attach to", at: location,
@@ -194,11 +193,9 @@ extension SchemaValidator {
         case .missing:
             return nil
         case .inverse(let node):
-            typeNodes[object.name.value, default: [:]][property.name.value] = node
             guard let origin = parseInverse(node, what: what()) else { return nil }
             return Property(name: property.name.value, kind: .inverse(type: origin.type, property: origin.property), doc: property.doc)
         case .stored(let node):
-            typeNodes[object.name.value, default: [:]][property.name.value] = node
             guard let type = resolveType(node, what: what()) else { return nil }
             var defaultValue: DefaultValue?
             if let defaultNode = property.defaultValue {

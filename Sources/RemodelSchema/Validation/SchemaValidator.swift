@@ -24,9 +24,6 @@ final class SchemaValidator {
     var enumsByName: [String: EnumType] = [:]
     var objects: [ObjectType] = []
     var objectsByName: [String: ObjectType] = [:]
-    /// Where each resolved property's type (or inverse origin) was written, by object and
-    /// property name.
-    var typeNodes: [String: [String: YAMLNode]] = [:]
 
     init(syntax: SchemaSyntax, log: DiagnosticLog, origin: SourceLocation?) {
         self.syntax = syntax
@@ -66,6 +63,16 @@ final class SchemaValidator {
         }
         guard !log.hasErrors else { return nil }
         return Schema(enums: enums, objects: objects, projections: projections)
+    }
+
+    /// Where a property's type (or inverse origin) was written: the first declaration of the
+    /// object and of the property, the ones that were resolved.
+    func typeNode(of object: String, property: String) -> YAMLNode? {
+        guard let declaration = objectDeclarations[object]?.properties.first(where: { $0.name.value == property }) else { return nil }
+        switch declaration.kind {
+        case .stored(let node), .inverse(let node): return node
+        case .missing: return nil
+        }
     }
 
     /// The location of the character at `offset` of a scalar node's text.

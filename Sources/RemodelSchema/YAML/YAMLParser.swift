@@ -176,7 +176,7 @@ private struct TreeBuilder {
         }
     }
 
-    let file: String
+    let file: SourceLocation.InternedFile
     let limits: YAMLLimits
     let document: YAMLParser.Document
     private(set) var root: YAMLNode?
@@ -186,7 +186,7 @@ private struct TreeBuilder {
     private var documents = 0
 
     init(file: String, limits: YAMLLimits, document: YAMLParser.Document) {
-        self.file = file
+        self.file = SourceLocation.InternedFile(file)
         self.limits = limits
         self.document = document
     }
