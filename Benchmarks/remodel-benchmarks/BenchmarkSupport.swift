@@ -1,7 +1,9 @@
 import CSQLite
 import Foundation
 import RemodelCore
+import RemodelMigrate
 import RemodelSchema
+import RemodelStore
 
 // What the benchmarks that run other programs and build SQLite stores share: running a child
 // process with its wall time, CPU time and peak memory, copying and removing store files, and a
@@ -187,4 +189,21 @@ final class SQLiteHandle {
             sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "NULL"
         }.joined(separator: "|")
     }
+}
+
+/// Migrates a fresh copy of `pristine` (at `copy`) with `history`, in process, `runs` times
+/// after one warm-up run; returns the sorted times in milliseconds and what `check` reads
+/// from the last migrated copy.
+func timedMigrations(of pristine: String, copy: String, history: MigrationHistory, runs: Int, check: (Connection) throws -> String) throws -> (times: [Double], check: String) {
+    var times: [Double] = []
+    var checked = ""
+    for run in 0...runs {
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: pristine, toPath: copy)
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try Migrator(history: history).migrate(storeAt: copy)
+        if run > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
+        checked = try check(try Connection(path: copy))
+    }
+    return (times.sorted(), checked)
 }

@@ -64,21 +64,11 @@ func runDeduplicateBenchmark(_ arguments: [String]) throws {
     print("deduplicate: \(objects) Trip (every name twice), \(objects / 4) Person linking to them (a link, a list of 3, a set of 2)")
     let copy = folder + "/copy.db"
     func median(_ history: MigrationHistory) throws -> (median: Double, kept: String) {
-        var times: [Double] = []
-        var kept = ""
-        for run in 0...runs {
-            try? FileManager.default.removeItem(atPath: copy)
-            try FileManager.default.copyItem(atPath: pristine, toPath: copy)
-            let start = DispatchTime.now().uptimeNanoseconds
-            _ = try Migrator(history: history).migrate(storeAt: copy)
-            // The first run warms up.
-            if run > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
-            let counts = try Connection(path: copy).query(
+        let (times, kept) = try timedMigrations(of: pristine, copy: copy, history: history, runs: runs) { connection in
+            try connection.query(
                 "SELECT (SELECT count(*) FROM \"Trip\") || ' trips, ' || (SELECT count(\"favorite\") FROM \"Person\") || ' links, ' || (SELECT count(*) FROM \"Person.trips\") || ' list entries, ' || (SELECT count(*) FROM \"Person.wishes\") || ' set entries'"
-            )
-            kept = counts.first.map { $0[0].description } ?? ""
+            ).first.map { $0[0].description } ?? ""
         }
-        times.sort()
         return (times[times.count / 2], kept)
     }
     let moved = try median(deduplicate)

@@ -63,20 +63,11 @@ func runEmbeddedBenchmark(_ arguments: [String]) throws {
     }
     print("embedded: \(objects) Person, each with an embedded home and one office; Address gains 'country'")
     let copy = folder + "/copy.db"
-    var times: [Double] = []
-    var checksum = ""
-    for run in 0...runs {
-        try? FileManager.default.removeItem(atPath: copy)
-        try FileManager.default.copyItem(atPath: pristine, toPath: copy)
-        let start = DispatchTime.now().uptimeNanoseconds
-        _ = try Migrator(history: history).migrate(storeAt: copy)
-        // The first run warms up.
-        if run > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
-        let homes = try Connection(path: copy).query(
+    let (times, checksum) = try timedMigrations(of: pristine, copy: copy, history: history, runs: runs) { connection in
+        let homes = try connection.query(
             "SELECT \"home\" || '|' || (SELECT group_concat(\"value\", '|') FROM \"Person.offices\" WHERE \"owner\" = \"id\") FROM \"Person\" ORDER BY \"id\"")
-        checksum = SHA256.hexDigest(of: Array(homes.map { $0[0].description }.joined(separator: "\n").utf8))
+        return SHA256.hexDigest(of: Array(homes.map { $0[0].description }.joined(separator: "\n").utf8))
     }
-    times.sort()
     print(String(format: "migrate v1 → v2: median %.1f ms, min %.1f ms, max %.1f ms (%d runs)", times[times.count / 2], times.first!, times.last!, runs))
     let sample = try Connection(path: copy).query("SELECT \"home\" FROM \"Person\" WHERE \"id\" = 1").first?.first?.description ?? ""
     print("checksum of the migrated addresses: \(checksum.prefix(16)); Person 1's home: \(sample)")
