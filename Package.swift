@@ -34,11 +34,10 @@ let package = Package(
         .plugin(name: "RemodelGenerateModels", targets: ["RemodelGenerateModels"]),
     ],
     targets: [
-        // System libraries (Debian: libyaml-dev, libsqlite3-dev, libpq-dev; macOS: Homebrew's
-        // libyaml and libpq, the SDK's SQLite).
+        // System libraries (Debian: libyaml-dev, libsqlite3-dev; macOS: Homebrew's libyaml, the
+        // SDK's SQLite). libpq is not linked: RemodelPostgres loads it when it first connects.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         sqlite,
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         // Libraries, one per concern.
         .target(name: "RemodelCore"),
@@ -55,9 +54,10 @@ let package = Package(
         // `remodel diagram`: the object model, or what a migration changes, as one drawing
         // model rendered to Mermaid and Graphviz DOT. Pure, no schema loading.
         .target(name: "RemodelDiagram", dependencies: ["RemodelCore"]),
-        // PostgreSQL through libpq: connections, statements, errors with their SQLSTATE; the store's
-        // layout, data format and values (RemodelStore's JSON and persistence protocols) on a server.
-        .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "RemodelStore", "RemodelPlanning", "RemodelMigrate", "CLibPQ"]),
+        // PostgreSQL through libpq, loaded at the first connection (so only PostgreSQL stores need
+        // it): connections, statements, errors with their SQLSTATE; the store's layout, data format
+        // and values (RemodelStore's JSON and persistence protocols) on a server.
+        .target(name: "RemodelPostgres", dependencies: ["RemodelCore", "RemodelLayout", "RemodelStore", "RemodelPlanning", "RemodelMigrate"]),
         .target(name: "RemodelRealm", dependencies: ["RemodelCore"]),
         // Migration testing without a device: stores at a version made from JSON, generated
         // data aimed at each version's steps, direct and version-by-version results compared.

@@ -1,5 +1,3 @@
-import CLibPQ
-
 /// One connection to a PostgreSQL server through libpq, used by one thread at a time.
 ///
 /// Statements run in libpq's text format: parameters are sent as text (or NULL) and results
@@ -8,6 +6,7 @@ import CLibPQ
 /// column's type. The server's notices are collected in `notices` rather than printed.
 public final class PostgresConnection {
     private let pointer: OpaquePointer
+    private let pq: LibPQ
     /// The database and schema this connection was opened for.
     public let target: PostgresTarget
     private let noticeBox = NoticeBox()
@@ -16,29 +15,31 @@ public final class PostgresConnection {
     /// without its password and saying what to check.
     public init(_ target: PostgresTarget) throws(PostgresError) {
         self.target = target
+        let pq = try LibPQ.shared(for: target)
+        self.pq = pq
         // A string libpq cannot parse: its message may quote the string, password included.
         var parseError: UnsafeMutablePointer<CChar>?
-        if let options = PQconninfoParse(target.connectionString, &parseError) {
-            PQconninfoFree(options)
+        if let options = pq.conninfoParse(target.connectionString, &parseError) {
+            pq.conninfoFree(options)
         } else {
             let message = parseError.map { String(cString: $0) } ?? "out of memory"
-            PQfreemem(parseError)
+            pq.freemem(parseError)
             throw PostgresError(
                 kind: .connection, message: target.redacting("libpq cannot read the URL or connection string: " + Self.oneLine(message)),
                 hint: "write it as postgresql://user@host:port/database (percent-encode '%', '@', '/' and ':' in the user and password), or as key=value pairs",
                 target: target.redacted
             )
         }
-        guard let pointer = PQconnectdb(target.connectionString) else {
+        guard let pointer = pq.connectdb(target.connectionString) else {
             throw PostgresError(kind: .connection, message: "libpq could not allocate a connection (out of memory)", target: target.redacted)
         }
-        guard PQstatus(pointer) == CONNECTION_OK else {
-            let error = Self.connectionError(pointer, target: target)
-            PQfinish(pointer)
+        guard pq.status(pointer) == LibPQ.connectionOK else {
+            let error = Self.connectionError(pointer, pq, target: target)
+            pq.finish(pointer)
             throw error
         }
         self.pointer = pointer
-        PQsetNoticeProcessor(
+        _ = pq.setNoticeProcessor(
             pointer,
             { context, message in
                 guard let context, let message else { return }
@@ -52,23 +53,23 @@ public final class PostgresConnection {
     }
 
     deinit {
-        PQfinish(pointer)
+        pq.finish(pointer)
     }
 
     /// The server, as connected, without a password: `postgresql://app@127.0.0.1:5432/notes`,
     /// or `postgresql://app@/notes?host=/run/postgresql&port=5432` for a Unix socket.
-    public var displayName: String { Self.displayName(pointer) }
+    public var displayName: String { Self.displayName(pointer, pq) }
 
     /// The server's version as a number, e.g. 150018 for 15.18.
-    public var serverVersion: Int { Int(PQserverVersion(pointer)) }
+    public var serverVersion: Int { Int(pq.serverVersion(pointer)) }
 
     /// The notices the server sent so far (`NOTICE: … skipping`), oldest first.
     public var notices: [String] { noticeBox.messages }
 
     /// Runs one or more statements separated by semicolons, with no parameters and no result.
     public func execute(_ sql: String) throws(PostgresError) {
-        let result = PQexec(pointer, sql)
-        defer { PQclear(result) }
+        let result = pq.exec(pointer, sql)
+        defer { pq.clear(result) }
         try check(result, statement: sql)
     }
 
@@ -82,11 +83,11 @@ public final class PostgresConnection {
                 kind: .statement, message: "parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold", statement: sql, target: displayName)
         }
         let result = Self.withCStrings(parameters) { values in
-            PQexecParams(pointer, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            pq.execParams(pointer, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
-        defer { PQclear(result) }
+        defer { pq.clear(result) }
         try check(result, statement: sql)
-        return PostgresResult(result!)
+        return PostgresResult(result!, pq)
     }
 
     /// The first column of the first row, or nil when there is no row or it is NULL.
@@ -97,18 +98,19 @@ public final class PostgresConnection {
 
     /// The connection's socket: readable when the server sent something, such as a
     /// notification on a channel the connection listens to.
-    var socket: Int32 { PQsocket(pointer) }
+    var socket: Int32 { pq.socket(pointer) }
 
     /// The notifications the server sent since the last call, as channel and payload, without
     /// waiting. Throws when the connection is lost.
     func takeNotifications() throws(PostgresError) -> [(channel: String, payload: String)] {
-        guard PQconsumeInput(pointer) == 1 else {
-            throw PostgresError(kind: .connection, message: "the connection was lost: " + Self.trimmed(PQerrorMessage(pointer)), target: displayName)
+        guard pq.consumeInput(pointer) == 1 else {
+            throw PostgresError(kind: .connection, message: "the connection was lost: " + Self.trimmed(pq.errorMessage(pointer)), target: displayName)
         }
         var notifications: [(channel: String, payload: String)] = []
-        while let notification = PQnotifies(pointer) {
-            notifications.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
-            PQfreemem(notification)
+        while let notification = pq.notifies(pointer) {
+            let fields = notification.load(as: LibPQ.Notify.self)
+            notifications.append((String(cString: fields.relname), String(cString: fields.extra)))
+            pq.freemem(notification)
         }
         return notifications
     }
@@ -131,57 +133,57 @@ public final class PostgresConnection {
 
     private func check(_ result: OpaquePointer?, statement: String) throws(PostgresError) {
         guard let result else {
-            throw Self.connectionError(pointer, target: target, statement: statement)
+            throw Self.connectionError(pointer, pq, target: target, statement: statement)
         }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+        switch pq.resultStatus(result) {
+        case LibPQ.ExecStatus.commandOK, LibPQ.ExecStatus.tuplesOK, LibPQ.ExecStatus.emptyQuery:
             return
-        case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
+        case LibPQ.ExecStatus.copyIn, LibPQ.ExecStatus.copyOut, LibPQ.ExecStatus.copyBoth:
             // Nothing here speaks COPY's sub-protocol; leave the connection usable.
-            while let pending = PQgetResult(pointer) { PQclear(pending) }
-            throw PostgresError(kind: .statement, message: "COPY is not supported through this connection", statement: statement, target: Self.displayName(pointer))
+            while let pending = pq.getResult(pointer) { pq.clear(pending) }
+            throw PostgresError(kind: .statement, message: "COPY is not supported through this connection", statement: statement, target: Self.displayName(pointer, pq))
         default:
-            if PQstatus(pointer) != CONNECTION_OK {
-                throw Self.connectionError(pointer, target: target, statement: statement)
+            if pq.status(pointer) != LibPQ.connectionOK {
+                throw Self.connectionError(pointer, pq, target: target, statement: statement)
             }
             func field(_ code: UInt8) -> String? {
-                PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+                pq.resultErrorField(result, Int32(code)).map { String(cString: $0) }
             }
             // The diagnostic field codes of libpq's PG_DIAG_* macros.
             throw PostgresError(
                 kind: .statement,
                 sqlState: field(UInt8(ascii: "C")) ?? "",
-                message: field(UInt8(ascii: "M")) ?? Self.trimmed(PQresultErrorMessage(result)),
+                message: field(UInt8(ascii: "M")) ?? Self.trimmed(pq.resultErrorMessage(result)),
                 detail: field(UInt8(ascii: "D")),
                 hint: field(UInt8(ascii: "H")),
                 statement: statement,
-                target: Self.displayName(pointer)
+                target: Self.displayName(pointer, pq)
             )
         }
     }
 
-    private static func connectionError(_ pointer: OpaquePointer, target: PostgresTarget, statement: String? = nil) -> PostgresError {
-        var message = target.redacting(trimmed(PQerrorMessage(pointer)))
+    private static func connectionError(_ pointer: OpaquePointer, _ pq: LibPQ, target: PostgresTarget, statement: String? = nil) -> PostgresError {
+        var message = target.redacting(trimmed(pq.errorMessage(pointer)))
         if message.isEmpty { message = "the connection failed" }
         let hint: String
-        if PQconnectionNeedsPassword(pointer) == 1 {
+        if pq.connectionNeedsPassword(pointer) == 1 {
             hint = "the server wants a password: set PGPASSWORD, add the server to ~/.pgpass, or put it in the URL"
-        } else if PQstatus(pointer) == CONNECTION_OK || statement != nil {
+        } else if pq.status(pointer) == LibPQ.connectionOK || statement != nil {
             hint = "the connection broke; check that the server still runs, then try again"
         } else {
             hint = "check the URL (postgresql://user@host:port/database), that the server runs and accepts connections from here, and the user's password"
         }
-        return PostgresError(kind: .connection, message: message, hint: hint, statement: statement, target: displayName(pointer))
+        return PostgresError(kind: .connection, message: message, hint: hint, statement: statement, target: displayName(pointer, pq))
     }
 
     /// `postgresql://user@host:port/database` from what libpq resolved (URL, environment and
     /// defaults), never with the password.
-    static func displayName(_ pointer: OpaquePointer) -> String {
+    static func displayName(_ pointer: OpaquePointer, _ pq: LibPQ) -> String {
         func text(_ value: UnsafeMutablePointer<CChar>?) -> String { value.map { String(cString: $0) } ?? "" }
-        let host = text(PQhost(pointer))
-        let port = text(PQport(pointer))
-        let user = text(PQuser(pointer))
-        let database = text(PQdb(pointer))
+        let host = text(pq.host(pointer))
+        let port = text(pq.port(pointer))
+        let user = text(pq.user(pointer))
+        let database = text(pq.database(pointer))
         let credentials = user.isEmpty ? "" : user + "@"
         // A Unix socket's folder goes in the query, where libpq reads it too.
         if host.hasPrefix("/") {
@@ -227,16 +229,16 @@ public struct PostgresResult: Sendable {
     /// The number of rows the statement changed (`UPDATE 3` → 3), 0 when it says none.
     public var affectedRows: Int
 
-    init(_ result: OpaquePointer) {
-        let columnCount = Int(PQnfields(result))
-        columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
-        types = (0..<columnCount).map { UInt32(PQftype(result, Int32($0))) }
-        rows = (0..<Int(PQntuples(result))).map { row in
+    init(_ result: OpaquePointer, _ pq: LibPQ) {
+        let columnCount = Int(pq.nfields(result))
+        columns = (0..<columnCount).map { pq.fname(result, Int32($0)).map { String(cString: $0) } ?? "" }
+        types = (0..<columnCount).map { pq.ftype(result, Int32($0)) }
+        rows = (0..<Int(pq.ntuples(result))).map { row in
             (0..<columnCount).map { column in
-                PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                pq.getisnull(result, Int32(row), Int32(column)) == 1 ? nil : pq.getvalue(result, Int32(row), Int32(column)).map { String(cString: $0) }
             }
         }
-        affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
+        affectedRows = pq.cmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
     }
 }
 

@@ -1,4 +1,0 @@
-#ifndef REMODEL_CLIBPQ_SHIM_H
-#define REMODEL_CLIBPQ_SHIM_H
-#include <libpq-fe.h>
-#endif
