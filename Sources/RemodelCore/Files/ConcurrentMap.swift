@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 extension Array {
     /// `map`, with the calls spread over the machine's cores; results keep their order, so
@@ -26,4 +27,15 @@ private struct ConcurrentWork<Element, T>: @unchecked Sendable {
     let elements: [Element]
     let transform: (Element) -> T
     let results: UnsafeMutableBufferPointer<T?>
+}
+
+extension Range where Bound == Int {
+    /// Consecutive ranges covering `0..<count`, a few per core, for `concurrentMap` over runs
+    /// of small items: a call per item would cost more than the item, and a few runs per
+    /// core keep a run of large items from leaving the other cores idle.
+    public static func runs(covering count: Int) -> [Range<Int>] {
+        let runCount = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        guard runCount > 1 else { return count == 0 ? [] : [0..<count] }
+        return (0..<runCount).map { index in (count * index / runCount)..<(count * (index + 1) / runCount) }
+    }
 }

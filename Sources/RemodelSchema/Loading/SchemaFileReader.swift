@@ -97,7 +97,11 @@ struct SchemaFileReader {
         guard let reader = YAMLMappingReader(entry.value, what: what, knownKeys: Self.objectKeys, log: log) else { return nil }
         var properties: [PropertyDeclaration] = []
         if let node = reader.node("properties") {
-            properties = named(node, what: "'properties' of \(what)", noun: "property").compactMap { readProperty($0, of: entry.key) }
+            let entries = named(node, what: "'properties' of \(what)", noun: "property")
+            properties.reserveCapacity(entries.count)
+            for property in entries {
+                if let declaration = readProperty(property, of: entry.key) { properties.append(declaration) }
+            }
         } else {
             reader.require("properties", hint: "add 'properties:' with one 'name: type' line per property", blame: entry.keyLocation)
         }

@@ -65,6 +65,7 @@ public enum SchemaLoader {
     private static func merge(_ outcomes: [FileOutcome], files: [String]) -> SchemaLoadResult {
         let log = DiagnosticLog()
         var syntax = SchemaSyntax()
+        syntax.objects.reserveCapacity(outcomes.reduce(0) { $0 + $1.syntax.objects.count })
         for outcome in outcomes {
             log.add(contentsOf: outcome.diagnostics)
             syntax.append(outcome.syntax)

@@ -16,23 +16,24 @@ struct SchemaSyntax {
     /// Where each object type, enum, projection, property and case is declared (the first
     /// declaration of a name, when it is declared twice).
     var source: SchemaSource {
-        var source = SchemaSource()
-        for object in objects where source.declarations[object.name.value] == nil {
-            var members: [String: SourceLocation] = [:]
-            for property in object.properties where members[property.name.value] == nil { members[property.name.value] = property.name.location }
-            source.declarations[object.name.value] = DeclarationSource(location: object.name.location, members: members)
+        let (objects, enums, projections) = (objects, enums, projections)
+        return SchemaSource {
+            var declarations: [String: DeclarationSource] = [:]
+            declarations.reserveCapacity(objects.count + enums.count + projections.count)
+            func add(_ name: Located<String>, members: [Located<String>]) {
+                guard declarations[name.value] == nil else { return }
+                var offsets: [String: DeclarationSource.Offset] = [:]
+                offsets.reserveCapacity(members.count)
+                for member in members where offsets[member.value] == nil {
+                    offsets[member.value] = DeclarationSource.Offset(lines: member.location.line - name.location.line, column: member.location.column)
+                }
+                declarations[name.value] = DeclarationSource(location: name.location, memberOffsets: offsets)
+            }
+            for object in objects { add(object.name, members: object.properties.map(\.name)) }
+            for enumType in enums { add(enumType.name, members: enumType.cases.map(\.name)) }
+            for projection in projections { add(projection.name, members: projection.properties.map(\.name)) }
+            return declarations
         }
-        for enumType in enums where source.declarations[enumType.name.value] == nil {
-            var members: [String: SourceLocation] = [:]
-            for enumCase in enumType.cases where members[enumCase.name.value] == nil { members[enumCase.name.value] = enumCase.name.location }
-            source.declarations[enumType.name.value] = DeclarationSource(location: enumType.name.location, members: members)
-        }
-        for projection in projections where source.declarations[projection.name.value] == nil {
-            var members: [String: SourceLocation] = [:]
-            for property in projection.properties where members[property.name.value] == nil { members[property.name.value] = property.name.location }
-            source.declarations[projection.name.value] = DeclarationSource(location: projection.name.location, members: members)
-        }
-        return source
     }
 }
 

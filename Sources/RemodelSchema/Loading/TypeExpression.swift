@@ -92,26 +92,30 @@ struct TypeExpression: Equatable {
     /// The common forms (`Name`, `Name?`, `list<Name>`, `map<Name?>`) without spaces, parsed
     /// from UTF-8 bytes; `nil` for anything else, which the full parser handles.
     private static func parseSimple(_ text: String) -> TypeExpression? {
-        var utf8 = Substring(text).utf8
-        var collection: CollectionKind?
-        var offset = 0
-        if utf8.last == UInt8(ascii: ">") {
-            for kind in CollectionKind.allCases where text.hasPrefix(kind.rawValue + "<") {
-                collection = kind
-                offset = kind.rawValue.utf8.count + 1
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> TypeExpression? in
+            var start = 0
+            var end = bytes.count
+            var collection: CollectionKind?
+            if end > 0, bytes[end - 1] == UInt8(ascii: ">") {
+                guard let open = bytes.firstIndex(of: UInt8(ascii: "<")) else { return nil }
+                collection = CollectionKind(rawValue: String(decoding: bytes[..<open], as: UTF8.self))
+                guard collection != nil else { return nil }
+                start = open + 1
+                end -= 1
             }
-            guard collection != nil else { return nil }
-            utf8 = utf8.dropFirst(offset).dropLast()
+            var optional = false
+            if end > start, bytes[end - 1] == UInt8(ascii: "?") {
+                optional = true
+                end -= 1
+            }
+            guard start < end, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start]),
+                bytes[start..<end].allSatisfy(SwiftNames.isIdentifierByte)
+            else { return nil }
+            // The whole text is the name (`string`, `Dog`): no new string.
+            let name = start == 0 && end == bytes.count ? text : String(decoding: bytes[start..<end], as: UTF8.self)
+            return TypeExpression(collection: collection, name: name, nameOffset: start, isOptional: optional)
         }
-        var optional = false
-        if utf8.last == UInt8(ascii: "?") {
-            optional = true
-            utf8 = utf8.dropLast()
-        }
-        guard let first = utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-            utf8.allSatisfy(SwiftNames.isIdentifierByte)
-        else { return nil }
-        return TypeExpression(collection: collection, name: String(Substring(utf8)), nameOffset: offset, isOptional: optional)
+        return parsed ?? nil
     }
 
     /// `Name` or `Name?` between `start` and `end`.

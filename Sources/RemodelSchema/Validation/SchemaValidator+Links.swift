@@ -6,23 +6,24 @@ extension SchemaValidator {
     func checkObjectRelationships() {
         for object in objects {
             for property in object.properties where property.storedType?.objectName != nil || property.inverseOrigin != nil {
-                guard let node = typeNode(of: object.name, property: property.name) else { continue }
-                let what = "'\(object.name).\(property.name)'"
+                // Where it was written, and what it is called in messages: only a problem reads them.
+                func node() -> YAMLNode? { typeNode(of: object.name, property: property.name) }
+                var what: String { "'\(object.name).\(property.name)'" }
                 switch property.kind {
                 case .stored(let type):
                     guard let targetName = type.objectName, let target = objectsByName[targetName] else { continue }
-                    let nameLocation = nameLocation(in: node, name: targetName)
+                    var targetLocation: SourceLocation? { node().map { nameLocation(in: $0, name: targetName) } }
                     if target.isEmbedded { continue }
                     if object.isEmbedded {
                         log.error(
-                            "link-in-embedded", "embedded object '\(object.name)' cannot link to '\(targetName)' (property \(what))", at: nameLocation,
+                            "link-in-embedded", "embedded object '\(object.name)' cannot link to '\(targetName)' (property \(what))", at: targetLocation,
                             hint: "embedded objects are stored as JSON in their owner's row: move the link to the owner, or make '\(targetName)' embedded"
                         )
                         continue
                     }
                     if target.primaryKey == nil {
                         log.error(
-                            "primary-key-missing", "property \(what) links to '\(targetName)', which has no primary key", at: nameLocation,
+                            "primary-key-missing", "property \(what) links to '\(targetName)', which has no primary key", at: targetLocation,
                             hint: "give '\(targetName)' a primary key (e.g. 'primaryKey: _id' with '_id: { type: uuid, default: $uuid }'), "
                                 + "or mark it 'embedded: true' to store it inside '\(object.name)'; a Realm class without a key keeps its links: "
                                 + "the Realm migration that `remodel generate --realm` writes gives each existing object a key of its own"
@@ -30,11 +31,12 @@ extension SchemaValidator {
                     }
                     if type.collection == nil, !type.isOptional {
                         log.error(
-                            "link-not-optional", "to-one link \(what) to '\(targetName)' must be optional", at: node.location,
+                            "link-not-optional", "to-one link \(what) to '\(targetName)' must be optional", at: node()?.location,
                             hint: "write '\(targetName)?': the linked object can be deleted, which sets the link to null"
                         )
                     }
                 case .inverse(let originType, let originProperty):
+                    guard let node = node() else { continue }
                     checkInverse(of: object, property: property.name, origin: (originType, originProperty), node: node, what: what)
                 }
             }
@@ -48,12 +50,12 @@ extension SchemaValidator {
     }
 
     /// `Person.dogs` → ("Person", "dogs"), reporting anything else.
-    func parseInverse(_ node: YAMLNode, what: String) -> (type: String, property: String)? {
+    func parseInverse(_ node: YAMLNode, what: @autoclosure () -> String) -> (type: String, property: String)? {
         let text = node.scalar?.text ?? ""
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
         guard parts.count == 2, SwiftNames.isIdentifier(parts[0]), SwiftNames.isIdentifier(parts[1]) else {
             log.error(
-                "inverse-syntax", "inverse of property \(what) must be written 'Type.property', found '\(text)'", at: node.location,
+                "inverse-syntax", "inverse of property \(what()) must be written 'Type.property', found '\(text)'", at: node.location,
                 hint: "name the link it inverts, e.g. 'inverse: Person.dogs'"
             )
             return nil

@@ -134,6 +134,11 @@ extension SchemaValidator {
             foldedTypeNames[key] = name
             return true
         }
+        let count = syntax.enums.count + syntax.objects.count + syntax.projections.count
+        declaredNames.reserveCapacity(count)
+        foldedTypeNames.reserveCapacity(count)
+        enumDeclarations.reserveCapacity(syntax.enums.count)
+        objectDeclarations.reserveCapacity(syntax.objects.count)
         for declaration in syntax.enums where register(declaration.name, noun: "enum") {
             enumDeclarations[declaration.name.value] = declaration
         }

@@ -17,12 +17,14 @@ extension SchemaValidator {
     func resolveObjects() {
         let currentNames = Set(declaredNames.keys)
         let declarations = syntax.objects
-        let runs = Self.runs(of: declarations.count)
+        let runs = Range.runs(covering: declarations.count)
         let resolved = runs.concurrentMap { run in
             let worker = SchemaValidator(resolvingObjectsFor: self)
             for declaration in declarations[run] { worker.resolveObject(declaration, currentNames: currentNames) }
             return worker
         }
+        objects.reserveCapacity(declarations.count)
+        objectsByName.reserveCapacity(declarations.count)
         for worker in resolved {
             log.add(contentsOf: worker.log.diagnostics)
             for object in worker.objects {
@@ -32,14 +34,6 @@ extension SchemaValidator {
         }
     }
 
-    /// Consecutive index ranges covering `0..<count`, a few per core, so that a run of large
-    /// objects does not leave the other cores idle.
-    static func runs(of count: Int) -> [Range<Int>] {
-        let runCount = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
-        guard runCount > 1 else { return count == 0 ? [] : [0..<count] }
-        return (0..<runCount).map { index in (count * index / runCount)..<(count * (index + 1) / runCount) }
-    }
-
     private func resolveObject(_ declaration: ObjectDeclaration, currentNames: Set<String>) {
         let objectName = declaration.name.value
         guard objectDeclarations[objectName]?.name.location == declaration.name.location else { return }
@@ -47,6 +41,9 @@ extension SchemaValidator {
         var properties: [Property] = []
         var propertyNames: [String: SourceLocation] = [:]
         var foldedPropertyNames: [String: Located<String>] = [:]
+        properties.reserveCapacity(declaration.properties.count)
+        propertyNames.reserveCapacity(declaration.properties.count)
+        foldedPropertyNames.reserveCapacity(declaration.properties.count)
         for property in declaration.properties {
             let name = property.name.value
             let isPrimaryKey = name == primaryKey?.value
@@ -188,7 +185,8 @@ extension SchemaValidator {
 
     /// Resolves one property's type, default and flags; `nil` when its type is unusable.
     private func resolve(_ property: PropertyDeclaration, in object: ObjectDeclaration) -> Property? {
-        func what() -> String { "'\(object.name.value).\(property.name.value)'" }
+        let (objectName, propertyName) = (object.name.value, property.name.value)
+        func what() -> String { "'\(objectName).\(propertyName)'" }
         switch property.kind {
         case .missing:
             return nil
