@@ -42,6 +42,7 @@ public struct RemodelTool: Sendable {
         signal(SIGXFSZ, SIG_IGN)
         Interruption.install()
         SQLiteLibrary.disableMemoryStatistics()
+        ProcessMemory.tuneForBatchWork()
         return CommandLineTool.run(arguments, tool: self)
     }
 

@@ -17,12 +17,13 @@ public enum CanonicalYAML {
 
     /// The canonical YAML text of `schema`.
     public static func text(of schema: Schema) -> String {
-        text(of: schema, storageOnly: false)
+        String(decoding: bytes(of: schema, storageOnly: false), as: UTF8.self)
     }
 
-    /// The canonical text of `schema`, or with `storageOnly` of `schema.storageRelevant`
-    /// (no documentation, rename hints or projections), written without copying the schema.
-    static func text(of schema: Schema, storageOnly: Bool) -> String {
+    /// The canonical text of `schema` as UTF-8, or with `storageOnly` of
+    /// `schema.storageRelevant` (no documentation, rename hints or projections), written
+    /// without copying the schema.
+    static func bytes(of schema: Schema, storageOnly: Bool) -> [UInt8] {
         var out = Writer(storageOnly: storageOnly)
         out.line(0, header)
         if !schema.enums.isEmpty {
@@ -37,7 +38,7 @@ public enum CanonicalYAML {
             out.line(0, Section.projections.line)
             for projection in schema.projections { write(projection, to: &out) }
         }
-        return out.text
+        return out.bytes
     }
 
     private static func write(_ enumType: EnumType, to out: inout Writer) {
@@ -138,7 +139,10 @@ public enum CanonicalYAML {
         guard let first = utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
         guard utf8.allSatisfy({ $0 == UInt8(ascii: "_") || isASCIILetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
         // Names longer than every reserved word need no lower-casing.
-        return utf8.count > longestReservedWord || !reservedPlainWords.contains(text.lowercased())
+        guard utf8.count <= longestReservedWord else { return true }
+        // Every reserved word starts with one of these letters, in either case.
+        guard "tfyno".utf8.contains(first | 0x20) else { return true }
+        return !reservedPlainWords.contains(text.lowercased())
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
@@ -147,6 +151,10 @@ public enum CanonicalYAML {
 
     /// A YAML double-quoted scalar that reads back as exactly `text`.
     public static func quoted(_ text: String) -> String {
+        // Printable ASCII other than '"' and '\\' (`list<Dog>`, `Dog?`) is written as it is.
+        if text.utf8.allSatisfy({ (0x20..<0x7f).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -177,43 +185,49 @@ public enum CanonicalYAML {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    /// The document being written: lines appended in place.
+    /// The document being written: lines appended in place, as UTF-8 (appending to a byte
+    /// array costs a third of appending to a String, and the hash reads bytes).
     private struct Writer {
-        var text = ""
+        var bytes: [UInt8] = []
         /// Whether documentation, rename hints and projections are left out.
         let storageOnly: Bool
 
         init(storageOnly: Bool) {
             self.storageOnly = storageOnly
-            text.reserveCapacity(1 << 16)
+            bytes.reserveCapacity(1 << 16)
         }
 
         mutating func line(_ depth: Int, _ content: String) {
             indent(depth)
-            text.append(content)
-            text.append("\n")
+            append(content)
+            bytes.append(UInt8(ascii: "\n"))
         }
 
         /// `name:` (the key of a mapping that follows).
         mutating func key(_ depth: Int, _ name: String) {
             indent(depth)
-            text.append(CanonicalYAML.key(name))
-            text.append(":\n")
+            append(CanonicalYAML.key(name))
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: "\n"))
         }
 
         /// `name: value`.
         mutating func field(_ depth: Int, _ name: String, _ value: String) {
             indent(depth)
-            text.append(name)
-            text.append(": ")
-            text.append(value)
-            text.append("\n")
+            append(name)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
+            append(value)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+
+        private mutating func append(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
         private mutating func indent(_ depth: Int) {
-            text.append(depth < Self.indents.count ? Self.indents[depth] : String(repeating: "  ", count: depth))
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
         }
-
-        private static let indents = (0..<6).map { String(repeating: "  ", count: $0) }
     }
 }

@@ -12,7 +12,7 @@ extension Schema {
     /// parts.
     public var storageHash: String {
         // The canonical text of `storageRelevant`, written without making that copy.
-        Schema.hashScheme + ":" + SHA256.hexDigest(of: CanonicalYAML.text(of: self, storageOnly: true))
+        Schema.hashScheme + ":" + SHA256.hexDigest(of: CanonicalYAML.bytes(of: self, storageOnly: true))
     }
 
     /// The schema with documentation, rename hints and projections removed.
