@@ -46,8 +46,12 @@ struct ModelGenerator: Sendable {
     /// The text after `- name:`: the property's doc, else its schema type; then its default.
     /// Continuation lines are indented to stay inside the parameter's item.
     private func parameterDoc(_ property: Property, in object: ObjectType) -> String {
-        var text = property.doc ?? "`\(property.storedType!.description)`" + (property.name == object.primaryKey ? ", the primary key" : "") + "."
-        if let value = types.defaultDescription(for: property) { text += "\nDefaults to \(value)." }
-        return SwiftLiteral.commentLines(text).joined(separator: "\n    ")
+        let summary = property.doc ?? "`\(property.storedType!.description)`" + (property.name == object.primaryKey ? ", the primary key" : "") + "."
+        let defaults = types.defaultDescription(for: property).map { "Defaults to \($0)." }
+        // Two plain lines (almost every property) are already what splitting would give.
+        if SwiftLiteral.isPlainCommentLine(summary), defaults.map(SwiftLiteral.isPlainCommentLine) ?? true {
+            return defaults.map { summary + "\n    " + $0 } ?? summary
+        }
+        return SwiftLiteral.commentLines(summary + (defaults.map { "\n" + $0 } ?? "")).joined(separator: "\n    ")
     }
 }

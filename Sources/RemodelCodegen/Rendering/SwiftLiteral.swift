@@ -34,9 +34,9 @@ public enum SwiftLiteral {
     /// terminator to forge, so `*/` and the like are harmless.
     public static func commentLines(_ text: String) -> [String] {
         // Fast path: printable ASCII and plain newlines only.
-        if allBytes(of: text, satisfy: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+        if isPlainCommentText(text) {
             // One line with no trailing space (most doc comments): the text itself.
-            if text.utf8.last != UInt8(ascii: " "), allBytes(of: text, satisfy: { $0 != 0x0A }) { return [text] }
+            if isPlainCommentLine(text) { return [text] }
             // Split the bytes, not the Characters: no grapheme breaking needed for ASCII.
             return text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
                 var end = bytes.endIndex
@@ -79,6 +79,18 @@ public enum SwiftLiteral {
         allBytes(of: text) { byte in
             byte >= 0x20 && byte < 0x7F && (allowingQuotes || (byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")))
         }
+    }
+
+    /// Whether `text` is printable ASCII and plain newlines only: its comment lines are its
+    /// lines, trailing spaces removed.
+    static func isPlainCommentText(_ text: String) -> Bool {
+        allBytes(of: text, satisfy: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A })
+    }
+
+    /// Whether `text` is one comment line as it is (`commentLines(text) == [text]`): printable
+    /// ASCII with no line break and no trailing space.
+    static func isPlainCommentLine(_ text: String) -> Bool {
+        text.utf8.last != UInt8(ascii: " ") && allBytes(of: text, satisfy: { $0 >= 0x20 && $0 < 0x7F })
     }
 
     /// Whether every UTF-8 byte of `text` satisfies `predicate`, read from contiguous storage

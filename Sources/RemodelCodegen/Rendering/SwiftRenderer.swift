@@ -6,6 +6,7 @@ import RemodelCore
 public struct SwiftRenderer: Sendable {
     /// Expressions longer than this are broken over several lines.
     public var lineWidth: Int
+    private let escapedNames = EscapedNames.shared
 
     public init(lineWidth: Int = 120) {
         self.lineWidth = lineWidth
@@ -62,25 +63,46 @@ public struct SwiftRenderer: Sendable {
             typeBody(keyword: "extension", access: .internal, name: render(ext.extended), inherits: ext.conformances, members: ext.members, depth: depth, into: &out)
         case .property(let property):
             doc(property.doc, depth, &out)
-            var head = property.attribute.map { "@" + flat($0) + " " } ?? ""
-            head += modifiers(property.access, isStatic: property.isStatic) + property.binding.rawValue + " "
-            head += escaped(property.name)
-            if let type = property.type { head += ": " + render(type) }
+            // Written into the line as it goes: `@attribute modifiers let name: Type`, then the
+            // getter or the value.
+            out.begin(depth)
+            let start = out.buffer.count
+            if let attribute = property.attribute {
+                out.buffer.appendByte(UInt8(ascii: "@"))
+                _ = append(attribute, to: &out.buffer, limit: .max)
+                out.buffer.appendByte(UInt8(ascii: " "))
+            }
+            out.buffer.append(modifiers(property.access, isStatic: property.isStatic))
+            out.buffer.append(property.binding.rawValue)
+            out.buffer.appendByte(UInt8(ascii: " "))
+            out.buffer.append(escaped(property.name))
+            if let type = property.type {
+                out.buffer.append(": ")
+                append(type, to: &out.buffer)
+            }
+            let headWidth = out.buffer.count - start
             if let getter = property.getter {
                 if getter.count == 1, case .returnValue(let value) = getter[0] {
-                    if let flat = self.flat(value, within: lineWidth - indentWidth(depth) - head.utf8.count - 6) {
-                        out.line(depth, head + " { " + flat + " }")
+                    // `{ value }` on the same line when it fits.
+                    let mark = out.buffer.count
+                    out.buffer.append(" { ")
+                    if append(value, to: &out.buffer, limit: out.buffer.count + lineWidth - indentWidth(depth) - headWidth - 6) {
+                        out.buffer.append(" }")
+                        out.end()
                         return
                     }
+                    out.buffer.truncate(to: mark)
                 }
-                out.line(depth, head + " {")
+                out.buffer.append(" {")
+                out.end()
                 statements(getter, depth: depth + 1, into: &out)
                 out.line(depth, "}")
             } else if let value = property.value {
-                head += " = "
-                out.line(depth, head + layout(value, column: indentWidth(depth) + head.utf8.count, depth: depth))
+                out.buffer.append(" = ")
+                layout(value, column: indentWidth(depth) + headWidth + 3, depth: depth, into: &out.buffer)
+                out.end()
             } else {
-                out.line(depth, head)
+                out.end()
             }
         case .initializer(let initializer):
             doc(initializer.doc, depth, &out)
@@ -111,20 +133,27 @@ public struct SwiftRenderer: Sendable {
         case .mark(let text):
             out.line(depth, "// MARK: - " + SwiftLiteral.commentLine(text))
         case .comment(let lines):
-            for line in lines.flatMap(SwiftLiteral.commentLines) {
-                out.line(depth, line.isEmpty ? "//" : "// " + line)
-            }
+            for text in lines { comment(text, marker: "//", depth: depth, into: &out) }
         }
     }
 
     private func typeBody(keyword: String, access: SwiftAccess, name: String, inherits: [SwiftType], members: [SwiftDeclaration], depth: Int, into out: inout Printer) {
-        var head = modifiers(access, isStatic: false) + keyword + " " + name
-        if !inherits.isEmpty { head += ": " + inherits.map(render).joined(separator: ", ") }
+        out.begin(depth)
+        out.buffer.append(modifiers(access, isStatic: false))
+        out.buffer.append(keyword)
+        out.buffer.appendByte(UInt8(ascii: " "))
+        out.buffer.append(name)
+        for (index, type) in inherits.enumerated() {
+            out.buffer.append(index == 0 ? ": " : ", ")
+            append(type, to: &out.buffer)
+        }
         guard !members.isEmpty else {
-            out.line(depth, head + " {}")
+            out.buffer.append(" {}")
+            out.end()
             return
         }
-        out.line(depth, head + " {")
+        out.buffer.append(" {")
+        out.end()
         var previous: SwiftDeclaration?
         for member in members {
             if let previous, !(isCompact(previous) && isCompact(member)), !isComment(previous) { out.blank() }
@@ -152,30 +181,63 @@ public struct SwiftRenderer: Sendable {
     }
 
     private func signature(head: String, parameters: [SwiftParameter], tail: String, depth: Int, into out: inout Printer) {
-        let rendered = parameters.map(parameter)
-        let oneLine = head + "(" + rendered.joined(separator: ", ") + ")" + tail
-        if indentWidth(depth) + oneLine.utf8.count <= lineWidth || parameters.isEmpty {
-            out.line(depth, oneLine)
+        // The parameters, written once into a scratch buffer, each one's end noted.
+        var rendered = SourceBuffer(capacity: 64 * parameters.count)
+        var ends: [Int] = []
+        ends.reserveCapacity(parameters.count)
+        for parameter in parameters {
+            self.parameter(parameter, into: &rendered)
+            ends.append(rendered.count)
+        }
+        // The one-line form's width, without writing it out.
+        let width = head.utf8.count + rendered.count + 2 * parameters.count + tail.utf8.count
+        out.begin(depth)
+        out.buffer.append(head)
+        out.buffer.appendByte(UInt8(ascii: "("))
+        if indentWidth(depth) + width <= lineWidth || parameters.isEmpty {
+            var start = 0
+            for (index, end) in ends.enumerated() {
+                if index > 0 { out.buffer.append(", ") }
+                out.buffer.append(rendered, from: start, to: end)
+                start = end
+            }
+            out.buffer.appendByte(UInt8(ascii: ")"))
+            out.buffer.append(tail)
+            out.end()
             return
         }
-        out.line(depth, head + "(")
-        for (index, text) in rendered.enumerated() {
-            out.line(depth + 1, text + (index < rendered.count - 1 ? "," : ""))
+        out.end()
+        var start = 0
+        for (index, end) in ends.enumerated() {
+            out.begin(depth + 1)
+            out.buffer.append(rendered, from: start, to: end)
+            if index < ends.count - 1 { out.buffer.appendByte(UInt8(ascii: ",")) }
+            out.end()
+            start = end
         }
-        out.line(depth, ")" + tail)
+        out.begin(depth)
+        out.buffer.appendByte(UInt8(ascii: ")"))
+        out.buffer.append(tail)
+        out.end()
     }
 
-    private func parameter(_ parameter: SwiftParameter) -> String {
-        let name = escaped(parameter.name)
-        var text: String
+    /// Appends `label name: Type = default`.
+    private func parameter(_ parameter: SwiftParameter, into out: inout SourceBuffer) {
         switch parameter.label {
-        case nil: text = name
-        case "_"?: text = "_ " + name
-        case let label?: text = label == parameter.name ? name : Self.argumentLabel(label) + " " + name
+        case nil: break
+        case "_"?: out.append("_ ")
+        case let label? where label == parameter.name: break
+        case let label?:
+            out.append(Self.argumentLabel(label))
+            out.appendByte(UInt8(ascii: " "))
         }
-        text += ": " + (parameter.isInOut ? "inout " : "") + render(parameter.type)
-        if let value = parameter.defaultValue { text += " = " + flat(value) }
-        return text
+        out.append(escaped(parameter.name))
+        out.append(parameter.isInOut ? ": inout " : ": ")
+        append(parameter.type, to: &out)
+        if let value = parameter.defaultValue {
+            out.append(" = ")
+            _ = append(value, to: &out, limit: .max)
+        }
     }
 
     private func modifiers(_ access: SwiftAccess, isStatic: Bool) -> String {
@@ -184,8 +246,19 @@ public struct SwiftRenderer: Sendable {
 
     private func doc(_ text: String?, _ depth: Int, _ out: inout Printer) {
         guard let text else { return }
+        comment(text, marker: "///", depth: depth, into: &out)
+    }
+
+    /// `text` as comment lines after `marker` (`//` or `///`), as `SwiftLiteral.commentLines`
+    /// splits it.
+    private func comment(_ text: String, marker: String, depth: Int, into out: inout Printer) {
+        // Printable ASCII (almost every comment): its lines go into the buffer without a string each.
+        if SwiftLiteral.isPlainCommentText(text) {
+            out.commentLines(text, depth: depth, marker: marker)
+            return
+        }
         for line in SwiftLiteral.commentLines(text) {
-            out.line(depth, line.isEmpty ? "///" : "/// " + line)
+            out.line(depth, line.isEmpty ? marker : marker + " " + line)
         }
     }
 
@@ -227,7 +300,7 @@ public struct SwiftRenderer: Sendable {
             }
             out.line(depth, "}")
         case .comment(let text):
-            for line in SwiftLiteral.commentLines(text) { out.line(depth, line.isEmpty ? "//" : "// " + line) }
+            comment(text, marker: "//", depth: depth, into: &out)
         case .variable(let name, let type, let value):
             binding("var ", name, type, value, depth: depth, into: &out)
         case .ifThen(let condition, let body):
@@ -261,7 +334,7 @@ public struct SwiftRenderer: Sendable {
         out.buffer.append(escaped(name))
         if let type {
             out.buffer.append(": ")
-            out.buffer.append(render(type))
+            append(type, to: &out.buffer)
         }
         out.buffer.append(" = ")
         layout(value, column: indentWidth(depth) + out.buffer.count - start, depth: depth, into: &out.buffer)
@@ -288,14 +361,44 @@ public struct SwiftRenderer: Sendable {
 
     /// The source text of a type.
     public func render(_ type: SwiftType) -> String {
+        var out = SourceBuffer(capacity: 32)
+        append(type, to: &out)
+        return out.text
+    }
+
+    /// Appends the source text of `type`.
+    private func append(_ type: SwiftType, to out: inout SourceBuffer) {
         switch type {
         case .named(let name, let generics):
-            escaped(name) + (generics.isEmpty ? "" : "<" + generics.map(render).joined(separator: ", ") + ">")
-        case .member(let base, let name): render(base) + "." + escaped(name)
-        case .optional(let wrapped): render(wrapped) + "?"
-        case .array(let element): "[" + render(element) + "]"
-        case .dictionary(let key, let value): "[" + render(key) + ": " + render(value) + "]"
-        case .existentialMetatype(let type): "any " + render(type) + ".Type"
+            out.append(escaped(name))
+            guard !generics.isEmpty else { return }
+            out.appendByte(UInt8(ascii: "<"))
+            for (index, generic) in generics.enumerated() {
+                if index > 0 { out.append(", ") }
+                append(generic, to: &out)
+            }
+            out.appendByte(UInt8(ascii: ">"))
+        case .member(let base, let name):
+            append(base, to: &out)
+            out.appendByte(UInt8(ascii: "."))
+            out.append(escaped(name))
+        case .optional(let wrapped):
+            append(wrapped, to: &out)
+            out.appendByte(UInt8(ascii: "?"))
+        case .array(let element):
+            out.appendByte(UInt8(ascii: "["))
+            append(element, to: &out)
+            out.appendByte(UInt8(ascii: "]"))
+        case .dictionary(let key, let value):
+            out.appendByte(UInt8(ascii: "["))
+            append(key, to: &out)
+            out.append(": ")
+            append(value, to: &out)
+            out.appendByte(UInt8(ascii: "]"))
+        case .existentialMetatype(let type):
+            out.append("any ")
+            append(type, to: &out)
+            out.append(".Type")
         }
     }
 
@@ -306,16 +409,9 @@ public struct SwiftRenderer: Sendable {
         return out.text
     }
 
-    /// The expression on one line if it is at most `limit` UTF-8 bytes long, else `nil`;
-    /// stops rendering as soon as it is too long, so that laying out a large expression
-    /// stays linear in its size.
-    private func flat(_ expression: SwiftExpression, within limit: Int) -> String? {
-        var out = SourceBuffer()
-        return append(expression, to: &out, limit: limit) ? out.text : nil
-    }
-
     /// Appends the one-line form of `expression`; returns `false` once `out` exceeds `limit`
-    /// bytes in all (what it holds already included).
+    /// bytes in all (what it holds already included), having stopped there, so that trying
+    /// the one-line form of a large expression stays linear in its size.
     private func append(_ expression: SwiftExpression, to out: inout SourceBuffer, limit: Int) -> Bool {
         switch expression {
         case .identifier(let name): out.append(escaped(name))
@@ -369,13 +465,13 @@ public struct SwiftRenderer: Sendable {
             out.append(" ")
             guard append(rhs, to: &out, limit: limit) else { return false }
         case .metatype(let type):
-            out.append(render(type))
+            append(type, to: &out)
             out.append(".self")
-        case .type(let type): out.append(render(type))
+        case .type(let type): append(type, to: &out)
         case .cast(let value, let type, let forced):
             guard append(value, to: &out, limit: limit) else { return false }
             out.append(forced ? " as! " : " as? ")
-            out.append(render(type))
+            append(type, to: &out)
         case .subscripted(let base, let arguments):
             guard append(base, to: &out, limit: limit), append(arguments, in: ("[", "]"), to: &out, limit: limit) else { return false }
         case .keyPath(let root, let components):
@@ -413,14 +509,6 @@ public struct SwiftRenderer: Sendable {
         }
         out.append(brackets.1)
         return out.count <= limit
-    }
-
-    /// The expression starting at `column`, broken over lines (one argument or element per
-    /// line, indented one level deeper than `depth`) when it does not fit.
-    private func layout(_ expression: SwiftExpression, column: Int, depth: Int) -> String {
-        var out = SourceBuffer()
-        layout(expression, column: column, depth: depth, into: &out)
-        return out.text
     }
 
     /// Appends `expression` starting at `column` to `out`, broken over lines (one argument or
@@ -497,6 +585,11 @@ public struct SwiftRenderer: Sendable {
         name == "_" ? name : escaped(name)
     }
 
+    /// `name`, in backticks when it is a keyword.
+    private func escaped(_ name: String) -> String {
+        escapedNames.contains(name) ? "`" + name + "`" : name
+    }
+
     private func indentWidth(_ depth: Int) -> Int { depth * 4 }
 
     private func indentation(_ depth: Int) -> String {
@@ -524,7 +617,7 @@ private struct Printer {
 
     /// Starts a line at `depth`: its indentation.
     mutating func begin(_ depth: Int) {
-        buffer.append(depth < Indentation.cached.count ? Indentation.cached[depth] : String(repeating: " ", count: depth * 4))
+        buffer.appendSpaces(depth * 4)
     }
 
     /// Ends the line.
@@ -534,6 +627,30 @@ private struct Printer {
 
     mutating func blank() {
         buffer.appendByte(10)
+    }
+
+    /// The lines of `text` (printable ASCII and newlines: `SwiftLiteral.isPlainCommentText`),
+    /// each at `depth` after `marker` and a space, trailing spaces removed, as
+    /// `SwiftLiteral.commentLines` splits them; an empty line is the marker alone.
+    mutating func commentLines(_ text: String, depth: Int, marker: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var lineEnd = start
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                var trimmed = lineEnd
+                while trimmed > start, bytes[trimmed - 1] == UInt8(ascii: " ") { trimmed -= 1 }
+                begin(depth)
+                buffer.append(marker)
+                if trimmed > start {
+                    buffer.appendByte(UInt8(ascii: " "))
+                    buffer.append(UnsafeBufferPointer(rebasing: bytes[start..<trimmed]))
+                }
+                end()
+                start = lineEnd + 1
+            }
+        }
     }
 }
 
@@ -561,31 +678,45 @@ private struct SourceBuffer {
         bytes.append(byte)
     }
 
+    mutating func appendSpaces(_ count: Int) {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
+
+    mutating func append(_ part: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: part)
+    }
+
+    /// Appends bytes `start..<end` of `other`.
+    mutating func append(_ other: SourceBuffer, from start: Int, to end: Int) {
+        bytes.append(contentsOf: other.bytes[start..<end])
+    }
+
     /// Removes everything after the first `count` bytes.
     mutating func truncate(to count: Int) {
         bytes.removeSubrange(count...)
     }
 }
 
-/// `name`, in backticks when it is a keyword (SwiftNames' two lists, looked up once).
-private func escaped(_ name: String) -> String {
-    EscapedNames.contains(name) ? "`" + name + "`" : name
-}
+/// The names written in backticks: SwiftNames' two keyword lists, with a table that rules
+/// most names out by their length and first byte alone. Built once; a renderer keeps a
+/// reference, so that looking a name up reads no global (each global read checks that it
+/// was initialised).
+private final class EscapedNames: Sendable {
+    static let shared = EscapedNames()
 
-private enum EscapedNames {
-    static let all = SwiftNames.keywords.union(SwiftNames.memberKeywords)
+    let all = SwiftNames.keywords.union(SwiftNames.memberKeywords)
+    let maxLength: Int
+    /// Whether some keyword has this UTF-8 length and first byte, at `length * 256 + byte`.
+    let candidates: [Bool]
 
-    /// Whether some keyword has this UTF-8 length and first byte, at `length * 256 + byte`:
-    /// most names are no keyword by that alone, without hashing them.
-    static let candidates: [Bool] = {
+    private init() {
+        maxLength = all.map(\.utf8.count).max()!
         var table = [Bool](repeating: false, count: (maxLength + 1) * 256)
         for keyword in all { table[keyword.utf8.count * 256 + Int(keyword.utf8.first!)] = true }
-        return table
-    }()
+        candidates = table
+    }
 
-    static let maxLength = all.map(\.utf8.count).max()!
-
-    static func contains(_ name: String) -> Bool {
+    func contains(_ name: String) -> Bool {
         let length = name.utf8.count
         guard length <= maxLength, let first = name.utf8.first, candidates[length * 256 + Int(first)] else { return false }
         return all.contains(name)
