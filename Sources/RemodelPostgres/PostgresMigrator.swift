@@ -54,17 +54,59 @@ public struct PostgresMigrator: Sendable {
 
     /// Migrates the store at `target` to `version` (default: the newest), or with `dryRun`
     /// runs every statement and check and rolls back.
+    ///
+    /// Each statement waits at most `lock.timeout` for a table lock; a try that times out is
+    /// rolled back and the migration tried again (`onLockWait` hears of it), up to
+    /// `lock.attempts` times, after which `PostgresLockTimeout` names the sessions holding the
+    /// locks. Waiting for another instance's migration (the advisory lock) has no limit.
     public func migrate(
         at target: PostgresTarget, plan given: PostgresMigrationPlan? = nil, to version: Int? = nil, dryRun: Bool = false, now: Date = Date(),
+        lock: PostgresLockPolicy = .standard, onLockWait: (@Sendable (PostgresLockWait) -> Void)? = nil,
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> (plan: PostgresMigrationPlan, report: MigrationReport) {
         let plan = try given ?? self.plan(at: target, to: version, now: now)
+        let started = ContinuousClock.now
+        var attempt = 1
+        while true {
+            do {
+                return try migrateOnce(at: target, plan: plan, dryRun: dryRun, now: now, lock: lock, progress: progress)
+            } catch let error where Self.isLockTimeout(error) {
+                // That try was rolled back: see who holds the locks, then wait and try again.
+                let probe = try? PostgresConnection(target)
+                let blockers = (try? probe.map(PostgresBlockingSession.holdingLocks)) ?? []
+                guard attempt < lock.attempts else {
+                    let failed = error as? PostgresMigrationError
+                    throw PostgresLockTimeout(
+                        store: "\(probe?.displayName ?? target.redacted) (schema \(target.schema))", version: failed?.version,
+                        statement: failed?.statement ?? (error as? PostgresError)?.statement ?? "",
+                        policy: lock, elapsed: ContinuousClock.now - started, blockers: blockers)
+                }
+                let pause = lock.pause(before: attempt + 1)
+                onLockWait?(PostgresLockWait(attempt: attempt, attempts: lock.attempts, pause: pause, blockers: blockers))
+                Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+                attempt += 1
+            }
+        }
+    }
+
+    /// Whether `error` is PostgreSQL's `lock_not_available` (55P03): `lock_timeout` expired.
+    static func isLockTimeout(_ error: any Error) -> Bool {
+        ((error as? PostgresMigrationError)?.error ?? error as? PostgresError)?.sqlState == "55P03"
+    }
+
+    /// One try of `migrate`, in one transaction.
+    private func migrateOnce(
+        at target: PostgresTarget, plan: PostgresMigrationPlan, dryRun: Bool, now: Date, lock: PostgresLockPolicy,
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> (plan: PostgresMigrationPlan, report: MigrationReport) {
         let started = ContinuousClock.now
         let connection = try PostgresConnection(target)
         try connection.execute("BEGIN")
         var finished = false
         defer { if !finished { try? connection.execute("ROLLBACK") } }
         try PostgresStore.lock(connection)
+        // Taken after the advisory lock, whose wait (for another instance's migration) has no limit.
+        try connection.execute("SET LOCAL lock_timeout = \(lock.milliseconds)")
         // Read again under the lock: another instance may have migrated meanwhile.
         let info = try PostgresStore.info(connection) { _ in nil }
         if info.version != plan.plan.fromVersion || plan.plan.isEmpty {

@@ -195,6 +195,65 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         XCTAssertTrue(try remodel(["status", "--store", url]).stdout.contains("Schema version:  1\n"))
     }
 
+    /// A session of the app holding a lock on a table the migration alters: each try waits
+    /// `--lock-timeout`, is rolled back and tried again after a pause; after the last one the
+    /// message names the session and what it runs, and nothing has changed. Once the session
+    /// ends, the same command migrates.
+    func testALockHeldByTheAppIsWaitedForBrieflyThenNamed() throws {
+        try startServer()
+        let url = try makeStore(version: 1, schema: "locked")
+        let before = try server.dump(database: database, schema: "locked")
+        // One implicit transaction: the lock is held while it sleeps.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: server.binaryFolder + "/psql")
+        holder.arguments = [
+            "-X", "-q", "-h", server.socketFolder, "-p", String(server.port), "-U", server.superuser, "-d", database,
+            "-c", "LOCK TABLE locked.\"Person\" IN ACCESS SHARE MODE; SELECT pg_sleep(60)",
+        ]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        var holderPID = ""
+        try CLIRunner.waitUntil("the other session holds its lock") {
+            holderPID = try server.psql(
+                "SELECT string_agg(l.pid::text, ',') FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'Person' AND l.granted AND l.mode = 'AccessShareLock'",
+                database: database
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+            return !holderPID.isEmpty
+        }
+
+        let started = Date()
+        let refused = try remodel(["migrate", "--store", url, "--lock-timeout", "200ms"], expect: 1)
+        let elapsed = Date().timeIntervalSince(started)
+        let display = "postgresql://postgres@/\(database!)?host=\(server.socketFolder)&port=\(server.port) (schema locked)"
+        XCTAssertTrue(
+            refused.stderr.contains("Error: the migration of \(display) gave up waiting for a table lock: 5 tries of at most 0.2 s each (lock_timeout)"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Nothing was changed."), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("pid \(holderPID) ("), "names the session holding the lock:\n\(refused.stderr)")
+        XCTAssertTrue(refused.stderr.contains("holds \"Person\"): LOCK TABLE locked.\"Person\" IN ACCESS SHARE MODE; SELECT pg_sleep(60)"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("SELECT pg_terminate_backend(\(holderPID))"), refused.stderr)
+        XCTAssertEqual(refused.stderr.components(separatedBy: "Waiting: a table lock was not free (try ").count - 1, 4, refused.stderr)
+        // Four pauses of 0.2, 0.4, 0.8 and 1.6 s (± 20 %) between five tries of 0.2 s.
+        XCTAssertGreaterThan(elapsed, 2.4, "the tries were not spaced out")
+        XCTAssertEqual(try server.dump(database: database, schema: "locked"), before, "the schema changed")
+
+        // Ending psql leaves its server process sleeping with the lock: end that.
+        try server.psql("SELECT pg_terminate_backend(\(holderPID))", database: database)
+        holder.waitUntilExit()
+        let migrated = try remodel(["migrate", "--store", url, "--lock-timeout", "200ms"])
+        XCTAssertFalse(migrated.stderr.contains("Waiting"), migrated.stderr)
+        XCTAssertEqual(try server.psql("SELECT value FROM locked._remodel_metadata WHERE key = 'schemaVersion'", database: database), "3\n")
+    }
+
+    func testALockTimeoutThatIsNoDurationIsAUsageError() throws {
+        for text in ["0", "soon", "0.5ms", "5h", "1e999s"] {
+            let output = try remodel(["migrate", "--store", "postgresql://nobody@/x?host=/nonexistent", "--lock-timeout", text], expect: 64)
+            XCTAssertTrue(output.stderr.contains("--lock-timeout needs a duration of at least 1ms, such as 250ms, 5s or 1m, found '\(text)'"), output.stderr)
+        }
+        let file = try remodel(["migrate", "--store", path("store.db"), "--lock-timeout", "5s"], expect: 64)
+        XCTAssertTrue(file.stderr.contains("--lock-timeout applies to PostgreSQL stores"), file.stderr)
+    }
+
     /// Ten app instances starting at once: one migrates, each migration is applied once, and
     /// the others find the store migrated.
     func testTenConcurrentMigratesApplyEachMigrationOnce() throws {

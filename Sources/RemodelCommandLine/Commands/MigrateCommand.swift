@@ -31,7 +31,10 @@ struct MigrateCommand: Command {
         current, 1 nothing changed because of an error, 64 usage error. On a postgresql:// URL \
         the same plan runs as PostgreSQL statements in one transaction under an advisory lock on \
         the schema (instances starting together migrate once); no backup is made: a failure \
-        rolls everything back, and the database's own backups are the copy.
+        rolls everything back, and the database's own backups are the copy. There each \
+        statement waits at most --lock-timeout for a table lock that a session of the app \
+        holds; the try is then rolled back and tried again after a pause, five times in all, \
+        and the error names the sessions holding the locks.
         """
     static let store = OptionSpec.option(
         "store", value: "STORE", required: true,
@@ -40,9 +43,26 @@ struct MigrateCommand: Command {
     static let to = OptionSpec.option("to", value: "N", help: "The version to migrate to (default: the newest).")
     static let dryRun = OptionSpec.flag("dry-run", help: "Run the migration inside a transaction and roll it back: report counts and data errors, change nothing.")
     static let noBackup = OptionSpec.flag("no-backup", help: "Do not copy the store before migrating.")
+    static let lockTimeout = OptionSpec.option(
+        "lock-timeout", value: "DURATION",
+        help:
+            "PostgreSQL: how long each statement waits for a table lock (250ms, 5s, 1m; default 5s) before the try is rolled back and, after a pause, tried again (5 tries in all); the app's queries on that table wait as long."
+    )
 
     var options: [OptionSpec] {
-        [Self.store, Self.to, Self.dryRun, Self.noBackup, ProgressReporter.quietOption, CommonOptions.migrations, CommonOptions.schemas]
+        [Self.store, Self.to, Self.dryRun, Self.noBackup, Self.lockTimeout, ProgressReporter.quietOption, CommonOptions.migrations, CommonOptions.schemas]
+    }
+
+    /// `--lock-timeout`: a number of milliseconds, seconds or minutes (`250ms`, `5s`, `1m`; a
+    /// bare number is seconds).
+    static func lockPolicy(_ arguments: ParsedArguments) throws -> PostgresLockPolicy {
+        guard let text = arguments.value(Self.lockTimeout) else { return .standard }
+        let units: [(suffix: String, unit: Duration)] = [("ms", .milliseconds(1)), ("s", .seconds(1)), ("m", .seconds(60)), ("", .seconds(1))]
+        for (suffix, unit) in units where text.hasSuffix(suffix) {
+            guard let number = Double(text.dropLast(suffix.count)), number.isFinite, number > 0, number * (unit / .milliseconds(1)) >= 1 else { break }
+            return PostgresLockPolicy(timeout: unit * number)
+        }
+        throw UsageError("--lock-timeout needs a duration of at least 1ms, such as 250ms, 5s or 1m, found '\(text)'")
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -54,6 +74,10 @@ struct MigrateCommand: Command {
         }
         let dryRun = arguments.flag(Self.dryRun)
         let quiet = arguments.flag(ProgressReporter.quietOption)
+        let lock = try Self.lockPolicy(arguments)
+        if case .file = location, arguments.value(Self.lockTimeout) != nil {
+            throw UsageError("--lock-timeout applies to PostgreSQL stores (postgresql://…); a store file is migrated under SQLite's write lock, which waits for other writers")
+        }
 
         guard let checked = HistoryInput.load(arguments) else { return ExitStatus.failure }
         var migrator = arguments.tool.migrator(for: checked.history)
@@ -61,7 +85,8 @@ struct MigrateCommand: Command {
         let store: String
         switch location {
         case .file(let path): store = path
-        case .postgres(let database): return try migrateDatabase(database, checked: checked, migrator: migrator, to: target, dryRun: dryRun, quiet: quiet, arguments)
+        case .postgres(let database):
+            return try migrateDatabase(database, checked: checked, migrator: migrator, to: target, dryRun: dryRun, quiet: quiet, lock: lock, arguments)
         }
 
         let state = try migrator.inspect(storeAt: store)
@@ -130,7 +155,8 @@ struct MigrateCommand: Command {
 extension MigrateCommand {
     /// `migrate` on a store in a PostgreSQL schema: the same checks, plan and report.
     private func migrateDatabase(
-        _ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, quiet: Bool, _ arguments: ParsedArguments
+        _ database: PostgresTarget, checked: CheckedHistory, migrator: Migrator, to target: Int?, dryRun: Bool, quiet: Bool, lock: PostgresLockPolicy,
+        _ arguments: ParsedArguments
     ) throws -> Int32 {
         let postgres = PostgresMigrator(migrator)
         let info = try postgres.state(at: database)
@@ -166,9 +192,16 @@ extension MigrateCommand {
                 "No backup: on PostgreSQL the migration is one transaction, which any failure rolls back; take the database's own backup (pg_dump) if you want a copy of version \(info.version)\n"
             )
         }
+        var onLockWait: (@Sendable (PostgresLockWait) -> Void)?
+        if !quiet {
+            onLockWait = { (wait: PostgresLockWait) in
+                let line = "Waiting: " + wait.description + "\n"
+                Console.writeError(line)
+            }
+        }
         do {
             let (_, report) = try ProgressReporter.run(finished: dryRun ? "migrated (dry run)" : "migrated", quiet: quiet) { progress in
-                try postgres.migrate(at: database, plan: plan, dryRun: dryRun, now: now, progress: progress.migration)
+                try postgres.migrate(at: database, plan: plan, dryRun: dryRun, now: now, lock: lock, onLockWait: onLockWait, progress: progress.migration)
             }
             Console.write(MigrationPlanRenderer.text(of: report, store: name))
             return ExitStatus.success
