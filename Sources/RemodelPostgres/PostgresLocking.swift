@@ -56,7 +56,8 @@ public struct PostgresBlockingSession: Sendable, Equatable {
 
     /// `pid 4242 (app@10.0.0.7, idle in transaction for 37 s, holds "Person"): UPDATE …`
     public var description: String {
-        var facts = [client.isEmpty ? nil : client, state + (transactionAge.map { " for \(Self.seconds($0))" } ?? "")].compactMap { $0 }
+        // Another role's session shows no state or statement to a user without the rights to see them.
+        var facts = [client.isEmpty ? nil : client, state.isEmpty ? nil : state + (transactionAge.map { " for \(Self.seconds($0))" } ?? "")].compactMap { $0 }
         if !tables.isEmpty { facts.append("holds " + tables.map { "\"\($0)\"" }.joined(separator: ", ")) }
         let statement = query.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         return "pid \(pid) (\(facts.joined(separator: ", ")))" + (statement.isEmpty ? "" : ": " + String(statement.prefix(200)))
@@ -69,7 +70,7 @@ public struct PostgresBlockingSession: Sendable, Equatable {
 
     /// The sessions other than `connection`'s that hold a lock on a table of the connection's
     /// schema, longest-running transaction first.
-    static func holdingLocks(_ connection: PostgresConnection) throws -> [PostgresBlockingSession] {
+    static func holdingLocks(_ connection: PostgresConnection) throws(PostgresError) -> [PostgresBlockingSession] {
         let result = try connection.query(
             """
             SELECT a.pid, coalesce(a.state, ''), coalesce(a.query, ''),
@@ -80,7 +81,7 @@ public struct PostgresBlockingSession: Sendable, Equatable {
             JOIN pg_class c ON c.oid = l.relation
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE l.granted AND n.nspname = $1 AND l.pid <> pg_backend_pid()
+            WHERE l.granted AND n.nspname = $1 AND c.relkind IN ('r', 'p') AND l.pid <> pg_backend_pid()
             GROUP BY a.pid, a.state, a.query, a.xact_start, a.usename, a.client_addr
             ORDER BY a.xact_start NULLS LAST, a.pid
             """, [connection.target.schema])
@@ -100,14 +101,19 @@ public struct PostgresLockWait: Sendable {
     public var attempt: Int
     public var attempts: Int
     public var pause: Duration
-    /// The sessions holding locks on the store's tables when the try failed.
-    public var blockers: [PostgresBlockingSession]
+    /// The sessions holding locks on the store's tables when the try failed, or why they
+    /// could not be listed.
+    public var blockers: Result<[PostgresBlockingSession], PostgresError>
 
-    /// `a table lock was not free within 5.0 s (try 1 of 5); held by pid …; trying again in 5.0 s`
+    /// `a table lock was not free (try 1 of 5); held by pid …; trying again in 5.0 s`
     public var description: String {
-        "a table lock was not free (try \(attempt) of \(attempts))"
-            + (blockers.isEmpty ? "" : "; held by " + blockers.map(\.description).joined(separator: "; "))
-            + "; trying again in \(PostgresBlockingSession.seconds(pause))"
+        var text = "a table lock was not free (try \(attempt) of \(attempts))"
+        switch blockers {
+        case .success(let sessions) where !sessions.isEmpty: text += "; held by " + sessions.map(\.description).joined(separator: "; ")
+        case .success: break
+        case .failure(let error): text += "; the sessions holding locks could not be listed: \(error.message)"
+        }
+        return text + "; trying again in \(PostgresBlockingSession.seconds(pause))"
     }
 }
 
@@ -119,7 +125,9 @@ public struct PostgresLockTimeout: Error, CustomStringConvertible {
     public var statement: String
     public var policy: PostgresLockPolicy
     public var elapsed: Duration
-    public var blockers: [PostgresBlockingSession]
+    /// The sessions holding locks on the store's tables after the last try, or why they could
+    /// not be listed.
+    public var blockers: Result<[PostgresBlockingSession], PostgresError>
 
     public var description: String {
         var text = "the migration of \(store) gave up waiting for a table lock: \(policy.attempts) "
@@ -127,13 +135,17 @@ public struct PostgresLockTimeout: Error, CustomStringConvertible {
         text += " of at most \(PostgresBlockingSession.seconds(policy.timeout)) each (lock_timeout) over \(PostgresBlockingSession.seconds(elapsed))"
         if let version { text += ", at version \(version)" }
         text += ", the last while executing `\(MigrationExecutor.shorten(statement))`. Nothing was changed."
-        if blockers.isEmpty {
+        let sessions = (try? blockers.get()) ?? []
+        switch blockers {
+        case .success where sessions.isEmpty:
             text += "\n  No session holds a lock on the store's tables any more."
-        } else {
+        case .success:
             text += "\n  Sessions holding locks on the store's tables:"
-            for blocker in blockers { text += "\n    " + blocker.description }
+            for session in sessions { text += "\n    " + session.description }
+        case .failure(let error):
+            text += "\n  The sessions holding locks on the store's tables could not be listed: \(error.message)"
         }
-        let end = blockers.first.map { "SELECT pg_terminate_backend(\($0.pid))" } ?? "SELECT pg_terminate_backend(pid)"
+        let end = sessions.first.map { "SELECT pg_terminate_backend(\($0.pid))" } ?? "SELECT pg_terminate_backend(pid)"
         text += "\n  hint: let those transactions finish or end them (\(end)), then run the migration again; "
         text += "--lock-timeout 30s waits longer on each try, which makes the app's queries on those tables wait as long"
         return text

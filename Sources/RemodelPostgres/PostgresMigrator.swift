@@ -72,13 +72,11 @@ public struct PostgresMigrator: Sendable {
                 return try migrateOnce(at: target, plan: plan, dryRun: dryRun, now: now, lock: lock, progress: progress)
             } catch let error where Self.isLockTimeout(error) {
                 // That try was rolled back: see who holds the locks, then wait and try again.
-                let probe = try? PostgresConnection(target)
-                let blockers = (try? probe.map(PostgresBlockingSession.holdingLocks)) ?? []
+                let (store, blockers) = Self.blockers(at: target)
                 guard attempt < lock.attempts else {
                     let failed = error as? PostgresMigrationError
                     throw PostgresLockTimeout(
-                        store: "\(probe?.displayName ?? target.redacted) (schema \(target.schema))", version: failed?.version,
-                        statement: failed?.statement ?? (error as? PostgresError)?.statement ?? "",
+                        store: store, version: failed?.version, statement: failed?.statement ?? (error as? PostgresError)?.statement ?? "",
                         policy: lock, elapsed: ContinuousClock.now - started, blockers: blockers)
                 }
                 let pause = lock.pause(before: attempt + 1)
@@ -86,6 +84,23 @@ public struct PostgresMigrator: Sendable {
                 Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
                 attempt += 1
             }
+        }
+    }
+
+    /// The store's name and the sessions holding locks on its tables (or why they could not be
+    /// listed), through a connection of its own that is closed again.
+    private static func blockers(at target: PostgresTarget) -> (store: String, blockers: Result<[PostgresBlockingSession], PostgresError>) {
+        let probe: PostgresConnection
+        do {
+            probe = try PostgresConnection(target)
+        } catch {
+            return ("\(target.redacted) (schema \(target.schema))", .failure(error))
+        }
+        let store = "\(probe.displayName) (schema \(target.schema))"
+        do {
+            return (store, .success(try PostgresBlockingSession.holdingLocks(probe)))
+        } catch {
+            return (store, .failure(error))
         }
     }
 
@@ -104,8 +119,10 @@ public struct PostgresMigrator: Sendable {
         try connection.execute("BEGIN")
         var finished = false
         defer { if !finished { try? connection.execute("ROLLBACK") } }
+        // Waiting for another instance's migration has no limit, whatever the role or database
+        // sets; the tables' locks are waited for at most `lock.timeout`.
+        try connection.execute("SET LOCAL lock_timeout = 0")
         try PostgresStore.lock(connection)
-        // Taken after the advisory lock, whose wait (for another instance's migration) has no limit.
         try connection.execute("SET LOCAL lock_timeout = \(lock.milliseconds)")
         // Read again under the lock: another instance may have migrated meanwhile.
         let info = try PostgresStore.info(connection) { _ in nil }

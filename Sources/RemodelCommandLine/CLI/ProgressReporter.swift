@@ -182,6 +182,18 @@ package final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Writes `text` as a line of its own while the work goes on (a terminal's progress line
+    /// is cleared first and drawn again at the next update); nothing with `--quiet`.
+    package func note(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isFinished, mode != .off else { return }
+        if mode == .terminal, isLive { write("\r\u{1B}[K") }
+        write(text + "\n")
+        isLive = false
+        drawn = nil
+    }
+
     /// Clears a terminal line and stops updating it, for output that is not progress; the
     /// work's state is kept for `finish`.
     package func suspend() {

@@ -59,10 +59,13 @@ struct MigrateCommand: Command {
         guard let text = arguments.value(Self.lockTimeout) else { return .standard }
         let units: [(suffix: String, unit: Duration)] = [("ms", .milliseconds(1)), ("s", .seconds(1)), ("m", .seconds(60)), ("", .seconds(1))]
         for (suffix, unit) in units where text.hasSuffix(suffix) {
-            guard let number = Double(text.dropLast(suffix.count)), number.isFinite, number > 0, number * (unit / .milliseconds(1)) >= 1 else { break }
+            // PostgreSQL's lock_timeout holds whole milliseconds up to 2^31 − 1 (about 24 days).
+            guard let number = Double(text.dropLast(suffix.count)), number.isFinite, number > 0,
+                (1...Double(Int32.max)).contains(number * (unit / .milliseconds(1)))
+            else { break }
             return PostgresLockPolicy(timeout: unit * number)
         }
-        throw UsageError("--lock-timeout needs a duration of at least 1ms, such as 250ms, 5s or 1m, found '\(text)'")
+        throw UsageError("--lock-timeout needs a duration from 1ms to 24 days, such as 250ms, 5s or 1m, found '\(text)'")
     }
 
     func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -192,16 +195,11 @@ extension MigrateCommand {
                 "No backup: on PostgreSQL the migration is one transaction, which any failure rolls back; take the database's own backup (pg_dump) if you want a copy of version \(info.version)\n"
             )
         }
-        var onLockWait: (@Sendable (PostgresLockWait) -> Void)?
-        if !quiet {
-            onLockWait = { (wait: PostgresLockWait) in
-                let line = "Waiting: " + wait.description + "\n"
-                Console.writeError(line)
-            }
-        }
         do {
             let (_, report) = try ProgressReporter.run(finished: dryRun ? "migrated (dry run)" : "migrated", quiet: quiet) { progress in
-                try postgres.migrate(at: database, plan: plan, dryRun: dryRun, now: now, lock: lock, onLockWait: onLockWait, progress: progress.migration)
+                try postgres.migrate(
+                    at: database, plan: plan, dryRun: dryRun, now: now, lock: lock, onLockWait: { progress.note("Waiting: " + $0.description) },
+                    progress: progress.migration)
             }
             Console.write(MigrationPlanRenderer.text(of: report, store: name))
             return ExitStatus.success

@@ -70,6 +70,13 @@ public struct SchemaSource: Hashable, Sendable {
     public var declarations: [String: DeclarationSource] {
         get { storage.value }
         set { storage = Storage(newValue) }
+        _modify {
+            // The storage lets go of the dictionary first, so that a write changes it in place.
+            var value = storage.value
+            storage = Storage([:])
+            defer { storage = Storage(value) }
+            yield &value
+        }
     }
 
     public init(declarations: [String: DeclarationSource] = [:]) {

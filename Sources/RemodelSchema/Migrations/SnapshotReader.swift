@@ -50,11 +50,13 @@ final class SnapshotReader {
         var objectTypes: [ObjectType] = []
         var projectionTypes: [Projection] = []
         objectTypes.reserveCapacity(sections.objects.count)
-        var source = SchemaSource()
-        source.declarations.reserveCapacity(sections.enums.count + sections.objects.count + sections.projections.count)
+        // Filled here and handed to SchemaSource once (each write through its `declarations`
+        // would copy the whole dictionary).
+        var declarations: [String: DeclarationSource] = [:]
+        declarations.reserveCapacity(sections.enums.count + sections.objects.count + sections.projections.count)
         func place(_ block: Block, members: [String: DeclarationSource.Offset]) {
             let declaration = DeclarationSource(location: SourceLocation(file: file, line: block.line, column: 3), memberOffsets: members)
-            if source.declarations[block.name] == nil { source.declarations[block.name] = declaration }
+            if declarations[block.name] == nil { declarations[block.name] = declaration }
         }
         if !sections.enums.isEmpty { digests += FileDigest.chunk(Substring(CanonicalYAML.Section.enums.line + "\n")) }
         for block in sections.enums {
@@ -97,7 +99,7 @@ final class SnapshotReader {
             digests += entry.digest
             place(block, members: entry.members)
         }
-        return (Schema(enums: enumTypes, objects: objectTypes, projections: projectionTypes), source, FileDigest.combine(digests))
+        return (Schema(enums: enumTypes, objects: objectTypes, projections: projectionTypes), SchemaSource(declarations: declarations), FileDigest.combine(digests))
     }
 
     // MARK: - Layout
