@@ -63,6 +63,17 @@ public struct PostgresBlockingSession: Sendable, Equatable {
         return "pid \(pid) (\(facts.joined(separator: ", ")))" + (statement.isEmpty ? "" : ": " + String(statement.prefix(200)))
     }
 
+    /// The sessions (or why they could not be listed) in a message: `lead`, then each one's
+    /// line after `separator`; `none` when no session holds a lock; `unlisted` and the error.
+    static func describe(
+        _ blockers: Result<[PostgresBlockingSession], PostgresError>, lead: String, separator: String, none: String, unlisted: String
+    ) -> String {
+        switch blockers {
+        case .success(let sessions): sessions.isEmpty ? none : lead + sessions.map(\.description).joined(separator: separator)
+        case .failure(let error): unlisted + error.message
+        }
+    }
+
     static func seconds(_ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return seconds < 10 ? String(format: "%.1f s", seconds) : "\(Int(seconds.rounded())) s"
@@ -107,13 +118,9 @@ public struct PostgresLockWait: Sendable {
 
     /// `a table lock was not free (try 1 of 5); held by pid …; trying again in 5.0 s`
     public var description: String {
-        var text = "a table lock was not free (try \(attempt) of \(attempts))"
-        switch blockers {
-        case .success(let sessions) where !sessions.isEmpty: text += "; held by " + sessions.map(\.description).joined(separator: "; ")
-        case .success: break
-        case .failure(let error): text += "; the sessions holding locks could not be listed: \(error.message)"
-        }
-        return text + "; trying again in \(PostgresBlockingSession.seconds(pause))"
+        "a table lock was not free (try \(attempt) of \(attempts))"
+            + PostgresBlockingSession.describe(blockers, lead: "; held by ", separator: "; ", none: "", unlisted: "; the sessions holding locks could not be listed: ")
+            + "; trying again in \(PostgresBlockingSession.seconds(pause))"
     }
 }
 
@@ -135,16 +142,11 @@ public struct PostgresLockTimeout: Error, CustomStringConvertible {
         text += " of at most \(PostgresBlockingSession.seconds(policy.timeout)) each (lock_timeout) over \(PostgresBlockingSession.seconds(elapsed))"
         if let version { text += ", at version \(version)" }
         text += ", the last while executing `\(MigrationExecutor.shorten(statement))`. Nothing was changed."
+        text += PostgresBlockingSession.describe(
+            blockers, lead: "\n  Sessions holding locks on the store's tables:\n    ", separator: "\n    ",
+            none: "\n  No session holds a lock on the store's tables any more.",
+            unlisted: "\n  The sessions holding locks on the store's tables could not be listed: ")
         let sessions = (try? blockers.get()) ?? []
-        switch blockers {
-        case .success where sessions.isEmpty:
-            text += "\n  No session holds a lock on the store's tables any more."
-        case .success:
-            text += "\n  Sessions holding locks on the store's tables:"
-            for session in sessions { text += "\n    " + session.description }
-        case .failure(let error):
-            text += "\n  The sessions holding locks on the store's tables could not be listed: \(error.message)"
-        }
         let end = sessions.first.map { "SELECT pg_terminate_backend(\($0.pid))" } ?? "SELECT pg_terminate_backend(pid)"
         text += "\n  hint: let those transactions finish or end them (\(end)), then run the migration again; "
         text += "--lock-timeout 30s waits longer on each try, which makes the app's queries on those tables wait as long"
