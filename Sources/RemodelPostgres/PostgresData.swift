@@ -128,12 +128,14 @@ struct OpenedStore {
         try self.init(connection, schema: schema, version: info.version)
     }
 
-    init(_ connection: PostgresConnection, schema: Schema, version: Int) throws {
+    /// `tablesIn`: the database schema holding the tables (or views) read and written; the
+    /// store's own by default.
+    init(_ connection: PostgresConnection, schema: Schema, version: Int, tablesIn: String? = nil) throws {
         self.connection = connection
         self.schema = schema
         self.version = version
         do {
-            layout = try PostgresLayout(schema: schema, schemaName: connection.target.schema)
+            layout = try PostgresLayout(schema: schema, schemaName: tablesIn ?? connection.target.schema)
         } catch let error as UnsupportedSchema {
             throw PostgresStoreError.unsupportedSchema(error.message)
         }

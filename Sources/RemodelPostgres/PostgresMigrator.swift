@@ -65,11 +65,20 @@ public struct PostgresMigrator: Sendable {
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> (plan: PostgresMigrationPlan, report: MigrationReport) {
         let plan = try given ?? self.plan(at: target, to: version, now: now)
+        return try withLockRetries(at: target, lock: lock, onLockWait: onLockWait) {
+            try migrateOnce(at: target, plan: plan, dryRun: dryRun, now: now, lock: lock, progress: progress)
+        }
+    }
+
+    /// Runs `body`, a transaction whose statements wait at most `lock.timeout` for a table
+    /// lock, again after a pause each time it times out (`onLockWait` hears of it), up to
+    /// `lock.attempts` times; then `PostgresLockTimeout` names the sessions holding the locks.
+    func withLockRetries<T>(at target: PostgresTarget, lock: PostgresLockPolicy, onLockWait: (@Sendable (PostgresLockWait) -> Void)?, _ body: () throws -> T) throws -> T {
         let started = ContinuousClock.now
         var attempt = 1
         while true {
             do {
-                return try migrateOnce(at: target, plan: plan, dryRun: dryRun, now: now, lock: lock, progress: progress)
+                return try body()
             } catch let error where Self.isLockTimeout(error) {
                 // That try was rolled back: see who holds the locks, then wait and try again.
                 let (store, blockers) = Self.blockers(at: target)
@@ -140,6 +149,14 @@ public struct PostgresMigrator: Sendable {
                     fromVersion: info.version, toVersion: info.version, versions: [], countsBefore: [:], countsAfter: [:],
                     dryRun: dryRun, duration: ContinuousClock.now - started, outcome: outcome)
             )
+        }
+        // An online migration in progress is finished or undone first; the views a completed one
+        // left for the new app's connections go (they would block rewriting their columns).
+        if let online = try PostgresOnlineState.read(connection) {
+            guard online.phase == .complete else {
+                throw PostgresOnlineError.inProgress(store: info.name, state: online, wanted: "a migration in one transaction")
+            }
+            try dropLeftovers(online, connection: connection)
         }
         try connection.execute("SELECT set_config('search_path', \(SQLiteRenderer.text(SQLiteRenderer.identifier(target.schema))), true)")
         try connection.execute("SET LOCAL standard_conforming_strings = on")
@@ -223,7 +240,7 @@ extension PostgresPlanRenderer.Step {
 }
 
 /// Runs rendered steps on the migrating connection.
-private struct Runner {
+struct Runner {
     let connection: PostgresConnection
     let schemaName: String
     let customSteps: [String: CustomStep]
@@ -433,14 +450,9 @@ private struct Runner {
 
     /// Records `version` as the store's schema and in the applied migrations.
     func record(_ version: VersionPlan, duration: Duration, now: Date) throws {
-        let layout = try PostgresLayout(schema: version.schema, schemaName: schemaName)
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         try wrap(version.version, "record the migration") {
-            try PostgresMetadata.writeSchema(connection, layout: layout, schema: version.schema, hash: version.schemaHash, version: version.version)
-            try connection.query(
-                "INSERT INTO \(layout.qualified(StoreFormat.migrationsTable)) (\"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\") VALUES ($1, $2, $3, $4, $5)",
-                [String(version.version), version.name, version.checksum, StoreDateFormat.string(from: Date()), String(milliseconds)]
-            )
+            try PostgresMetadata.record(connection, version: version, schemaName: schemaName, milliseconds: Int(milliseconds), now: now)
         }
     }
 
@@ -455,7 +467,7 @@ private struct Runner {
     }
 
     /// A value of a check's result in its stored form, by the column's type OID.
-    private static func storeValue(_ text: String?, type: UInt32) -> StoreValue {
+    static func storeValue(_ text: String?, type: UInt32) -> StoreValue {
         guard let text else { return .null }
         switch type {
         case 20, 21, 23: return Int64(text).map(StoreValue.integer) ?? .text(text)

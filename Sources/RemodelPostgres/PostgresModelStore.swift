@@ -42,22 +42,39 @@ public final class PostgresModelStore: @unchecked Sendable {
     /// Opens the store at `target`, at `version` with `schema`; with `migrator`, migrates an
     /// older store first.
     public init(at target: PostgresTarget, schema: Schema, version: Int, migrator: Migrator? = nil) throws {
-        if let migrator {
-            let info = try PostgresStore.info(at: target) { _ in nil }
-            if info.version < version { _ = try PostgresMigrator(migrator).migrate(at: target, to: version) }
-        }
         let connection = try PostgresConnection(target)
-        let info = try PostgresStore.info(connection) { _ in nil }
+        var info = try PostgresStore.info(connection) { _ in nil }
+        var online = info.version < version ? try PostgresOnlineState.read(connection) : nil
+        if let migrator, info.version < version, online == nil || online?.phase == .complete {
+            _ = try PostgresMigrator(migrator).migrate(at: target, to: version)
+            info = try PostgresStore.info(connection) { _ in nil }
+            online = nil
+        }
         let place = info.name
-        if info.version < version { throw StoreError.migrationNeeded(path: place, storeVersion: info.version, codeVersion: version) }
-        if info.version > version { throw StoreError.superseded(path: place, storeVersion: info.version, codeVersion: version) }
-        if info.schemaHash != schema.storageHash {
-            throw StoreError.schemaMismatch(path: place, version: version, storeHash: info.schemaHash, codeHash: schema.storageHash)
+        var tables = target.schema
+        if info.version < version, let online, online.phase != .complete, online.toVersion == version {
+            // An online migration to this version: this app reads and writes through its views,
+            // and its writes are marked as this version's for the triggers that keep the
+            // previous version's columns in step.
+            guard online.phase == .expanded else {
+                throw PostgresOnlineError.notExpanded(store: place, online)
+            }
+            guard online.schemaHash == schema.storageHash else {
+                throw StoreError.schemaMismatch(path: place, version: version, storeHash: online.schemaHash, codeHash: schema.storageHash)
+            }
+            tables = online.viewSchema
+            try connection.execute("SET remodel.version = '\(version)'")
+        } else {
+            if info.version < version { throw StoreError.migrationNeeded(path: place, storeVersion: info.version, codeVersion: version) }
+            if info.version > version { throw StoreError.superseded(path: place, storeVersion: info.version, codeVersion: version) }
+            if info.schemaHash != schema.storageHash {
+                throw StoreError.schemaMismatch(path: place, version: version, storeHash: info.schemaHash, codeHash: schema.storageHash)
+            }
         }
         self.target = target
         self.schema = schema
         self.version = version
-        store = try OpenedStore(connection, schema: schema, version: version)
+        store = try OpenedStore(connection, schema: schema, version: version, tablesIn: tables)
         hub = PostgresChangeHub.hub(for: target)
     }
 

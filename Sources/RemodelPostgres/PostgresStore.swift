@@ -1,5 +1,7 @@
+import Foundation
 import RemodelCore
 import RemodelLayout
+import RemodelPlanning
 import RemodelStore
 
 /// A Remodel store in one schema of a PostgreSQL database (`PostgresLayout`): creating it, and
@@ -163,6 +165,16 @@ enum PostgresMetadata {
         ] {
             try connection.query(upsert, [key, value])
         }
+    }
+
+    /// Records `version` as the store's schema and as an applied migration.
+    static func record(_ connection: PostgresConnection, version: VersionPlan, schemaName: String, milliseconds: Int, now: Date) throws {
+        let layout = try PostgresLayout(schema: version.schema, schemaName: schemaName)
+        try writeSchema(connection, layout: layout, schema: version.schema, hash: version.schemaHash, version: version.version)
+        try connection.query(
+            "INSERT INTO \(layout.qualified(StoreFormat.migrationsTable)) (\"version\", \"name\", \"checksum\", \"applied_at\", \"duration_ms\") VALUES ($1, $2, $3, $4, $5)",
+            [String(version.version), version.name, version.checksum, StoreDateFormat.string(from: Date()), String(milliseconds)]
+        )
     }
 
     static func entries(_ connection: PostgresConnection, schemaName: String) throws -> [String: String] {

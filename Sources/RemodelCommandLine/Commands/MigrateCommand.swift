@@ -34,7 +34,18 @@ struct MigrateCommand: Command {
         rolls everything back, and the database's own backups are the copy. There each \
         statement waits at most --lock-timeout for a table lock that a session of the app \
         holds; the try is then rolled back and tried again after a pause, five times in all, \
-        and the error names the sessions holding the locks.
+        and the error names the sessions holding the locks. \
+        With --online a PostgreSQL store is migrated in two phases while the app runs: the \
+        expand phase adds the new version's columns and tables beside the old ones, fills them \
+        in batches of about 100 ms with pauses between them, keeps both shapes in step with \
+        triggers, and builds indexes and constraints without blocking writes; apps of both \
+        versions then use the store (the new version's through views, which its \
+        PostgresModelStore finds itself). Once no app of the previous version runs, --complete \
+        drops the old shape in one short transaction and sets the new version; --abort instead \
+        removes the new shape. Killed at any moment, each phase is run again to go on. \
+        'remodel status' shows the phase and the backfill's progress. A version whose steps read \
+        other objects (links found by value, collections rebuilt, custom steps) is refused with \
+        the step, and migrates with the default mode.
         """
     static let store = OptionSpec.option(
         "store", value: "STORE", required: true,
@@ -49,8 +60,21 @@ struct MigrateCommand: Command {
             "PostgreSQL: how long each statement waits for a table lock (250ms, 5s, 1m; default 5s) before the try is rolled back and, after a pause, tried again (5 tries in all); the app's queries on that table wait as long."
     )
 
+    static let online = OptionSpec.flag(
+        "online",
+        help:
+            "PostgreSQL: the expand phase of a migration that never stops the app: the new version's columns and tables beside the old ones, filled in small batches, kept in step both ways while apps of both versions run. Run it again to go on after an interruption."
+    )
+    static let complete = OptionSpec.flag(
+        "complete", help: "PostgreSQL: the contract phase, once no app of the previous version runs: the old columns and tables go, and the store is at the new version.")
+    static let abort = OptionSpec.flag(
+        "abort", help: "PostgreSQL: undo an expand phase that was not completed; the store stays at the previous version with everything either app wrote.")
+
     var options: [OptionSpec] {
-        [Self.store, Self.to, Self.dryRun, Self.noBackup, Self.lockTimeout, ProgressReporter.quietOption, CommonOptions.migrations, CommonOptions.schemas]
+        [
+            Self.store, Self.to, Self.dryRun, Self.noBackup, Self.lockTimeout, Self.online, Self.complete, Self.abort, ProgressReporter.quietOption,
+            CommonOptions.migrations, CommonOptions.schemas,
+        ]
     }
 
     /// `--lock-timeout`: a number of milliseconds, seconds or minutes (`250ms`, `5s`, `1m`; a
@@ -81,6 +105,7 @@ struct MigrateCommand: Command {
         if case .file = location, arguments.value(Self.lockTimeout) != nil {
             throw UsageError("--lock-timeout applies to PostgreSQL stores (postgresql://…); a store file is migrated under SQLite's write lock, which waits for other writers")
         }
+        let phase = try Self.onlinePhase(arguments, location: location, target: target)
 
         guard let checked = HistoryInput.load(arguments) else { return ExitStatus.failure }
         var migrator = arguments.tool.migrator(for: checked.history)
@@ -89,6 +114,9 @@ struct MigrateCommand: Command {
         switch location {
         case .file(let path): store = path
         case .postgres(let database):
+            if let phase {
+                return try migrateOnline(database, phase: phase, migrator: migrator, to: target, quiet: quiet, lock: lock)
+            }
             return try migrateDatabase(database, checked: checked, migrator: migrator, to: target, dryRun: dryRun, quiet: quiet, lock: lock, arguments)
         }
 

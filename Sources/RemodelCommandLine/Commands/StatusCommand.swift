@@ -97,11 +97,37 @@ struct StatusCommand: Command {
         lines.append(
             "Pending migrations: "
                 + pending(version: info.version, schemaHash: info.schemaHash, store: "'\(database.storeArgument)'", checked, foldersFound: foldersFound, tool: arguments.tool))
+        if let online = try PostgresOnlineState.read(at: database), online.phase != .complete {
+            lines += Self.onlineLines(online)
+        }
         Console.write(lines.joined(separator: "\n") + "\n")
         if let checked {
             MigrateCommand.warnAboutEditedMigrations(applied, migrator: Migrator(history: checked.history), checked: checked)
         }
         return ExitStatus.success
+    }
+
+    /// An online migration in progress: its phase, what the apps of each version use, and how
+    /// far the backfill is.
+    static func onlineLines(_ online: PostgresOnlineState) -> [String] {
+        var lines: [String] = []
+        switch online.phase {
+        case .expanding:
+            lines.append(
+                "Online migration: expanding from version \(online.fromVersion) to \(online.toVersion); apps of version \(online.fromVersion) use the store, those of version \(online.toVersion) once it is expanded (run 'remodel migrate --store URL --online' to go on if it stopped)"
+            )
+        case .expanded:
+            lines.append(
+                "Online migration: expanded from version \(online.fromVersion) to \(online.toVersion); apps of both versions use the store (version \(online.toVersion) through schema '\(online.viewSchema)'); next: 'remodel migrate --store URL --complete' once no app of version \(online.fromVersion) runs, or '--abort'"
+            )
+        case .complete:
+            break
+        }
+        for entry in online.backfill {
+            let percent = entry.total == 0 ? 100 : entry.done * 100 / entry.total
+            lines.append("  backfill \(entry.table): \(percent)% (\(entry.done) of \(entry.total) pages, \(entry.rows) objects)")
+        }
+        return lines
     }
 
     /// Whether a migrations or schemas folder is here, and the history they hold when it

@@ -149,6 +149,11 @@ package struct PostgresLayout: Sendable {
         layout.schema.objectType(named: side.owner)?.primaryKeyProperty?.storedType.map(columnType(of:)) ?? .bigint
     }
 
+    /// `CREATE TABLE` for one table of the layout, without its foreign keys.
+    package func createTable(_ definition: SQLTableDefinition) -> String {
+        create(definition, types: columnTypes[definition.name] ?? [:])
+    }
+
     private func create(_ definition: SQLTableDefinition, types: [String: PostgresColumnType]) -> String {
         var parts = [Self.rowidDeclaration]
         parts += definition.columns.map { column in

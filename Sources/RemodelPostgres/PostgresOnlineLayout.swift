@@ -1,0 +1,381 @@
+import RemodelCore
+import RemodelLayout
+import RemodelStore
+
+/// Where an online migration keeps each column of the new layout in the store's tables while
+/// both versions run, and the SQL that keeps the two shapes in step.
+///
+/// A column whose value is an old column unchanged, of the same type (a property kept or
+/// renamed), is that column: both versions read and write it. Any other column is a new one,
+/// `__remodel_new_NAME`, beside the old ones. The newest version reads and writes its tables
+/// through views (one schema of views per expand, `viewSchema`) that give every column its
+/// new name; the previous version keeps reading and writing the tables. A trigger on each
+/// table computes what the other version reads: on the previous app's writes (and the
+/// backfill's), the new columns from the old ones, by the plan's expressions; on the new app's
+/// writes, each old column the new version no longer has from the new values where it can
+/// (a split is joined again, a converted or mapped value is written back in the old type), its
+/// default where it cannot.
+struct PostgresOnlineLayout {
+    /// A column of the new layout.
+    struct Column {
+        var name: String
+        var physical: String
+        var type: PostgresColumnType
+        var value: SQLExpression
+        var isRequired: Bool
+        /// Whether it is an old column both versions share.
+        var isShared: Bool
+    }
+
+    /// A column of the old layout the new one does not have: what the new app's writes give it.
+    struct OldColumn {
+        var name: String
+        var type: PostgresColumnType
+        /// An expression of the new columns, written on every write of the new app.
+        var derived: String?
+        /// The value an object the new app adds gets when nothing derives one.
+        var inserted: String
+    }
+
+    struct Table {
+        var name: String
+        /// The table in the store that holds its rows: the source's, or its own when the
+        /// versions create it.
+        var physical: String
+        var isCreated: Bool
+        var definition: SQLTableDefinition
+        var columns: [Column]
+        var oldColumns: [OldColumn]
+        /// The trigger function's body, when the table has anything to keep in step.
+        var trigger: String?
+        /// `SET` clauses computing every new column from the old ones, for the backfill.
+        var needsBackfill: Bool
+    }
+
+    struct Index {
+        var name: String
+        var temporaryName: String
+        var table: String
+        var columns: [String]
+        var isUnique: Bool
+    }
+
+    struct ForeignKey: Hashable {
+        var table: String
+        var column: String
+        var target: String
+        var targetColumn: String
+        var onDelete: String
+    }
+
+    let shape: PostgresOnlineShape
+    let schemaName: String
+    let viewSchema: String
+    let toVersion: Int
+    private(set) var tables: [Table] = []
+    /// Indexes to build (concurrently) on the store's tables, and their names after the contract.
+    private(set) var newIndexes: [Index] = []
+    /// Indexes of the old layout that are kept but named otherwise in the new one.
+    private(set) var renamedIndexes: [(from: String, to: String)] = []
+    /// Indexes of the old layout the new one does not have.
+    private(set) var droppedIndexes: [String] = []
+    private(set) var newForeignKeys: [ForeignKey] = []
+    /// Columns the previous version requires and the new one does not: NOT NULL goes at once.
+    private(set) var relaxed: [(table: String, column: String)] = []
+
+    init(shape: PostgresOnlineShape, toVersion: Int) throws {
+        self.shape = shape
+        schemaName = shape.old.schemaName
+        self.toVersion = toVersion
+        viewSchema = PostgresLayout.indexName(shape.old.schemaName + "__remodel_v\(toVersion)")
+        let oldTypes = shape.old.columnTypes
+        let oldDefinitions = Dictionary(
+            shape.old.layout.tables.flatMap { [$0.definition] + $0.sideTables.map(\.definition) }.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        var physicalOf: [String: (table: String, columns: [String: String])] = [:]
+        for table in shape.tables {
+            let physical = table.source ?? table.name
+            if table.source == nil, oldTypes[table.name] != nil {
+                throw PostgresOnlineShape.Unsupported(version: toVersion, step: "plan", reason: "a new table '\(table.name)' takes the name of a table the previous version has")
+            }
+            var claimed: Set<String> = []
+            var columns: [Column] = []
+            for column in table.columns {
+                var shared = false
+                if let source = table.source, case .column(let old) = column.value, oldTypes[source]?[old] == column.type, !claimed.contains(old) {
+                    shared = true
+                    claimed.insert(old)
+                    columns.append(Column(name: column.name, physical: old, type: column.type, value: column.value, isRequired: column.isRequired, isShared: true))
+                    let wasRequired = oldDefinitions[source]?.columns.first { $0.name == old }.map { $0.isNotNull || $0.isPrimaryKey } ?? false
+                    if wasRequired && !column.isRequired { relaxed.append((source, old)) }
+                }
+                if !shared {
+                    if column.isPrimaryKey, table.source != nil {
+                        throw PostgresOnlineShape.Unsupported(
+                            version: toVersion, step: "plan", reason: "the key of \(table.name) changes, and both versions must find an object by the same key")
+                    }
+                    let name = table.source == nil ? column.name : PostgresLayout.indexName("__remodel_new_" + column.name)
+                    columns.append(Column(name: column.name, physical: name, type: column.type, value: column.value, isRequired: column.isRequired, isShared: false))
+                }
+            }
+            physicalOf[table.name] = (physical, Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.physical) }))
+            tables.append(
+                Table(
+                    name: table.name, physical: physical, isCreated: table.source == nil, definition: table.definition, columns: columns, oldColumns: [], trigger: nil,
+                    needsBackfill: false))
+        }
+        for index in tables.indices where !tables[index].isCreated {
+            var table = tables[index]
+            try complete(&table, oldTypes: oldTypes[table.physical] ?? [:], oldDefinition: oldDefinitions[table.physical])
+            tables[index] = table
+        }
+        planIndexes(physicalOf: physicalOf)
+        planForeignKeys(physicalOf: physicalOf, oldDefinitions: oldDefinitions)
+    }
+
+    // MARK: - Triggers
+
+    /// The renderer of expressions over a table's columns as they are during the expand phase.
+    private func dialect(_ table: Table, oldTypes: [String: PostgresColumnType]) -> SQLQueryRenderer<PostgresDialect> {
+        var types: [String: PostgresColumnType?] = oldTypes.mapValues { Optional($0) }
+        for column in table.columns where !column.isShared { types[column.physical] = column.type }
+        return SQLQueryRenderer(
+            PostgresDialect(
+                tables: [table.physical: types], temporary: [], lookups: PostgresPlanRenderer.Lookups(), schema: shape.old.layout.schema, version: toVersion))
+    }
+
+    private func write(_ value: SQLExpression, as type: PostgresColumnType, _ renderer: SQLQueryRenderer<PostgresDialect>, _ scope: SQLScope) throws -> String {
+        let text = try renderer.dialect.write(value, as: type, scope, renderer)
+        guard renderer.dialect.lookups.pending.isEmpty else {
+            renderer.dialect.lookups.pending = []
+            throw PostgresOnlineShape.Unsupported(
+                version: toVersion, step: "plan",
+                reason: "a value is computed by Remodel's own code (dates, decimals, URLs or embedded objects read from text), which a trigger cannot call")
+        }
+        return relocated(text)
+    }
+
+    /// Text with Remodel's session functions (`pg_temp.remodel_…`) taken from the view schema,
+    /// where the expand phase creates them for the triggers.
+    func relocated(_ text: String) -> String {
+        text.replacingOccurrences(of: "pg_temp.remodel_", with: SQLiteRenderer.identifier(viewSchema) + ".remodel_")
+    }
+
+    private func complete(_ table: inout Table, oldTypes: [String: PostgresColumnType], oldDefinition: SQLTableDefinition?) throws {
+        let renderer = dialect(table, oldTypes: oldTypes)
+        let scope = SQLScope(table: "new", source: table.physical, qualified: true)
+        let shared = Set(table.columns.filter(\.isShared).map(\.physical))
+        var up: [String] = []
+        for column in table.columns where !column.isShared {
+            up.append("new.\(SQLiteRenderer.identifier(column.physical)) := \(try write(column.value, as: column.type, renderer, scope));")
+        }
+        var checks: [String] = []
+        for check in shape.checks where check.table == table.physical {
+            let condition = try renderer.expression(check.condition, scope, as: .condition)
+            let message = "\(check.check.type)\(check.check.property.map { "." + $0 } ?? ""): \(check.check.problem) (\(check.check.step) of version \(check.version))"
+            checks.append(
+                "IF \(relocated(condition)) THEN RAISE EXCEPTION USING ERRCODE = 'check_violation', MESSAGE = \(SQLiteRenderer.text("this object cannot be written while the store is migrated online to version \(toVersion): " + message)), HINT = \(SQLiteRenderer.text(check.check.hint)); END IF;"
+            )
+        }
+        // What the new app's writes give the columns only the previous version has.
+        var down: [String] = []
+        var inserted: [String] = []
+        let objectType = shape.old.layout.table(named: table.physical)
+        for (name, type) in oldTypes.sorted(by: { $0.key < $1.key }) where name != PostgresLayout.rowid && !shared.contains(name) {
+            let readers = table.columns.filter { !$0.isShared && Self.columns(in: $0.value).contains(name) }
+            var derived: String?
+            if let joined = Self.splitJoin(of: name, readers) {
+                derived =
+                    "concat_ws(\(SQLiteRenderer.text(joined.separator)), "
+                    + joined.parts.map { "NULLIF(new.\(SQLiteRenderer.identifier($0)), '')" }.joined(separator: ", ") + ")"
+            } else if readers.count == 1, Self.columns(in: readers[0].value) == [name] {
+                let value = try write(.column(readers[0].physical), as: type, renderer, scope)
+                derived = "(\(value))::\(type.castName)"
+            }
+            let property = objectType?.object.property(named: name)
+            var defaultValue = StoreValue.null
+            if let property, let column = objectType?.columns.first(where: { $0.name == name }) {
+                defaultValue = (try? DynamicDefaults.value(for: property, type: column.type, schema: shape.old.layout.schema)) ?? .null
+            }
+            let required = oldDefinition?.columns.first { $0.name == name }.map { $0.isNotNull || $0.isPrimaryKey } ?? false
+            if defaultValue.isNull && required { defaultValue = Self.zero(of: type) }
+            let literal = try write(Self.literal(defaultValue), as: type, renderer, scope)
+            table.oldColumns.append(OldColumn(name: name, type: type, derived: derived, inserted: literal))
+            if let derived {
+                down.append("new.\(SQLiteRenderer.identifier(name)) := \(derived);")
+            } else {
+                inserted.append("new.\(SQLiteRenderer.identifier(name)) := \(literal);")
+            }
+        }
+        table.needsBackfill = !up.isEmpty || !checks.isEmpty
+        guard table.needsBackfill || !down.isEmpty || !inserted.isEmpty else { return }
+        var body = "BEGIN\n  IF current_setting('remodel.version', true) IS DISTINCT FROM '\(toVersion)' THEN\n"
+        for line in checks + up { body += "    \(line)\n" }
+        body += "  ELSE\n"
+        for line in down { body += "    \(line)\n" }
+        if !inserted.isEmpty { body += "    IF TG_OP = 'INSERT' THEN\n" + inserted.map { "      \($0)\n" }.joined() + "    END IF;\n" }
+        body += "  END IF;\n  RETURN new;\nEND"
+        table.trigger = body
+    }
+
+    /// The columns an expression reads.
+    static func columns(in expression: SQLExpression) -> Set<String> {
+        var found: Set<String> = []
+        func walk(_ expression: SQLExpression) {
+            switch expression {
+            case .column(let name): found.insert(name)
+            case .function(_, let arguments): arguments.forEach(walk)
+            case .not(let inner), .isNull(let inner), .isNotNull(let inner), .cast(let inner, _): walk(inner)
+            case .binary(_, let lhs, let rhs):
+                walk(lhs)
+                walk(rhs)
+            case .inList(let value, let list, _):
+                walk(value)
+                list.forEach(walk)
+            case .between(let value, let lower, let upper): [value, lower, upper].forEach(walk)
+            case .caseWhen(let operand, let branches, let otherwise):
+                operand.map(walk)
+                for branch in branches {
+                    walk(branch.condition)
+                    walk(branch.result)
+                }
+                otherwise.map(walk)
+            default: break
+            }
+        }
+        walk(expression)
+        return found
+    }
+
+    /// When the new columns reading `column` are the parts of a `split` of it, in order: the
+    /// separator and the parts' physical columns.
+    private static func splitJoin(of column: String, _ readers: [Column]) -> (separator: String, parts: [String])? {
+        var parts: [Int: String] = [:]
+        var separator: String?
+        var count = 0
+        for reader in readers {
+            guard case .function(.splitPart, let arguments) = reader.value, arguments.count == 4, arguments[0] == .column(column),
+                case .text(let sep) = arguments[1], case .integer(let part) = arguments[2], case .integer(let total) = arguments[3],
+                separator == nil || separator == sep
+            else { return nil }
+            separator = sep
+            count = Int(total)
+            parts[Int(part)] = reader.physical
+        }
+        guard let separator, parts.count == count, count > 0 else { return nil }
+        return (separator, (0..<count).map { parts[$0]! })
+    }
+
+    private static func literal(_ value: StoreValue) -> SQLExpression {
+        switch value {
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text): .text(text)
+        case .blob(let bytes): .blob(bytes)
+        default: .null
+        }
+    }
+
+    /// The empty value of a column type, for a required column the new version does not fill.
+    private static func zero(of type: PostgresColumnType) -> StoreValue {
+        switch PostgresValueCoding(columnType: type).kind {
+        case .scalar(.string), .scalar(.url): .text("")
+        case .scalar(.data), .scalar(.objectId): .blob([])
+        case .scalar(.uuid): .blob(Array(repeating: 0, count: 16))
+        case .scalar(.double), .scalar(.float): .real(0)
+        case .embedded: .text("{}")
+        default: .integer(0)
+        }
+    }
+
+    // MARK: - Indexes and keys
+
+    private mutating func planIndexes(physicalOf: [String: (table: String, columns: [String: String])]) {
+        struct Key: Hashable {
+            var table: String
+            var columns: [String]
+            var isUnique: Bool
+        }
+        var old: [Key: String] = [:]
+        for table in shape.old.layout.tables {
+            for index in table.indexes + table.sideTables.compactMap(\.index) {
+                old[Key(table: index.table, columns: index.columns, isUnique: index.isUnique)] = PostgresLayout.indexName(index.name)
+            }
+        }
+        var kept: Set<String> = []
+        for table in shape.new.layout.tables {
+            for index in table.indexes + table.sideTables.compactMap(\.index) {
+                guard let physical = physicalOf[index.table] else { continue }
+                let columns = index.columns.map { physical.columns[$0] ?? $0 }
+                let name = PostgresLayout.indexName(index.name)
+                if let existing = old[Key(table: physical.table, columns: columns, isUnique: index.isUnique)] {
+                    kept.insert(existing)
+                    if existing != name { renamedIndexes.append((existing, name)) }
+                } else {
+                    newIndexes.append(
+                        Index(
+                            name: name, temporaryName: PostgresLayout.indexName("__remodel_ix_\(toVersion)_" + index.name), table: physical.table, columns: columns,
+                            isUnique: index.isUnique))
+                }
+            }
+        }
+        // A unique group of the new layout the old one lacks is a unique index too.
+        for table in tables {
+            for case .unique(let names) in table.definition.constraints {
+                let columns = names.map { name in table.columns.first { $0.name == name }?.physical ?? name }
+                let oldUnique = shape.old.layout.tables.flatMap { [$0.definition] + $0.sideTables.map(\.definition) }.contains {
+                    $0.name == table.physical && $0.constraints.contains(.unique(columns))
+                }
+                if !oldUnique && !table.isCreated {
+                    let name = PostgresLayout.indexName(table.name + "_" + names.joined(separator: "_") + "_key")
+                    newIndexes.append(
+                        Index(name: name, temporaryName: PostgresLayout.indexName("__remodel_ix_\(toVersion)_" + name), table: table.physical, columns: columns, isUnique: true))
+                }
+            }
+        }
+        droppedIndexes = old.values.filter { !kept.contains($0) }.sorted()
+    }
+
+    private mutating func planForeignKeys(physicalOf: [String: (table: String, columns: [String: String])], oldDefinitions: [String: SQLTableDefinition]) {
+        var old: Set<ForeignKey> = []
+        for definition in oldDefinitions.values {
+            for case .foreignKey(let column, let key) in definition.constraints {
+                old.insert(ForeignKey(table: definition.name, column: column, target: key.table, targetColumn: key.column, onDelete: key.onDelete.rawValue))
+            }
+        }
+        for table in tables {
+            for case .foreignKey(let column, let key) in table.definition.constraints {
+                guard let target = physicalOf[key.table] else { continue }
+                let foreignKey = ForeignKey(
+                    table: table.physical, column: physicalOf[table.name]?.columns[column] ?? column, target: target.table,
+                    targetColumn: target.columns[key.column] ?? key.column, onDelete: key.onDelete.rawValue)
+                if !old.contains(foreignKey) { newForeignKeys.append(foreignKey) }
+            }
+        }
+    }
+
+    // MARK: - Statements
+
+    func qualified(_ name: String) -> String { PostgresLayout.qualified(name, in: schemaName) }
+
+    /// The name of the NOT VALID check standing in for a required new column's NOT NULL.
+    static func requiredCheck(_ column: String) -> String { PostgresLayout.indexName("__remodel_required_" + column) }
+
+    /// Columns whose NOT NULL is checked by a constraint until the contract sets it.
+    var requiredChecks: [(table: String, column: String)] {
+        tables.filter { !$0.isCreated }.flatMap { table in table.columns.filter { $0.isRequired && !$0.isShared }.map { (table.physical, $0.physical) } }
+    }
+
+    static func foreignKeyName(_ key: ForeignKey) -> String { PostgresLayout.indexName("__remodel_fk_\(key.table)_\(key.column)") }
+
+    /// The view of a table of the new layout, in the view schema.
+    func viewStatement(_ table: Table) -> String {
+        let columns =
+            [SQLiteRenderer.identifier(PostgresLayout.rowid)]
+            + table.columns.map { SQLiteRenderer.identifier($0.physical) + ($0.physical == $0.name ? "" : " AS " + SQLiteRenderer.identifier($0.name)) }
+        return "CREATE VIEW \(PostgresLayout.qualified(table.name, in: viewSchema)) AS SELECT \(columns.joined(separator: ", ")) FROM \(qualified(table.physical))"
+    }
+
+    func createStatement(_ table: Table) -> String {
+        shape.new.createTable(table.definition).replacingOccurrences(of: shape.new.qualified(table.name), with: qualified(table.name))
+    }
+}
