@@ -106,6 +106,8 @@ public struct PostgresOnlineReport: Sendable {
     }
 
     public var outcome: Outcome
+    /// The store, for messages: its server, database and schema.
+    public var store: String
     public var fromVersion: Int
     public var toVersion: Int
     public var viewSchema: String
@@ -189,7 +191,7 @@ extension PostgresMigrator {
             layout = try onlineLayout(for: current, schemaName: target.schema, store: store, now: now)
             if current.phase == .expanded {
                 return PostgresOnlineReport(
-                    outcome: .alreadyExpanded, fromVersion: current.fromVersion, toVersion: current.toVersion, viewSchema: current.viewSchema, backfilled: [],
+                    outcome: .alreadyExpanded, store: store, fromVersion: current.fromVersion, toVersion: current.toVersion, viewSchema: current.viewSchema, backfilled: [],
                     duration: ContinuousClock.now - started)
             }
         } else {
@@ -198,7 +200,7 @@ extension PostgresMigrator {
             let plan = try migrator.plan(from: info.version, to: version, now: now)
             guard !plan.isEmpty else {
                 return PostgresOnlineReport(
-                    outcome: .upToDate, fromVersion: info.version, toVersion: info.version, viewSchema: "", backfilled: [], duration: ContinuousClock.now - started)
+                    outcome: .upToDate, store: store, fromVersion: info.version, toVersion: info.version, viewSchema: "", backfilled: [], duration: ContinuousClock.now - started)
             }
             layout = try Self.onlineLayout(plan.versions, schemaName: target.schema, store: store)
             // Objects the plan's checks refuse stop it here, before anything changes.
@@ -214,7 +216,7 @@ extension PostgresMigrator {
         let backfilled = try runBackfill(layout, state: current, connection: connection, store: store, lock: lock, policy: policy, progress: progress)
         try finishExpand(layout, connection: connection, store: store, lock: lock, onLockWait: onLockWait)
         return PostgresOnlineReport(
-            outcome: .expanded, fromVersion: current.fromVersion, toVersion: current.toVersion, viewSchema: layout.viewSchema, backfilled: backfilled,
+            outcome: .expanded, store: store, fromVersion: current.fromVersion, toVersion: current.toVersion, viewSchema: layout.viewSchema, backfilled: backfilled,
             duration: ContinuousClock.now - started)
     }
 
@@ -241,7 +243,7 @@ extension PostgresMigrator {
             }
         }
         return PostgresOnlineReport(
-            outcome: .completed, fromVersion: state.fromVersion, toVersion: state.toVersion, viewSchema: layout.viewSchema, backfilled: [],
+            outcome: .completed, store: store, fromVersion: state.fromVersion, toVersion: state.toVersion, viewSchema: layout.viewSchema, backfilled: [],
             duration: ContinuousClock.now - started)
     }
 
@@ -284,7 +286,7 @@ extension PostgresMigrator {
             }
         }
         return PostgresOnlineReport(
-            outcome: .aborted, fromVersion: state.toVersion, toVersion: state.fromVersion, viewSchema: layout.viewSchema, backfilled: [],
+            outcome: .aborted, store: store, fromVersion: state.toVersion, toVersion: state.fromVersion, viewSchema: layout.viewSchema, backfilled: [],
             duration: ContinuousClock.now - started)
     }
 

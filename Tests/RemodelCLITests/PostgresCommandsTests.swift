@@ -7,11 +7,11 @@ import XCTest
 /// commands write for a SQLite file.
 final class PostgresCommandsTests: CLIFolderTestCase {
     override var commandDirectory: URL { CLIRunner.packageRoot }
-    private var server: PostgresTestServer!
-    private var database: String!
+    var server: PostgresTestServer!
+    var database: String!
 
     /// Starts (or reuses) the test server and makes this test's database.
-    private func startServer() throws {
+    func startServer() throws {
         server = try PostgresTestServer.shared { XCTSkip($0) }
         database = try server.makeDatabase()
     }
@@ -85,7 +85,7 @@ final class PostgresCommandsTests: CLIFolderTestCase {
     // MARK: - import, export, migrate
 
     /// A store in `schema` at `version`, holding the example fixture of that version.
-    private func makeStore(version: Int, schema: String, data: String? = nil) throws -> String {
+    func makeStore(version: Int, schema: String, data: String? = nil) throws -> String {
         let url = server.url(database: database) + "?schema=" + schema
         try remodel(["import", "--store", url, "--version", String(version), data ?? Self.fixtures.appendingPathComponent("v\(version).json").path])
         return url
@@ -203,24 +203,8 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         try startServer()
         let url = try makeStore(version: 1, schema: "locked")
         let before = try server.dump(database: database, schema: "locked")
-        // One implicit transaction: the lock is held while it sleeps.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: server.binaryFolder + "/psql")
-        holder.arguments = [
-            "-X", "-q", "-h", server.socketFolder, "-p", String(server.port), "-U", server.superuser, "-d", database,
-            "-c", "LOCK TABLE locked.\"Person\" IN ACCESS SHARE MODE; SELECT pg_sleep(60)",
-        ]
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
+        let (holder, holderPID) = try holdLock(on: "locked")
         defer { if holder.isRunning { holder.terminate() } }
-        var holderPID = ""
-        try CLIRunner.waitUntil("the other session holds its lock") {
-            holderPID = try server.psql(
-                "SELECT string_agg(l.pid::text, ',') FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'Person' AND l.granted AND l.mode = 'AccessShareLock'",
-                database: database
-            ).trimmingCharacters(in: .whitespacesAndNewlines)
-            return !holderPID.isEmpty
-        }
 
         let started = Date()
         let refused = try remodel(["migrate", "--store", url, "--lock-timeout", "200ms"], expect: 1)
@@ -243,6 +227,29 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         let migrated = try remodel(["migrate", "--store", url, "--lock-timeout", "200ms"])
         XCTAssertFalse(migrated.stderr.contains("Waiting"), migrated.stderr)
         XCTAssertEqual(try server.psql("SELECT value FROM locked._remodel_metadata WHERE key = 'schemaVersion'", database: database), "3\n")
+    }
+
+    /// A psql session that takes a lock on `schema`'s Person table and sleeps with it, and
+    /// its server process's pid.
+    func holdLock(on schema: String) throws -> (Process, String) {
+        // One implicit transaction: the lock is held while it sleeps.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: server.binaryFolder + "/psql")
+        holder.arguments = [
+            "-X", "-q", "-h", server.socketFolder, "-p", String(server.port), "-U", server.superuser, "-d", database,
+            "-c", "LOCK TABLE \(schema).\"Person\" IN ACCESS SHARE MODE; SELECT pg_sleep(60)",
+        ]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        var holderPID = ""
+        try CLIRunner.waitUntil("the other session holds its lock") {
+            holderPID = try server.psql(
+                "SELECT string_agg(l.pid::text, ',') FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '\(schema)' AND c.relname = 'Person' AND l.granted AND l.mode = 'AccessShareLock'",
+                database: database
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+            return !holderPID.isEmpty
+        }
+        return (holder, holderPID)
     }
 
     func testALockTimeoutThatIsNoDurationIsAUsageError() throws {
@@ -351,7 +358,7 @@ final class PostgresCommandsTests: CLIFolderTestCase {
     }
 
     /// `dateLastUpdated` is the time of each migration; the rest must match.
-    private static func withoutDates(_ export: String) -> String {
+    static func withoutDates(_ export: String) -> String {
         export.split(separator: "\n").filter { !$0.contains("\"dateLastUpdated\"") }.joined(separator: "\n")
     }
 }

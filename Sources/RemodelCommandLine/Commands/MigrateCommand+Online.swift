@@ -42,7 +42,7 @@ extension MigrateCommand {
                 case .abort: return try postgres.abort(at: database, lock: lock, onLockWait: waiting)
                 }
             }
-            Console.write(Self.text(of: report, store: "\(database.redacted) (schema \(database.schema))"))
+            Console.write(Self.text(of: report))
             return ExitStatus.success
         } catch {
             Console.writeError("Error: \(error)\n")
@@ -50,7 +50,8 @@ extension MigrateCommand {
         }
     }
 
-    static func text(of report: PostgresOnlineReport, store: String) -> String {
+    static func text(of report: PostgresOnlineReport) -> String {
+        let store = report.store
         let seconds = String(format: "%.3f", Double(report.duration.components.seconds) + Double(report.duration.components.attoseconds) / 1e18)
         switch report.outcome {
         case .upToDate:
