@@ -21,11 +21,14 @@ public struct ChangeRules {
     public var history: MigrationHistory
     public var sources: HistorySources
     public var loaded: MigrationHistoryLoadResult
+    /// The engine whose locking rules also judge each version (`--engine`).
+    public var engine: CheckEngine
 
-    public init(history: MigrationHistory, sources: HistorySources, loaded: MigrationHistoryLoadResult) {
+    public init(history: MigrationHistory, sources: HistorySources, loaded: MigrationHistoryLoadResult, engine: CheckEngine = .sqlite) {
         self.history = history
         self.sources = sources
         self.loaded = loaded
+        self.engine = engine
     }
 
     /// Every finding for the versions `judged` (version 1, the baseline, changes nothing), of
@@ -40,8 +43,16 @@ public struct ChangeRules {
             let file = loaded.files[version] ?? MigrationFolder.migrationFileName(version: version, name: planned.name)
             // At the file's `steps:` (its start without): the version a reviewer accepts it in.
             let place = sources.migrations[version]?.start ?? SourceLocation(file: file, line: 1, column: 1)
-            let changes = Self.dataChanges(of: planned.changes) + Self.apiChanges(from: old, to: new, renames: planned.renames)
-            let accepted = loaded.acceptances[version] ?? []
+            var changes = Self.dataChanges(of: planned.changes) + Self.apiChanges(from: old, to: new, renames: planned.renames)
+            var lockingRules: [String: (rule: CheckRule, instead: String)] = [:]
+            if engine == .postgresql {
+                for (change, rule, instead) in PostgresRules.changes(of: planned.changes, from: old, to: new, renames: planned.renames) {
+                    changes.append(change)
+                    lockingRules[change.subject + "\u{0}" + change.summary] = (rule, instead)
+                }
+            }
+            // `locking` acceptances are judged only when the engine's rules run.
+            let accepted = (loaded.acceptances[version] ?? []).filter { engine == .postgresql || $0.kind != .locking }
             var used = Set<ChangeAcceptance>()
             var seen = Set<String>()
             for change in changes where seen.insert("\(change.kind.rawValue) \(change.subject) \(change.summary)").inserted {
@@ -49,7 +60,7 @@ public struct ChangeRules {
                     used.insert(acceptance)
                     continue
                 }
-                findings.append(Self.finding(for: change, version: version, file: file, at: place))
+                findings.append(Self.finding(for: change, version: version, file: file, at: place, locking: lockingRules[change.subject + "\u{0}" + change.summary]))
             }
             for acceptance in accepted where !used.contains(acceptance) {
                 let made = changes.filter { $0.kind == acceptance.kind }.map(\.subject)
@@ -73,8 +84,8 @@ public struct ChangeRules {
 
     // MARK: - Findings
 
-    static func finding(for change: Change, version: Int, file: String, at place: SourceLocation) -> Diagnostic {
-        let rule: CheckRule
+    static func finding(for change: Change, version: Int, file: String, at place: SourceLocation, locking: (rule: CheckRule, instead: String)? = nil) -> Diagnostic {
+        var rule = CheckRules.destructiveChange
         let what: String
         switch change.kind {
         case .destructive:
@@ -86,6 +97,9 @@ public struct ChangeRules {
         case .breaking:
             rule = CheckRules.breakingAPIChange
             what = "breaks the generated Swift API (code using it must change)"
+        case .locking:
+            rule = locking?.rule ?? CheckRules.postgresTableRewrite
+            what = "locks or rewrites a table on PostgreSQL in the default mode"
         }
         let acceptance = "accept it in '\(file)' with the reason, where reviewers see it: 'accept: { \(change.kind.rawValue): { \(change.subject): \"why\" } }'"
         let fix: String =
@@ -93,6 +107,7 @@ public struct ChangeRules {
             case .destructive: "keep the data with a step (renameProperty, renameType, split, set …) or keep what was removed; if the data may go, \(acceptance)"
             case .dataDependent: "try it on a copy of real data ('remodel migrate --store COPY --dry-run'), then \(acceptance)"
             case .breaking: "update the code that uses it, then \(acceptance)"
+            case .locking: "\(locking?.instead ?? "migrate it with `remodel migrate --online`"); if a short lock is fine (a small table, a maintenance window), \(acceptance)"
             }
         return Diagnostic(
             rule.defaultSeverity, rule: rule.id,

@@ -69,9 +69,24 @@ public enum CheckRules {
         "with --base REF: a version that REF already has differs from REF's files (released versions never change)"
     )
 
+    public static let postgresTableRewrite = CheckRule(
+        "postgres-table-rewrite", .warning,
+        "with --engine postgresql: a version computes a value of every object or changes a column's type, which rewrites the table while the app waits")
+    public static let postgresNotNullScan = CheckRule(
+        "postgres-not-null-scan", .warning, "with --engine postgresql: a property becomes required, and SET NOT NULL reads the whole table while writes wait")
+    public static let postgresBlockingIndex = CheckRule(
+        "postgres-blocking-index", .warning, "with --engine postgresql: an index or unique group on an existing type, built without CONCURRENTLY")
+    public static let postgresValidatingForeignKey = CheckRule(
+        "postgres-validating-foreign-key", .warning, "with --engine postgresql: a link added to an existing type, whose foreign key is checked on every row while writes wait")
+    public static let postgresRename = CheckRule(
+        "postgres-rename", .warning, "with --engine postgresql: a type or property renamed while instances of the previous version still read the old name")
+    public static let postgresVolatileDefault = CheckRule(
+        "postgres-volatile-default", .warning, "with --engine postgresql: a property added with a default made for each object ($uuid, $objectId), computed for every row at once")
+
     public static let all: [CheckRule] = [
         destructiveChange, dataDependentChange, breakingAPIChange, unansweredQuestion, unusedAcceptance,
         generatedOutOfDate, sumMissing, sumFileChanged, sumFileDeleted, sumFileUnrecorded, sumOutdated, releasedVersionEdited,
+        postgresTableRewrite, postgresNotNullScan, postgresBlockingIndex, postgresValidatingForeignKey, postgresRename, postgresVolatileDefault,
     ]
 
     /// The rule with ID `id`.

@@ -29,6 +29,8 @@ public struct CheckInput: Sendable {
     /// `--realm-class-names`, for the Realm side of `--generated`.
     public var realmClassNames: String = GeneratorOptions.defaultRealmClassNames
     public var strict: Bool = false
+    /// `--engine`: the engine whose locking rules also judge the new versions.
+    public var engine: CheckEngine = .sqlite
 
     public init(
         schemasPath: String, migrationsPath: String, schema: SchemaLoadResult?, loaded: MigrationHistoryLoadResult, history: MigrationHistory?, sources: HistorySources,
@@ -79,7 +81,7 @@ public enum RepositoryCheck {
         // Released versions must match remodel.sum; the new ones are still being edited.
         findings += MigrationSum.verify(migrations: input.migrationsPath, hashes: input.loaded.fileHashes, unreleased: Set(judged))
         if let history = input.history, !input.diagnostics.containsErrors {
-            findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded).findings(judging: judged)
+            findings += ChangeRules(history: history, sources: input.sources, loaded: input.loaded, engine: input.engine).findings(judging: judged)
         }
         // What `generate` and the build plugin would refuse (and Realm's output, with --realm).
         if let result = input.schema, let schema = result.schema, !input.diagnostics.containsErrors {

@@ -66,6 +66,9 @@ struct PostgresOnlineLayout {
         var target: String
         var targetColumn: String
         var onDelete: String
+        /// The name PostgreSQL gives it in a fresh store (`Table_column_fkey`), which it takes
+        /// at the contract.
+        var finalName = ""
     }
 
     let shape: PostgresOnlineShape
@@ -164,9 +167,18 @@ struct PostgresOnlineLayout {
         let renderer = dialect(table, oldTypes: oldTypes)
         let scope = SQLScope(table: "new", source: table.physical, qualified: true)
         let shared = Set(table.columns.filter(\.isShared).map(\.physical))
+        // A value is computed when the object is added (or backfilled), and again only when a
+        // column it is computed from changes: a write that leaves those alone keeps what the
+        // other version wrote.
+        func whenChanged(_ sources: Set<String>, _ assignment: String) -> String {
+            let changed = sources.sorted().map { "new.\(SQLiteRenderer.identifier($0)) IS DISTINCT FROM old.\(SQLiteRenderer.identifier($0))" }
+            let condition = (["TG_OP = 'INSERT'", "current_setting('remodel.backfill', true) = 'on'"] + changed).joined(separator: " OR ")
+            return "IF \(condition) THEN \(assignment) END IF;"
+        }
         var up: [String] = []
         for column in table.columns where !column.isShared {
-            up.append("new.\(SQLiteRenderer.identifier(column.physical)) := \(try write(column.value, as: column.type, renderer, scope));")
+            let assignment = "new.\(SQLiteRenderer.identifier(column.physical)) := \(try write(column.value, as: column.type, renderer, scope));"
+            up.append(whenChanged(Self.columns(in: column.value), assignment))
         }
         var checks: [String] = []
         for check in shape.checks where check.table == table.physical {
@@ -191,6 +203,7 @@ struct PostgresOnlineLayout {
                 let value = try write(.column(readers[0].physical), as: type, renderer, scope)
                 derived = "(\(value))::\(type.castName)"
             }
+            let derivedFrom = Set(readers.map(\.physical))
             let property = objectType?.object.property(named: name)
             var defaultValue = StoreValue.null
             if let property, let column = objectType?.columns.first(where: { $0.name == name }) {
@@ -201,7 +214,7 @@ struct PostgresOnlineLayout {
             let literal = try write(Self.literal(defaultValue), as: type, renderer, scope)
             table.oldColumns.append(OldColumn(name: name, type: type, derived: derived, inserted: literal))
             if let derived {
-                down.append("new.\(SQLiteRenderer.identifier(name)) := \(derived);")
+                down.append(whenChanged(derivedFrom, "new.\(SQLiteRenderer.identifier(name)) := \(derived);"))
             } else {
                 inserted.append("new.\(SQLiteRenderer.identifier(name)) := \(literal);")
             }
@@ -345,10 +358,13 @@ struct PostgresOnlineLayout {
         for table in tables {
             for case .foreignKey(let column, let key) in table.definition.constraints {
                 guard let target = physicalOf[key.table] else { continue }
-                let foreignKey = ForeignKey(
+                var foreignKey = ForeignKey(
                     table: table.physical, column: physicalOf[table.name]?.columns[column] ?? column, target: target.table,
                     targetColumn: target.columns[key.column] ?? key.column, onDelete: key.onDelete.rawValue)
-                if !old.contains(foreignKey) { newForeignKeys.append(foreignKey) }
+                if !old.contains(foreignKey) {
+                    foreignKey.finalName = PostgresLayout.indexName("\(table.name)_\(column)_fkey")
+                    newForeignKeys.append(foreignKey)
+                }
             }
         }
     }

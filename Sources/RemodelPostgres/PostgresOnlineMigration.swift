@@ -407,6 +407,8 @@ extension PostgresMigrator {
                 do {
                     try connection.transaction {
                         try connection.execute("SET LOCAL lock_timeout = \(lock.milliseconds)")
+                        // The triggers compute every new column of the rows it touches.
+                        try connection.execute("SET LOCAL remodel.backfill = 'on'")
                         let rowid = SQLiteRenderer.identifier(PostgresLayout.rowid)
                         touched =
                             try connection.query("UPDATE \(table) SET \(rowid) = \(rowid) WHERE ctid >= '(\(done),0)'::tid AND ctid < '(\(end),0)'::tid").affectedRows
@@ -518,6 +520,11 @@ extension PostgresMigrator {
         }
         for (from, to) in layout.renamedIndexes { try connection.execute("ALTER INDEX \(layout.qualified(from)) RENAME TO \(identifier(to))") }
         for index in layout.newIndexes { try connection.execute("ALTER INDEX \(layout.qualified(index.temporaryName)) RENAME TO \(identifier(index.name))") }
+        for key in layout.newForeignKeys {
+            let table = layout.tables.first { $0.physical == key.table }?.name ?? key.table
+            try connection.execute(
+                "ALTER TABLE \(layout.qualified(table)) RENAME CONSTRAINT \(identifier(PostgresOnlineLayout.foreignKeyName(key))) TO \(identifier(key.finalName))")
+        }
         // Remodel's functions go; the views stay for the new app's open connections, until the
         // next migration.
         let functions = try connection.query(

@@ -427,3 +427,76 @@ final class CheckCommandTests: CLIFolderTestCase {
         XCTAssertTrue(try remodel(["diff", "nowhere"], expect: 64).stderr.contains("'nowhere' is neither a version number nor a schema file or folder"))
     }
 }
+
+extension CheckCommandTests {
+    // MARK: - PostgreSQL's locking rules
+
+    /// `--engine postgresql` flags each change the default mode locks a table for or that
+    /// breaks instances of the previous version, says what to do instead, and takes
+    /// `accept: { locking: … }`; without it none of them is judged.
+    func testPostgresLockingRulesFlagWhatTheDefaultModeLocksAndTakeAcceptances() throws {
+        try newVersion("dog-tags") {
+            $0.replacingOccurrences(of: "      name: { type: string, default: \"\" }\n      breed:", with: "      name: { type: string, default: \"\", indexed: true }\n      breed:")
+                .replacingOccurrences(of: "      profileImageUrl: url?\n      dateLastUpdated", with: "      profileImageUrl: { type: url, default: \"https://example.com/dog.png\" }\n      dateLastUpdated")
+                .replacingOccurrences(of: "      favoriteToy:", with: "      tag: { type: uuid, default: $uuid }\n      walker: Person?\n      favoriteToy:")
+        }
+        try edit("Migrations/0004-dog-tags.yaml") { $0.replacingOccurrences(of: "steps: []", with: "steps:\n  - renameProperty: { type: Dog, from: breed, to: kind }") }
+        try edit("Schemas/DoggoDB.yaml") { $0.replacingOccurrences(of: "      breed: { type: string", with: "      kind: { type: string") }
+        try remodel(["migration", "amend"])
+        let plain = try check(["--format", "json"], expect: 0)
+        for rule in ["postgres-blocking-index", "postgres-not-null-scan", "postgres-volatile-default", "postgres-validating-foreign-key", "postgres-rename"] {
+            XCTAssertTrue(try findings(plain, rule: rule).isEmpty, "\(rule) without --engine postgresql:\n\(plain.stdout)")
+        }
+        let output = try check(["--engine", "postgresql", "--format", "json"], expect: 0)
+        for rule in ["postgres-blocking-index", "postgres-not-null-scan", "postgres-volatile-default", "postgres-validating-foreign-key", "postgres-rename"] {
+            let found = try findings(output, rule: rule)
+            XCTAssertEqual(found.map(\.file), ["Migrations/0004-dog-tags.yaml"], "\(rule):\n\(output.stdout)")
+            XCTAssertEqual(found.map(\.severity), ["warning"], rule)
+        }
+        let text = try check(["--engine", "postgresql", "--strict"], expect: 1).stderr
+        for expected in [
+            "version 4: index on Dog.name added — locks or rewrites a table on PostgreSQL in the default mode",
+            "CREATE INDEX blocks writes to Dog until it is built; `remodel migrate --online` builds it CONCURRENTLY",
+            "SET NOT NULL reads every row while writes wait; `remodel migrate --online` adds a CHECK … NOT VALID",
+            "a default made fresh for each object ($uuid) is computed for every existing row",
+            "adding the foreign key reads every Dog row while writes to Dog and its target wait; `remodel migrate --online` adds it NOT VALID",
+            "instances of the previous version still read 'breed' until they are replaced",
+            "'accept: { locking: { Dog.breed: \"why\" } }'",
+            "[postgres-rename]",
+        ] {
+            XCTAssertTrue(text.contains(expected), "missing \(expected):\n\(text)")
+        }
+        // Accepted one by one, as the other classes of change are.
+        try edit("Migrations/0004-dog-tags.yaml") {
+            $0 + """
+                accept:
+                  locking:
+                    Dog.name: the dogs table is small
+                    Dog.profileImageUrl: the dogs table is small
+                    Dog.tag: the dogs table is small
+                    Dog.walker: the dogs table is small
+                    Dog.breed: the app reads both names in this release
+                    Dog.nothing: a typo
+
+                """
+        }
+        let accepted = try check(["--engine", "postgresql", "--format", "json"], expect: 0)
+        XCTAssertTrue(try findings(accepted, rule: "postgres-rename").isEmpty, accepted.stdout)
+        XCTAssertTrue(try findings(accepted, rule: "postgres-blocking-index").isEmpty, accepted.stdout)
+        XCTAssertEqual(try findings(accepted, rule: "unused-acceptance").count, 1, accepted.stdout)
+        // Without the engine, `locking` acceptances are not judged.
+        XCTAssertTrue(try findings(try check(["--format", "json"], expect: 0), rule: "unused-acceptance").isEmpty)
+    }
+
+    /// The example's version 3 converts every dog's weight: a rewrite of the table.
+    func testTheExamplesConversionIsATableRewriteOnPostgres() throws {
+        let output = try check(["--engine", "postgresql"], expect: 0)
+        XCTAssertTrue(
+            output.stderr.contains(
+                "Migrations/0003-dog-details.yaml:12:1: warning: version 3: convert Dog.weight from string to int (onError: default) — locks or rewrites a table on PostgreSQL in the default mode"
+            ), output.stderr)
+        XCTAssertTrue(output.stderr.contains("[postgres-table-rewrite]"), output.stderr)
+        let usage = try check(["--engine", "oracle"], expect: 64)
+        XCTAssertTrue(usage.stderr.contains("--engine is sqlite or postgresql, found 'oracle'"), usage.stderr)
+    }
+}

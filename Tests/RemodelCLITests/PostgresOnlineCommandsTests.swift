@@ -148,3 +148,43 @@ extension PostgresCommandsTests {
         }
     }
 }
+
+extension PostgresCommandsTests {
+    /// An index, a link and a rename on an existing type: the expand phase builds the index
+    /// concurrently and the foreign key NOT VALID, the views give each version its own name,
+    /// and after the contract the store is the default mode's: the same objects, and the same
+    /// columns, indexes and constraints under the same names.
+    func testIndexesLinksAndRenamesMigrateOnlineAsTheDefaultModeDoes() throws {
+        try startServer()
+        let history = try historyWithVersion4(
+            steps: "  - renameProperty: { type: Dog, from: breed, to: kind }\n",
+            edit: {
+                $0.replacingOccurrences(of: "      name:\n        type: string\n        default: \"\"\n      breed:\n        type: string", with: "      name:\n        type: string\n        default: \"\"\n        indexed: true\n      kind:\n        type: string")
+                    .replacingOccurrences(of: "      favoriteToy:", with: "      walker:\n        type: \"Person?\"\n      tag:\n        type: string\n        default: none\n      favoriteToy:")
+            })
+        let arguments = ["--migrations", history.migrations, "--schemas", history.schemas]
+        let direct = try makeStore(version: 1, schema: "v4_direct")
+        let online = try makeStore(version: 1, schema: "v4_online")
+        try remodel(["migrate", "--store", direct] + arguments)
+        try remodel(["migrate", "--store", online, "--online"] + arguments)
+        let during = try server.psql(
+            "SELECT string_agg(indexname || ':' || indexdef, E'\\n' ORDER BY indexname) FROM pg_indexes WHERE schemaname = 'v4_online' AND tablename = 'Dog'", database: database)
+        XCTAssertTrue(during.contains("__remodel_ix_4_Dog.name.index"), during)
+        try remodel(["migrate", "--store", online, "--complete"] + arguments)
+        XCTAssertEqual(Self.withoutDates(try export(online)), Self.withoutDates(try export(direct)))
+        func shape(_ schema: String) throws -> String {
+            try server.psql(
+                """
+                SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
+                  SELECT c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END AS x
+                    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = '\(schema)' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped AND c.relname <> '_remodel_online'
+                  UNION ALL SELECT 'index ' || indexname || ' ' || replace(indexdef, '\(schema).', '') FROM pg_indexes WHERE schemaname = '\(schema)' AND tablename <> '_remodel_online'
+                  UNION ALL SELECT 'constraint ' || conname || ' ' || pg_get_constraintdef(k.oid) FROM pg_constraint k JOIN pg_namespace n ON n.oid = k.connamespace
+                    WHERE n.nspname = '\(schema)' AND conname NOT LIKE '_remodel_online%') s
+                """, database: database
+            ).replacingOccurrences(of: schema + ".", with: "")
+        }
+        XCTAssertEqual(try shape("v4_online"), try shape("v4_direct"))
+    }
+}

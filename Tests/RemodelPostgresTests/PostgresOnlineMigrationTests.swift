@@ -89,8 +89,21 @@ final class PostgresOnlineMigrationTests: XCTestCase {
         XCTAssertEqual(adaThen.dogs, [fido._id], "the shared list of dogs")
         var rex = try XCTUnwrap(try new.read { try $0.objects(Dog.self, where: Dog.Columns.name == "Rex").first })
         rex.weight = 32
+        rex.favoriteToy = "ball"
         try new.write { try $0.upsert(rex) }
         XCTAssertEqual(try old.read { try $0.object(DogV1.self, forKey: rex._id)?.weight }, "32")
+        // A write of the v1 app keeps what the v3 app wrote into what v1 does not have, and
+        // computes again only what it changed the source of.
+        var rexV1 = try XCTUnwrap(try old.read { try $0.object(DogV1.self, forKey: rex._id) })
+        rexV1.breed = "Border Collie"
+        try old.write { try $0.upsert(rexV1) }
+        let rexNow = try XCTUnwrap(try new.read { try $0.object(Dog.self, forKey: rex._id) })
+        XCTAssertEqual([rexNow.favoriteToy, rexNow.breed], ["ball", "Border Collie"])
+        XCTAssertEqual(rexNow.weight, 32)
+        var adaV1 = try XCTUnwrap(try old.read { try $0.object(PersonV1.self, forKey: ada._id) })
+        adaV1.company = "Analytical Engines"
+        try old.write { try $0.upsert(adaV1) }
+        XCTAssertEqual(try new.read { try $0.object(Person.self, forKey: ada._id).map { [$0.firstName, $0.lastName, $0.company] } }, ["Ada", "King", "Analytical Engines"])
 
         // Each app's change of the other's object, and a delete.
         var alanV1 = try XCTUnwrap(try old.read { try $0.object(PersonV1.self, forKey: alan._id) })

@@ -36,13 +36,17 @@ struct CheckCommand: Command {
     static let generated = OptionSpec.option(
         "generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
     static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
+    static let engine = OptionSpec.option(
+        "engine", value: "ENGINE",
+        help:
+            "sqlite (default) or postgresql: with postgresql, also flag what locks or rewrites a table in the default mode of 'remodel migrate' (postgres-* rules), with what to do instead; accept one with 'accept: { locking: { Type.property: why } }'.")
     static let test = OptionSpec.flag(
         "test", help: "Also run `remodel test`: generated data and the fixtures of every version migrated to the newest (with its --seed, --objects and --fixtures-only).")
     static let base = OptionSpec.option(
         "base", value: "GIT-REF",
         help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
     let options: [OptionSpec] = [
-        CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, ValidateCommand.realm,
+        CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, CheckCommand.engine, ValidateCommand.realm,
         GenerateCommand.realmClassNames, GenerateCommand.manifestName, CheckCommand.test, TestCommand.seed, TestCommand.objects, TestCommand.noGenerated,
         ProgressReporter.quietOption, CommonOptions.format,
     ]
@@ -61,6 +65,12 @@ struct CheckCommand: Command {
         input.base = arguments.value(Self.base)
         input.generated = arguments.value(Self.generated)
         input.strict = arguments.flag(Self.strict)
+        if let engine = arguments.value(Self.engine) {
+            guard let chosen = CheckEngine(rawValue: engine) else {
+                throw UsageError("--engine is sqlite or postgresql, found '\(engine)'")
+            }
+            input.engine = chosen
+        }
         input.manifestName = arguments.value(GenerateCommand.manifestName) ?? input.manifestName
         input.realm = arguments.flag(ValidateCommand.realm)
         input.realmClassNames = try GenerateCommand.realmClassNames(arguments)

@@ -20,6 +20,9 @@ public struct ChangeAcceptance: Hashable, Sendable {
         case dataDependent = "data-dependent"
         /// The generated Swift API changes incompatibly: code using it must change.
         case breaking
+        /// On PostgreSQL, the default mode locks or rewrites a table, or breaks instances of
+        /// the previous version (`remodel check --engine postgresql`).
+        case locking
     }
 
     public var kind: Kind

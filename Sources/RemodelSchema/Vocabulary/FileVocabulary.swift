@@ -244,6 +244,7 @@ extension FileVocabulary {
         .destructive: "Stored data this version deletes (a removed type or property): 'Type.property: why'.",
         .dataDependent: "Changes whose outcome depends on the data (a narrowing conversion, a property becoming required): 'Type.property: why'.",
         .breaking: "Changes to the generated Swift API that code must follow (a removed or renamed type, property or case): 'Type.property: why'.",
+        .locking: "Changes that lock or rewrite a table on PostgreSQL in the default mode (remodel check --engine postgresql): 'Type.property: why'.",
     ]
 
     /// One step kind: the key that names it in a step, and the mapping of its options.
