@@ -26,6 +26,10 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
         "[--objects N] [--runs N] [--remodel PATH]", runPostgresMigrateBenchmark
     ),
     (
+        "migrate-postgres-online", "the same migration on PostgreSQL under a load of keyed reads and updates: the default mode vs --online then --complete (longest wait, p99)",
+        "[--objects N] [--connections N] [--runs N] [--remodel PATH]", runPostgresOnlineBenchmark
+    ),
+    (
         "check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
         "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark
     ),

@@ -15,9 +15,9 @@ import RemodelStore
 /// writes, each old column the new version no longer has from the new values where it can
 /// (a split is joined again, a converted or mapped value is written back in the old type), its
 /// default where it cannot.
-struct PostgresOnlineLayout {
+struct PostgresOnlineLayout: Sendable {
     /// A column of the new layout.
-    struct Column {
+    struct Column: Sendable {
         var name: String
         var physical: String
         var type: PostgresColumnType
@@ -28,7 +28,7 @@ struct PostgresOnlineLayout {
     }
 
     /// A column of the old layout the new one does not have: what the new app's writes give it.
-    struct OldColumn {
+    struct OldColumn: Sendable {
         var name: String
         var type: PostgresColumnType
         /// An expression of the new columns, written on every write of the new app.
@@ -37,7 +37,7 @@ struct PostgresOnlineLayout {
         var inserted: String
     }
 
-    struct Table {
+    struct Table: Sendable {
         var name: String
         /// The table in the store that holds its rows: the source's, or its own when the
         /// versions create it.
@@ -46,13 +46,21 @@ struct PostgresOnlineLayout {
         var definition: SQLTableDefinition
         var columns: [Column]
         var oldColumns: [OldColumn]
-        /// The trigger function's body, when the table has anything to keep in step.
-        var trigger: String?
-        /// `SET` clauses computing every new column from the old ones, for the backfill.
+        /// The body of the trigger function for the previous version's writes (new columns
+        /// from old ones), when the table has any.
+        var oldTrigger: String?
+        /// The body of the trigger function for the new version's writes (old columns from new
+        /// ones), when the table has any.
+        var newTrigger: String?
+        /// Whether existing rows need their new columns computed (or checked).
         var needsBackfill: Bool
+        /// The backfill's `SET` clauses: every new column from the old ones.
+        var backfill: [String] = []
+        /// The plan's checks as conditions on a row, for the backfill.
+        var checks: [String] = []
     }
 
-    struct Index {
+    struct Index: Sendable {
         var name: String
         var temporaryName: String
         var table: String
@@ -60,7 +68,7 @@ struct PostgresOnlineLayout {
         var isUnique: Bool
     }
 
-    struct ForeignKey: Hashable {
+    struct ForeignKey: Hashable, Sendable {
         var table: String
         var column: String
         var target: String
@@ -123,8 +131,8 @@ struct PostgresOnlineLayout {
             physicalOf[table.name] = (physical, Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.physical) }))
             tables.append(
                 Table(
-                    name: table.name, physical: physical, isCreated: table.source == nil, definition: table.definition, columns: columns, oldColumns: [], trigger: nil,
-                    needsBackfill: false))
+                    name: table.name, physical: physical, isCreated: table.source == nil, definition: table.definition, columns: columns, oldColumns: [], oldTrigger: nil,
+                    newTrigger: nil, needsBackfill: false))
         }
         for index in tables.indices where !tables[index].isCreated {
             var table = tables[index]
@@ -167,22 +175,27 @@ struct PostgresOnlineLayout {
         let renderer = dialect(table, oldTypes: oldTypes)
         let scope = SQLScope(table: "new", source: table.physical, qualified: true)
         let shared = Set(table.columns.filter(\.isShared).map(\.physical))
-        // A value is computed when the object is added (or backfilled), and again only when a
-        // column it is computed from changes: a write that leaves those alone keeps what the
-        // other version wrote.
+        // A value is computed when the object is added or first written (or backfilled), and
+        // again only when a column it is computed from changes: a write that leaves those
+        // alone keeps what the other version wrote.
+        let ready = "new." + SQLiteRenderer.identifier(readyColumn)
         func whenChanged(_ sources: Set<String>, _ assignment: String) -> String {
             let changed = sources.sorted().map { "new.\(SQLiteRenderer.identifier($0)) IS DISTINCT FROM old.\(SQLiteRenderer.identifier($0))" }
-            let condition = (["TG_OP = 'INSERT'", "current_setting('remodel.backfill', true) = 'on'"] + changed).joined(separator: " OR ")
-            return "IF \(condition) THEN \(assignment) END IF;"
+            return "IF \((["TG_OP = 'INSERT'"] + changed).joined(separator: " OR ")) THEN \(assignment) END IF;"
         }
-        var up: [String] = []
+        let plain = SQLScope(table: table.physical)
+        var all: [String] = []
+        var changed: [String] = []
         for column in table.columns where !column.isShared {
-            let assignment = "new.\(SQLiteRenderer.identifier(column.physical)) := \(try write(column.value, as: column.type, renderer, scope));"
-            up.append(whenChanged(Self.columns(in: column.value), assignment))
+            let value = try write(column.value, as: column.type, renderer, scope)
+            all.append("new.\(SQLiteRenderer.identifier(column.physical)) := \(value);")
+            changed.append(whenChanged(Self.columns(in: column.value), "new.\(SQLiteRenderer.identifier(column.physical)) := \(value);"))
+            table.backfill.append("\(SQLiteRenderer.identifier(column.physical)) = \(try write(column.value, as: column.type, renderer, plain))")
         }
         var checks: [String] = []
         for check in shape.checks where check.table == table.physical {
             let condition = try renderer.expression(check.condition, scope, as: .condition)
+            table.checks.append(relocated(try renderer.expression(check.condition, plain, as: .condition)))
             let message = "\(check.check.type)\(check.check.property.map { "." + $0 } ?? ""): \(check.check.problem) (\(check.check.step) of version \(check.version))"
             checks.append(
                 "IF \(relocated(condition)) THEN RAISE EXCEPTION USING ERRCODE = 'check_violation', MESSAGE = \(SQLiteRenderer.text("this object cannot be written while the store is migrated online to version \(toVersion): " + message)), HINT = \(SQLiteRenderer.text(check.check.hint)); END IF;"
@@ -203,7 +216,6 @@ struct PostgresOnlineLayout {
                 let value = try write(.column(readers[0].physical), as: type, renderer, scope)
                 derived = "(\(value))::\(type.castName)"
             }
-            let derivedFrom = Set(readers.map(\.physical))
             let property = objectType?.object.property(named: name)
             var defaultValue = StoreValue.null
             if let property, let column = objectType?.columns.first(where: { $0.name == name }) {
@@ -214,21 +226,34 @@ struct PostgresOnlineLayout {
             let literal = try write(Self.literal(defaultValue), as: type, renderer, scope)
             table.oldColumns.append(OldColumn(name: name, type: type, derived: derived, inserted: literal))
             if let derived {
-                down.append(whenChanged(derivedFrom, "new.\(SQLiteRenderer.identifier(name)) := \(derived);"))
+                down.append(whenChanged(Set(readers.map(\.physical)), "new.\(SQLiteRenderer.identifier(name)) := \(derived);"))
             } else {
                 inserted.append("new.\(SQLiteRenderer.identifier(name)) := \(literal);")
             }
         }
-        table.needsBackfill = !up.isEmpty || !checks.isEmpty
-        guard table.needsBackfill || !down.isEmpty || !inserted.isEmpty else { return }
-        var body = "BEGIN\n  IF current_setting('remodel.version', true) IS DISTINCT FROM '\(toVersion)' THEN\n"
-        for line in checks + up { body += "    \(line)\n" }
-        body += "  ELSE\n"
-        for line in down { body += "    \(line)\n" }
-        if !inserted.isEmpty { body += "    IF TG_OP = 'INSERT' THEN\n" + inserted.map { "      \($0)\n" }.joined() + "    END IF;\n" }
-        body += "  END IF;\n  RETURN new;\nEND"
-        table.trigger = body
+        table.needsBackfill = !all.isEmpty || !checks.isEmpty
+        if table.needsBackfill {
+            var body = "BEGIN\n"
+            for line in checks { body += "  \(line)\n" }
+            body += "  IF TG_OP = 'INSERT' OR old.\(SQLiteRenderer.identifier(readyColumn)) IS NULL THEN\n"
+            for line in all { body += "    \(line)\n" }
+            body += "    \(ready) := true;\n  ELSE\n"
+            for line in changed { body += "    \(line)\n" }
+            body += "  END IF;\n  RETURN new;\nEND"
+            table.oldTrigger = body
+        }
+        if !down.isEmpty || !inserted.isEmpty || table.needsBackfill {
+            var body = "BEGIN\n"
+            if table.needsBackfill { body += "  \(ready) := true;\n" }
+            for line in down { body += "  \(line)\n" }
+            if !inserted.isEmpty { body += "  IF TG_OP = 'INSERT' THEN\n" + inserted.map { "    \($0)\n" }.joined() + "  END IF;\n" }
+            body += "  RETURN new;\nEND"
+            table.newTrigger = body
+        }
     }
+
+    /// The column marking the rows whose new columns are computed (by the backfill or a write).
+    var readyColumn: String { "__remodel_ready_v\(toVersion)" }
 
     /// The columns an expression reads.
     static func columns(in expression: SQLExpression) -> Set<String> {
@@ -373,22 +398,28 @@ struct PostgresOnlineLayout {
 
     func qualified(_ name: String) -> String { PostgresLayout.qualified(name, in: schemaName) }
 
-    /// The name of the NOT VALID check standing in for a required new column's NOT NULL.
-    static func requiredCheck(_ column: String) -> String { PostgresLayout.indexName("__remodel_required_" + column) }
+    /// The name of the NOT VALID check standing in for the NOT NULL of a table's required new
+    /// columns: one per table, validated in one scan, from which the contract's SET NOT NULL
+    /// proves there is no null without reading the table again.
+    var requiredCheck: String { "__remodel_required_v\(toVersion)" }
 
-    /// Columns whose NOT NULL is checked by a constraint until the contract sets it.
-    var requiredChecks: [(table: String, column: String)] {
-        tables.filter { !$0.isCreated }.flatMap { table in table.columns.filter { $0.isRequired && !$0.isShared }.map { (table.physical, $0.physical) } }
+    /// Per table, the new columns whose NOT NULL the check stands for until the contract.
+    var requiredChecks: [(table: String, columns: [String])] {
+        tables.filter { !$0.isCreated }.compactMap { table in
+            let columns = table.columns.filter { $0.isRequired && !$0.isShared }.map(\.physical)
+            return columns.isEmpty ? nil : (table.physical, columns)
+        }
     }
 
     static func foreignKeyName(_ key: ForeignKey) -> String { PostgresLayout.indexName("__remodel_fk_\(key.table)_\(key.column)") }
 
     /// The view of a table of the new layout, in the view schema.
-    func viewStatement(_ table: Table) -> String {
+    func viewStatement(_ table: Table, securityInvoker: Bool) -> String {
         let columns =
             [SQLiteRenderer.identifier(PostgresLayout.rowid)]
             + table.columns.map { SQLiteRenderer.identifier($0.physical) + ($0.physical == $0.name ? "" : " AS " + SQLiteRenderer.identifier($0.name)) }
-        return "CREATE VIEW \(PostgresLayout.qualified(table.name, in: viewSchema)) AS SELECT \(columns.joined(separator: ", ")) FROM \(qualified(table.physical))"
+        return
+            "CREATE VIEW \(PostgresLayout.qualified(table.name, in: viewSchema))\(securityInvoker ? " WITH (security_invoker = true)" : "") AS SELECT \(columns.joined(separator: ", ")) FROM \(qualified(table.physical))"
     }
 
     func createStatement(_ table: Table) -> String {

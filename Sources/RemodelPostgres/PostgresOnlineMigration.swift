@@ -81,7 +81,7 @@ public struct PostgresBackfillPolicy: Sendable {
     public var maxRows: Int
     public var pause: Double
 
-    public init(batchTime: Duration = .milliseconds(100), maxRows: Int = 10_000, pause: Double = 0.25) {
+    public init(batchTime: Duration = .milliseconds(100), maxRows: Int = 10_000, pause: Double = 0.1) {
         self.batchTime = batchTime
         self.maxRows = maxRows
         self.pause = pause
@@ -213,7 +213,8 @@ extension PostgresMigrator {
             state = try PostgresOnlineState.read(connection)
         }
         guard let current = state else { throw PostgresOnlineError.notInProgress(store: store, wanted: "expand") }
-        let backfilled = try runBackfill(layout, state: current, connection: connection, store: store, lock: lock, policy: policy, progress: progress)
+        let backfilled = try runBackfill(
+            layout, state: current, connection: connection, store: store, lock: lock, policy: policy, onLockWait: onLockWait, progress: progress)
         try finishExpand(layout, connection: connection, store: store, lock: lock, onLockWait: onLockWait)
         return PostgresOnlineReport(
             outcome: .expanded, store: store, fromVersion: current.fromVersion, toVersion: current.toVersion, viewSchema: layout.viewSchema, backfilled: backfilled,
@@ -270,8 +271,8 @@ extension PostgresMigrator {
                         try connection.execute("DROP TABLE IF EXISTS \(layout.qualified(table.physical)) CASCADE")
                         continue
                     }
-                    for column in table.columns where !column.isShared {
-                        try connection.execute("ALTER TABLE \(layout.qualified(table.physical)) DROP COLUMN IF EXISTS \(SQLiteRenderer.identifier(column.physical))")
+                    for column in table.columns.filter({ !$0.isShared }).map(\.physical) + [layout.readyColumn] {
+                        try connection.execute("ALTER TABLE \(layout.qualified(table.physical)) DROP COLUMN IF EXISTS \(SQLiteRenderer.identifier(column))")
                     }
                 }
                 for index in layout.newIndexes { try connection.execute("DROP INDEX IF EXISTS \(layout.qualified(index.temporaryName))") }
@@ -338,6 +339,8 @@ extension PostgresMigrator {
             let views = SQLiteRenderer.identifier(layout.viewSchema)
             try connection.execute("DROP SCHEMA IF EXISTS \(views) CASCADE")
             try connection.execute("CREATE SCHEMA \(views)")
+            // Reaching the schema reveals nothing by itself: what a role may do with a view is
+            // what it may do with the table under it (below).
             try connection.execute("GRANT USAGE ON SCHEMA \(views) TO PUBLIC")
             for definition in PostgresFunctions.definitions { try connection.execute(layout.relocated(definition)) }
             try connection.execute(
@@ -355,21 +358,33 @@ extension PostgresMigrator {
                 for column in table.columns where !column.isShared {
                     try connection.execute("ALTER TABLE \(physical) ADD COLUMN \(SQLiteRenderer.identifier(column.physical)) \(column.type.sql)")
                 }
-                if let body = table.trigger {
-                    let function = PostgresLayout.qualified(PostgresLayout.indexName("__remodel_sync_" + table.physical), in: layout.viewSchema)
+                if table.needsBackfill {
+                    try connection.execute("ALTER TABLE \(physical) ADD COLUMN \(SQLiteRenderer.identifier(layout.readyColumn)) boolean")
+                }
+                // The previous version's writes (and those of any other session) and the new
+                // version's each have a trigger; the condition is checked before a function
+                // is called, and the backfill, which computes in its own statement, calls none.
+                let version = "current_setting('remodel.version', true)"
+                for (body, side, condition) in [
+                    (table.oldTrigger, "old", "\(version) IS DISTINCT FROM '\(layout.toVersion)' AND current_setting('remodel.backfill', true) IS DISTINCT FROM 'on'"),
+                    (table.newTrigger, "new", "\(version) = '\(layout.toVersion)'"),
+                ] {
+                    guard let body else { continue }
+                    let function = PostgresLayout.qualified(PostgresLayout.indexName("__remodel_\(side)_" + table.physical), in: layout.viewSchema)
                     try connection.execute("CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $remodel_sync$\n\(body)\n$remodel_sync$")
                     try connection.execute(
-                        "CREATE TRIGGER \(SQLiteRenderer.identifier(Self.triggerName(layout))) BEFORE INSERT OR UPDATE ON \(physical) FOR EACH ROW EXECUTE FUNCTION \(function)()")
+                        "CREATE TRIGGER \(SQLiteRenderer.identifier(Self.triggerName(layout, side))) BEFORE INSERT OR UPDATE ON \(physical) FOR EACH ROW WHEN (\(condition)) EXECUTE FUNCTION \(function)()"
+                    )
                 }
                 if table.needsBackfill {
                     let pages = try connection.scalar("SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint", [physical]) ?? "0"
                     entries.append(("backfill:\(table.physical)", "0/\(pages)/0"))
                 }
             }
-            for (table, column) in layout.requiredChecks {
+            for (table, columns) in layout.requiredChecks {
+                let condition = columns.map { "\(SQLiteRenderer.identifier($0)) IS NOT NULL" }.joined(separator: " AND ")
                 try connection.execute(
-                    "ALTER TABLE \(layout.qualified(table)) ADD CONSTRAINT \(SQLiteRenderer.identifier(PostgresOnlineLayout.requiredCheck(column))) CHECK (\(SQLiteRenderer.identifier(column)) IS NOT NULL) NOT VALID"
-                )
+                    "ALTER TABLE \(layout.qualified(table)) ADD CONSTRAINT \(SQLiteRenderer.identifier(layout.requiredCheck)) CHECK (\(condition)) NOT VALID")
             }
             for (table, column) in layout.relaxed {
                 try connection.execute("ALTER TABLE \(layout.qualified(table)) ALTER COLUMN \(SQLiteRenderer.identifier(column)) DROP NOT NULL")
@@ -379,69 +394,158 @@ extension PostgresMigrator {
                     "ALTER TABLE \(layout.qualified(key.table)) ADD CONSTRAINT \(SQLiteRenderer.identifier(PostgresOnlineLayout.foreignKeyName(key))) FOREIGN KEY (\(SQLiteRenderer.identifier(key.column))) REFERENCES \(layout.qualified(key.target)) (\(SQLiteRenderer.identifier(key.targetColumn))) ON DELETE \(key.onDelete) DEFERRABLE INITIALLY DEFERRED NOT VALID"
                 )
             }
+            // A view checks the querying role's rights on its table itself from PostgreSQL 15;
+            // before, it checks its owner's, so it is granted what the table grants.
+            let invokerViews = (Int(try connection.scalar("SHOW server_version_num") ?? "") ?? 0) >= 150_000
             for table in layout.tables {
-                try connection.execute(layout.viewStatement(table))
-                try connection.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON \(PostgresLayout.qualified(table.name, in: layout.viewSchema)) TO PUBLIC")
+                try connection.execute(layout.viewStatement(table, securityInvoker: invokerViews))
+                try grantLikeTable(table, layout: layout, invokerViews: invokerViews, connection: connection)
             }
             try PostgresOnlineState.write(connection, entries)
         }
     }
 
-    static func triggerName(_ layout: PostgresOnlineLayout) -> String { "__remodel_sync_v\(layout.toVersion)" }
+    /// Lets the roles that may read and write a table do the same through its view, and no
+    /// other role.
+    private func grantLikeTable(_ table: PostgresOnlineLayout.Table, layout: PostgresOnlineLayout, invokerViews: Bool, connection: PostgresConnection) throws {
+        let view = PostgresLayout.qualified(table.name, in: layout.viewSchema)
+        if invokerViews {
+            try connection.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON \(view) TO PUBLIC")
+            return
+        }
+        let grants = try connection.query(
+            "SELECT grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = $1 AND table_name = $2 AND privilege_type IN ('SELECT', 'INSERT', 'UPDATE', 'DELETE')",
+            [layout.schemaName, table.physical])
+        for row in grants.rows {
+            guard let grantee = row[0], let privilege = row[1] else { continue }
+            try connection.execute("GRANT \(privilege) ON \(view) TO \(grantee == "PUBLIC" ? "PUBLIC" : SQLiteRenderer.identifier(grantee))")
+        }
+    }
+
+    static func triggerName(_ layout: PostgresOnlineLayout, _ side: String) -> String { "__remodel_\(side)_v\(layout.toVersion)" }
 
     /// Fills the new columns of every table that has some, from where the last run stopped.
+    /// The tables are filled at once, each on a connection of its own (the default mode's one
+    /// transaction does one table after another on one server process).
     private func runBackfill(
         _ layout: PostgresOnlineLayout, state: PostgresOnlineState, connection: PostgresConnection, store: String, lock: PostgresLockPolicy,
-        policy: PostgresBackfillPolicy, progress: (@Sendable (PostgresOnlineProgress) -> Void)?
+        policy: PostgresBackfillPolicy, onLockWait: (@Sendable (PostgresLockWait) -> Void)?, progress: (@Sendable (PostgresOnlineProgress) -> Void)?
     ) throws -> [(table: String, rows: Int)] {
-        var result: [(table: String, rows: Int)] = []
-        for entry in state.backfill {
-            var done = entry.done
-            var rows = entry.rows
-            var pages = 8
-            let table = layout.qualified(entry.table)
-            while done < entry.total {
-                let end = min(entry.total, done + pages)
-                let started = ContinuousClock.now
-                var touched = 0
-                do {
-                    try connection.transaction {
-                        try connection.execute("SET LOCAL lock_timeout = \(lock.milliseconds)")
-                        // The triggers compute every new column of the rows it touches.
-                        try connection.execute("SET LOCAL remodel.backfill = 'on'")
-                        let rowid = SQLiteRenderer.identifier(PostgresLayout.rowid)
-                        touched =
-                            try connection.query("UPDATE \(table) SET \(rowid) = \(rowid) WHERE ctid >= '(\(done),0)'::tid AND ctid < '(\(end),0)'::tid").affectedRows
-                        try PostgresOnlineState.write(connection, [("backfill:\(entry.table)", "\(end)/\(entry.total)/\(rows + touched)")])
-                    }
-                } catch let error as PostgresError where error.sqlState == "55P03" {
-                    Thread.sleep(forTimeInterval: Double(lock.milliseconds) / 1000)
-                    continue
-                } catch let error as PostgresError where error.sqlState == "23514" {
-                    var problems: [String] = []
-                    for check in layout.shape.checks where check.table == entry.table {
-                        if let found = try dataError(check, layout: layout, connection: connection) {
-                            problems.append(MigrationError.data(found).description.components(separatedBy: " Nothing was changed.").first ?? "")
-                        }
-                    }
-                    throw PostgresOnlineError.backfillRefused(
-                        store: store, toVersion: layout.toVersion, problem: problems.isEmpty ? error.message : problems.joined(separator: "; "))
-                }
-                let elapsed = ContinuousClock.now - started
-                done = end
-                rows += touched
-                progress?(PostgresOnlineProgress(table: entry.table, pagesDone: done, pagesTotal: entry.total, rows: rows))
-                // Keep each batch near its time and under its number of rows.
-                if elapsed > policy.batchTime || touched > policy.maxRows {
-                    pages = max(1, pages / 2)
-                } else if elapsed * 2 < policy.batchTime && touched * 2 <= policy.maxRows {
-                    pages *= 2
-                }
-                Thread.sleep(forTimeInterval: Self.seconds(elapsed) * policy.pause)
+        let results = Results()
+        let target = connection.target
+        // One line of progress for all of them: pages and objects done of the tables together.
+        let tables = state.backfill.map(\.table).joined(separator: ", ")
+        let totals = Totals(state.backfill)
+        let report: (@Sendable (PostgresOnlineProgress) -> Void)? = Self.aggregated(progress, totals: totals, tables: tables)
+        DispatchQueue.concurrentPerform(iterations: state.backfill.count) { index in
+            do {
+                let rows = try backfill(
+                    state.backfill[index], layout: layout, connection: PostgresConnection(target), store: store, lock: lock, policy: policy, onLockWait: onLockWait,
+                    progress: report)
+                results.set(index, .success(rows))
+            } catch {
+                results.set(index, .failure(error))
             }
-            result.append((entry.table, rows))
         }
-        return result
+        return try state.backfill.indices.map { (state.backfill[$0].table, try results.get($0)) }
+    }
+
+    private static func aggregated(
+        _ progress: (@Sendable (PostgresOnlineProgress) -> Void)?, totals: Totals, tables: String
+    ) -> (@Sendable (PostgresOnlineProgress) -> Void)? {
+        guard let progress else { return nil }
+        return { step in progress(totals.update(step, tables: tables)) }
+    }
+
+    private final class Totals: @unchecked Sendable {
+        private let lock = NSLock()
+        private var latest: [String: PostgresOnlineProgress] = [:]
+        init(_ entries: [PostgresOnlineState.Backfill]) {
+            for entry in entries { latest[entry.table] = PostgresOnlineProgress(table: entry.table, pagesDone: entry.done, pagesTotal: entry.total, rows: entry.rows) }
+        }
+        func update(_ step: PostgresOnlineProgress, tables: String) -> PostgresOnlineProgress {
+            lock.lock()
+            defer { lock.unlock() }
+            latest[step.table] = step
+            return PostgresOnlineProgress(
+                table: tables, pagesDone: latest.values.reduce(0) { $0 + $1.pagesDone }, pagesTotal: latest.values.reduce(0) { $0 + $1.pagesTotal },
+                rows: latest.values.reduce(0) { $0 + $1.rows })
+        }
+    }
+
+    private final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Int: Result<Int, any Error>] = [:]
+        func set(_ index: Int, _ value: Result<Int, any Error>) {
+            lock.lock()
+            defer { lock.unlock() }
+            values[index] = value
+        }
+        func get(_ index: Int) throws -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return try values[index]?.get() ?? 0
+        }
+    }
+
+    /// Fills one table's new columns, from where the last run stopped; returns the objects written.
+    private func backfill(
+        _ entry: PostgresOnlineState.Backfill, layout: PostgresOnlineLayout, connection: PostgresConnection, store: String, lock: PostgresLockPolicy,
+        policy: PostgresBackfillPolicy, onLockWait: (@Sendable (PostgresLockWait) -> Void)?, progress: (@Sendable (PostgresOnlineProgress) -> Void)?
+    ) throws -> Int {
+        var done = entry.done
+        var rows = entry.rows
+        var pages = 8
+        let table = layout.qualified(entry.table)
+        guard let shape = layout.tables.first(where: { $0.physical == entry.table && !$0.isCreated }) else { return 0 }
+        let ready = SQLiteRenderer.identifier(layout.readyColumn)
+        while done < entry.total {
+            let end = min(entry.total, done + pages)
+            let started = ContinuousClock.now
+            let range = "ctid >= '(\(done),0)'::tid AND ctid < '(\(end),0)'::tid AND \(ready) IS NULL"
+            var touched = 0
+            do {
+                try connection.transaction {
+                    try connection.execute("SET LOCAL lock_timeout = \(lock.milliseconds)")
+                    // The new columns computed here, in one statement: the triggers stand aside.
+                    try connection.execute("SET LOCAL remodel.backfill = 'on'")
+                    // A batch lost in a crash is done again (its progress goes with it): its
+                    // commit need not wait for the disk.
+                    try connection.execute("SET LOCAL synchronous_commit = off")
+                    if !shape.checks.isEmpty,
+                        try connection.scalar("SELECT count(*) FROM \(table) WHERE \(range) AND (\(shape.checks.map { "(\($0))" }.joined(separator: " OR ")))") != "0"
+                    {
+                        throw PostgresError(kind: .statement, sqlState: "23514", message: "a check of the plan failed")
+                    }
+                    touched = try connection.query("UPDATE \(table) SET \((shape.backfill + ["\(ready) = true"]).joined(separator: ", ")) WHERE \(range)").affectedRows
+                    try PostgresOnlineState.write(connection, [("backfill:\(entry.table)", "\(end)/\(entry.total)/\(rows + touched)")])
+                }
+            } catch let error as PostgresError where error.sqlState == "55P03" {
+                Thread.sleep(forTimeInterval: Double(lock.milliseconds) / 1000)
+                continue
+            } catch let error as PostgresError where error.sqlState == "23514" {
+                var problems: [String] = []
+                for check in layout.shape.checks where check.table == entry.table {
+                    if let found = try dataError(check, layout: layout, connection: connection) {
+                        problems.append(MigrationError.data(found).description.components(separatedBy: " Nothing was changed.").first ?? "")
+                    }
+                }
+                throw PostgresOnlineError.backfillRefused(
+                    store: store, toVersion: layout.toVersion, problem: problems.isEmpty ? error.message : problems.joined(separator: "; "))
+            }
+            let elapsed = ContinuousClock.now - started
+            done = end
+            rows += touched
+            progress?(PostgresOnlineProgress(table: entry.table, pagesDone: done, pagesTotal: entry.total, rows: rows))
+            // Keep each batch near its time and under its number of rows.
+            if elapsed > policy.batchTime || touched > policy.maxRows {
+                pages = max(1, pages / 2)
+            } else if elapsed * 2 < policy.batchTime && touched * 2 <= policy.maxRows {
+                pages *= 2
+            }
+            Thread.sleep(forTimeInterval: Self.seconds(elapsed) * policy.pause)
+        }
+        return rows
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -455,10 +559,28 @@ extension PostgresMigrator {
     ) throws {
         try withLockRetries(at: connection.target, lock: lock, onLockWait: onLockWait) {
             try connection.execute("SET lock_timeout = \(lock.milliseconds)")
-            for (table, column) in layout.requiredChecks {
-                try connection.execute(
-                    "ALTER TABLE \(layout.qualified(table)) VALIDATE CONSTRAINT \(SQLiteRenderer.identifier(PostgresOnlineLayout.requiredCheck(column)))")
+            // Each table on a connection of its own, at once: the check validated (one scan), then
+            // the rows the backfill replaced vacuumed and the new columns' statistics taken, so
+            // that the contract does not meet autovacuum (which a lock request waits a second
+            // for) and the new version's queries are planned on its columns.
+            let checked = Set(layout.requiredChecks.map(\.table))
+            let tables = layout.tables.filter { !$0.isCreated && ($0.needsBackfill || checked.contains($0.physical)) }.map(\.physical)
+            let results = Results()
+            let target = connection.target
+            DispatchQueue.concurrentPerform(iterations: tables.count) { index in
+                do {
+                    let session = try PostgresConnection(target)
+                    try session.execute("SET lock_timeout = \(lock.milliseconds)")
+                    if checked.contains(tables[index]) {
+                        try session.execute("ALTER TABLE \(layout.qualified(tables[index])) VALIDATE CONSTRAINT \(SQLiteRenderer.identifier(layout.requiredCheck))")
+                    }
+                    try session.execute("VACUUM (ANALYZE) \(layout.qualified(tables[index]))")
+                    results.set(index, .success(0))
+                } catch {
+                    results.set(index, .failure(error))
+                }
             }
+            for index in tables.indices { _ = try results.get(index) }
             for key in layout.newForeignKeys {
                 try connection.execute(
                     "ALTER TABLE \(layout.qualified(key.table)) VALIDATE CONSTRAINT \(SQLiteRenderer.identifier(PostgresOnlineLayout.foreignKeyName(key)))")
@@ -491,7 +613,8 @@ extension PostgresMigrator {
         var renames: [(table: String, from: String, to: String)] = []
         for table in layout.tables where !table.isCreated {
             let physical = layout.qualified(table.physical)
-            try connection.execute("DROP TRIGGER IF EXISTS \(identifier(Self.triggerName(layout))) ON \(physical)")
+            for side in ["old", "new"] { try connection.execute("DROP TRIGGER IF EXISTS \(identifier(Self.triggerName(layout, side))) ON \(physical)") }
+            try connection.execute("ALTER TABLE \(physical) DROP COLUMN IF EXISTS \(identifier(layout.readyColumn))")
             for column in table.oldColumns { try connection.execute("ALTER TABLE \(physical) DROP COLUMN \(identifier(column.name))") }
             for column in table.columns where column.physical != column.name { renames.append((table.physical, column.physical, column.name)) }
         }
@@ -505,11 +628,11 @@ extension PostgresMigrator {
             try connection.execute("ALTER TABLE \(layout.qualified(rename.table)) RENAME COLUMN \(identifier("__remodel_rename_\(number)")) TO \(identifier(rename.to))")
         }
         for table in layout.tables where !table.isCreated {
-            for column in table.columns where column.isRequired && !column.isShared {
-                try connection.execute("ALTER TABLE \(layout.qualified(table.physical)) ALTER COLUMN \(identifier(column.name)) SET NOT NULL")
-                try connection.execute(
-                    "ALTER TABLE \(layout.qualified(table.physical)) DROP CONSTRAINT \(identifier(PostgresOnlineLayout.requiredCheck(column.physical)))")
-            }
+            let required = table.columns.filter { $0.isRequired && !$0.isShared }
+            guard !required.isEmpty else { continue }
+            try connection.execute(
+                "ALTER TABLE \(layout.qualified(table.physical)) " + required.map { "ALTER COLUMN \(identifier($0.name)) SET NOT NULL" }.joined(separator: ", "))
+            try connection.execute("ALTER TABLE \(layout.qualified(table.physical)) DROP CONSTRAINT \(identifier(layout.requiredCheck))")
         }
         let renamedTables = layout.tables.filter { !$0.isCreated && $0.physical != $0.name }
         for (number, table) in renamedTables.enumerated() {

@@ -136,6 +136,35 @@ final class PostgresOnlineMigrationTests: XCTestCase {
             "NO\n")
     }
 
+    /// A row the backfill has not reached yet, written by the v1 app: its new columns are
+    /// computed then (a NOT VALID constraint still holds every row written).
+    func testAWriteOfTheOldAppToARowNotYetBackfilledComputesItsNewColumns() throws {
+        _ = try migrator.expand(at: target)
+        // As the row was before the backfill reached it.
+        try server.psql(
+            "BEGIN; SET LOCAL remodel.backfill = 'on'; ALTER TABLE app.\"Dog\" DROP CONSTRAINT \"__remodel_required_v3\"; "
+                + "UPDATE app.\"Dog\" SET \"__remodel_ready_v3\" = NULL, \"__remodel_new_weight\" = NULL; COMMIT", database: database)
+        let old = try openV1()
+        var rex = try XCTUnwrap(try old.read { try $0.objects(DogV1.self).first })
+        rex.name = "Rex II"
+        try old.write { try $0.upsert(rex) }
+        let new = try PostgresModelStore(at: target, manifest: RemodelSchemaManifest.self)
+        XCTAssertEqual(try new.read { try $0.object(Dog.self, forKey: rex._id).map { "\($0.name) \($0.weight)" } }, "Rex II 30")
+    }
+
+    /// The views give no role more than the tables do.
+    func testARoleWithoutRightsOnTheTablesHasNoneThroughTheViews() throws {
+        _ = try migrator.expand(at: target)
+        try server.psql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'stranger') THEN CREATE ROLE stranger LOGIN; END IF; END $$", database: database)
+        let stranger = try PostgresConnection(PostgresTarget(server.url(database: database, user: "stranger") + "?schema=app"))
+        XCTAssertThrowsError(try stranger.query("SELECT * FROM app__remodel_v3.\"Person\"")) { error in
+            XCTAssertEqual((error as? PostgresError)?.sqlState, "42501", "\(error)")
+        }
+        XCTAssertThrowsError(try stranger.query("DELETE FROM app__remodel_v3.\"Dog\"")) { error in
+            XCTAssertEqual((error as? PostgresError)?.sqlState, "42501", "\(error)")
+        }
+    }
+
     func testTheNewAppWaitsForTheExpandPhaseAndAnOnlineMigrationBlocksTheDefaultMode() throws {
         XCTAssertThrowsError(try migrator.complete(at: target)) { error in
             XCTAssertTrue("\(error)".contains("has no online migration in progress"), "\(error)")
