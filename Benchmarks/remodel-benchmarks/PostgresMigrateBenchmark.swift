@@ -39,14 +39,7 @@ func runPostgresMigrateBenchmark(_ arguments: [String]) throws {
     let v1 = try BenchmarkPaths.firstSchema(migrations: BenchmarkPaths.root + "/Migrations", endingAt: 3)
 
     emit("PostgreSQL \(try server.psql("SHOW server_version").trimmingCharacters(in: .whitespacesAndNewlines)), server settings: \(server.settings)")
-    let generated = try timed {
-        try server.psql("CREATE DATABASE bench_v1")
-        let target = try PostgresTarget(server.url(database: "bench_v1"))
-        try PostgresStore.create(at: target, schema: v1, version: 1)
-        let connection = try PostgresConnection(target)
-        try connection.execute(postgresGeneratorSQL(count: objects))
-        for table in ["Person", "Dog", "Note", "Person.dogs"] { try connection.execute("VACUUM (FREEZE, ANALYZE) \"\(table)\"") }
-    }
+    let generated = try makeExampleDatabase(server, name: "bench_v1", schema: v1, objects: objects)
     emit(String(format: "generated %d Person, Dog and Note at v1 in %.1f s", objects, generated))
 
     var times: [String: [Double]] = ["remodel": [], "psql": []]
@@ -93,6 +86,19 @@ func runPostgresMigrateBenchmark(_ arguments: [String]) throws {
             format: "remodel / psql: %.2f (medians); pairs: %@, median %.2f", remodelMedian / psqlMedian,
             zip(times["remodel"]!, times["psql"]!).map { String(format: "%.2f", $0 / $1) }.joined(separator: " "),
             median(zip(times["remodel"]!, times["psql"]!).map { $0 / $1 })))
+}
+
+/// Creates the database `name` holding a v1 store of the example with `objects` of each type
+/// (`postgresGeneratorSQL`), vacuumed and frozen; returns the seconds it took.
+func makeExampleDatabase(_ server: PostgresTestServer, name: String, schema v1: Schema, objects: Int) throws -> Double {
+    try timed {
+        try server.psql("CREATE DATABASE \(name)")
+        let target = try PostgresTarget(server.url(database: name))
+        try PostgresStore.create(at: target, schema: v1, version: 1)
+        let connection = try PostgresConnection(target)
+        try connection.execute(postgresGeneratorSQL(count: objects))
+        for table in ["Person", "Dog", "Note", "Person.dogs"] { try connection.execute("VACUUM (FREEZE, ANALYZE) \"\(table)\"") }
+    }
 }
 
 /// Fills a v1 store of the example with `count` objects per type, as `migrate-example` does

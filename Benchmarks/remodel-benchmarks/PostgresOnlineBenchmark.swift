@@ -35,14 +35,7 @@ func runPostgresOnlineBenchmark(_ arguments: [String]) throws {
     let history = ["--migrations", BenchmarkPaths.root + "/Migrations", "--schemas", BenchmarkPaths.root + "/Schemas"]
 
     emit("PostgreSQL \(try server.psql("SHOW server_version").trimmingCharacters(in: .whitespacesAndNewlines)), server settings: \(server.settings)")
-    let generated = try timed {
-        try server.psql("CREATE DATABASE online_v1")
-        let target = try PostgresTarget(server.url(database: "online_v1"))
-        try PostgresStore.create(at: target, schema: v1, version: 1)
-        let connection = try PostgresConnection(target)
-        try connection.execute(postgresGeneratorSQL(count: objects))
-        for table in ["Person", "Dog", "Note", "Person.dogs"] { try connection.execute("VACUUM (FREEZE, ANALYZE) \"\(table)\"") }
-    }
+    let generated = try makeExampleDatabase(server, name: "online_v1", schema: v1, objects: objects)
     emit(String(format: "generated %d Person, Dog and Note at v1 in %.1f s", objects, generated))
     let keys = try LoadKeys(PostgresConnection(PostgresTarget(server.url(database: "online_v1"))))
 

@@ -30,12 +30,14 @@ enum PostgresRules {
                 let property = step.writtenProperties?.first
                 add(
                     CheckRules.postgresTableRewrite, property.map { "\(type).\($0)" } ?? type, change.summary, change.location,
-                    "the default mode rewrites every \(type) row in one statement while the app's queries on \(type) wait; `remodel migrate --online` fills the new values in small batches beside the old ones")
+                    "the default mode rewrites every \(type) row in one statement while the app's queries on \(type) wait; `remodel migrate --online` fills the new values in small batches beside the old ones"
+                )
             case .schema(let schemaChange):
                 if case .propertyRetyped(let type, let property, _, _) = schemaChange.kind, change.assignments.contains(where: { !$0.value.isConstant }) {
                     add(
                         CheckRules.postgresTableRewrite, "\(type).\(property)", change.summary, change.location,
-                        "changing the column's type rewrites the table under an ACCESS EXCLUSIVE lock; `remodel migrate --online` writes a new column in batches and swaps it in at --complete")
+                        "changing the column's type rewrites the table under an ACCESS EXCLUSIVE lock; `remodel migrate --online` writes a new column in batches and swaps it in at --complete"
+                    )
                 }
             case .plan:
                 break
@@ -48,7 +50,8 @@ enum PostgresRules {
             case .propertyMadeRequired(let type, let property):
                 add(
                     CheckRules.postgresNotNullScan, "\(type).\(property)", summary, nil,
-                    "SET NOT NULL reads every row while writes wait; `remodel migrate --online` adds a CHECK … NOT VALID, validates it without blocking writes, and sets NOT NULL from it at --complete")
+                    "SET NOT NULL reads every row while writes wait; `remodel migrate --online` adds a CHECK … NOT VALID, validates it without blocking writes, and sets NOT NULL from it at --complete"
+                )
             case .indexAdded(let type, let property) where existed.contains(type):
                 add(
                     CheckRules.postgresBlockingIndex, "\(type).\(property)", summary, nil,
@@ -63,21 +66,25 @@ enum PostgresRules {
                 if stored.collection == nil, case .object = stored.base {
                     add(
                         CheckRules.postgresValidatingForeignKey, "\(type).\(name)", summary, nil,
-                        "adding the foreign key reads every \(type) row while writes to \(type) and its target wait; `remodel migrate --online` adds it NOT VALID and validates it without blocking writes")
+                        "adding the foreign key reads every \(type) row while writes to \(type) and its target wait; `remodel migrate --online` adds it NOT VALID and validates it without blocking writes"
+                    )
                 }
                 if case .generated(let generated)? = property.defaultValue, generated != .now {
                     add(
                         CheckRules.postgresVolatileDefault, "\(type).\(name)", summary, nil,
-                        "a default made fresh for each object (\(generated.rawValue)) is computed for every existing row in the migration's one transaction; `remodel migrate --online` fills it in batches")
+                        "a default made fresh for each object (\(generated.rawValue)) is computed for every existing row in the migration's one transaction; `remodel migrate --online` fills it in batches"
+                    )
                 }
             case .propertyRenamed(let type, let from, _):
                 add(
                     CheckRules.postgresRename, "\(type).\(from)", summary, nil,
-                    "instances of the previous version still read '\(from)' until they are replaced, and fail once it is renamed; `remodel migrate --online` gives each version its own name until --complete")
+                    "instances of the previous version still read '\(from)' until they are replaced, and fail once it is renamed; `remodel migrate --online` gives each version its own name until --complete"
+                )
             case .objectRenamed(let from, _):
                 add(
                     CheckRules.postgresRename, from, summary, nil,
-                    "instances of the previous version still read the table '\(from)' until they are replaced, and fail once it is renamed; `remodel migrate --online` gives each version its own name until --complete")
+                    "instances of the previous version still read the table '\(from)' until they are replaced, and fail once it is renamed; `remodel migrate --online` gives each version its own name until --complete"
+                )
             default:
                 break
             }

@@ -282,17 +282,7 @@ struct Runner {
                 let result = try wrap(version.version, query) { try connection.query(query) }
                 guard !result.rows.isEmpty else { return nil }
                 let count = try wrap(version.version, countQuery) { try connection.scalar(countQuery) }.flatMap { Int($0) } ?? result.rows.count
-                throw MigrationError.data(
-                    .init(
-                        version: version.version, migrationName: version.name, type: check.type, property: check.property, step: check.step, location: check.location,
-                        problem: check.problem, hint: check.hint,
-                        examples: result.rows.map { row in
-                            let key = Self.storeValue(row[0], type: result.types[0])
-                            let value = row.count > 1 ? Self.storeValue(row[1], type: result.types[1]) : nil
-                            return MigrationError.Example(key: key.readable, value: value.map { check.valueIsProse ? $0.prose : $0.readable } ?? "")
-                        },
-                        count: count
-                    ))
+                throw MigrationError.data(Self.dataError(check, version: version.version, migrationName: version.name, found: result, count: count))
             case .count(let note, let query):
                 if let count = try wrap(version.version, query, { try connection.scalar(query) }).flatMap({ Int($0) }), count > 0 {
                     notes.append("\(count) \(note.type) object\(count == 1 ? "" : "s") \(note.what)")
@@ -466,8 +456,21 @@ struct Runner {
         return result
     }
 
+    /// The data error of `check`, from the offending objects its query `found` (key, value).
+    static func dataError(_ check: DataCheck, version: Int, migrationName: String, found result: PostgresResult, count: Int) -> MigrationError.DataError {
+        MigrationError.DataError(
+            version: version, migrationName: migrationName, type: check.type, property: check.property, step: check.step, location: check.location,
+            problem: check.problem, hint: check.hint,
+            examples: result.rows.map { row in
+                let key = storeValue(row[0], type: result.types[0])
+                let value = row.count > 1 ? storeValue(row[1], type: result.types[1]) : nil
+                return MigrationError.Example(key: key.readable, value: value.map { check.valueIsProse ? $0.prose : $0.readable } ?? "")
+            },
+            count: count)
+    }
+
     /// A value of a check's result in its stored form, by the column's type OID.
-    static func storeValue(_ text: String?, type: UInt32) -> StoreValue {
+    private static func storeValue(_ text: String?, type: UInt32) -> StoreValue {
         guard let text else { return .null }
         switch type {
         case 20, 21, 23: return Int64(text).map(StoreValue.integer) ?? .text(text)

@@ -227,13 +227,8 @@ extension PostgresMigrator {
         at target: PostgresTarget, now: Date = Date(), lock: PostgresLockPolicy = .standard, onLockWait: (@Sendable (PostgresLockWait) -> Void)? = nil
     ) throws -> PostgresOnlineReport {
         let started = ContinuousClock.now
-        let connection = try PostgresConnection(target)
-        let store = "\(connection.displayName) (schema \(target.schema))"
-        guard let state = try PostgresOnlineState.read(connection), state.phase != .complete else {
-            throw PostgresOnlineError.notInProgress(store: store, wanted: "complete")
-        }
+        let (store, state, layout) = try inProgress(at: target, wanted: "complete", now: now)
         guard state.phase == .expanded else { throw PostgresOnlineError.notExpanded(store: store, state) }
-        let layout = try onlineLayout(for: state, schemaName: target.schema, store: store, now: now)
         let plan = try migrator.plan(from: state.fromVersion, to: state.toVersion, now: now)
         try withLockRetries(at: target, lock: lock, onLockWait: onLockWait) {
             let connection = try PostgresConnection(target)
@@ -254,12 +249,7 @@ extension PostgresMigrator {
         at target: PostgresTarget, now: Date = Date(), lock: PostgresLockPolicy = .standard, onLockWait: (@Sendable (PostgresLockWait) -> Void)? = nil
     ) throws -> PostgresOnlineReport {
         let started = ContinuousClock.now
-        let connection = try PostgresConnection(target)
-        let store = "\(connection.displayName) (schema \(target.schema))"
-        guard let state = try PostgresOnlineState.read(connection), state.phase != .complete else {
-            throw PostgresOnlineError.notInProgress(store: store, wanted: "abort")
-        }
-        let layout = try onlineLayout(for: state, schemaName: target.schema, store: store, now: now)
+        let (store, state, layout) = try inProgress(at: target, wanted: "abort", now: now)
         try withLockRetries(at: target, lock: lock, onLockWait: onLockWait) {
             let connection = try PostgresConnection(target)
             try connection.transaction {
@@ -292,6 +282,17 @@ extension PostgresMigrator {
     }
 
     // MARK: - Phases
+
+    /// The online migration in progress at `target` and its layout; `wanted` (what the caller
+    /// does) names it in the error when there is none.
+    private func inProgress(at target: PostgresTarget, wanted: String, now: Date) throws -> (store: String, state: PostgresOnlineState, layout: PostgresOnlineLayout) {
+        let connection = try PostgresConnection(target)
+        let store = "\(connection.displayName) (schema \(target.schema))"
+        guard let state = try PostgresOnlineState.read(connection), state.phase != .complete else {
+            throw PostgresOnlineError.notInProgress(store: store, wanted: wanted)
+        }
+        return (store, state, try onlineLayout(for: state, schemaName: target.schema, store: store, now: now))
+    }
 
     /// The layout of the expand recorded in `state`, from this history, which must be the one
     /// it was started with.
@@ -685,15 +686,6 @@ extension PostgresMigrator {
         let result = try connection.query("SELECT \(key)\(value.map { ", " + $0 } ?? "") FROM \(from) WHERE \(condition) LIMIT 5")
         guard !result.rows.isEmpty else { return nil }
         let count = Int(try connection.scalar("SELECT count(*) FROM \(from) WHERE \(condition)") ?? "") ?? result.rows.count
-        let found = check.check
-        return MigrationError.DataError(
-            version: check.version, migrationName: check.migrationName, type: found.type, property: found.property, step: found.step, location: found.location,
-            problem: found.problem, hint: found.hint,
-            examples: result.rows.map { row in
-                let key = Runner.storeValue(row[0], type: result.types[0])
-                let value = row.count > 1 ? Runner.storeValue(row[1], type: result.types[1]) : nil
-                return MigrationError.Example(key: key.readable, value: value.map { found.valueIsProse ? $0.prose : $0.readable } ?? "")
-            },
-            count: count)
+        return Runner.dataError(check.check, version: check.version, migrationName: check.migrationName, found: result, count: count)
     }
 }

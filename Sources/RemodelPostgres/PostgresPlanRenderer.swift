@@ -179,11 +179,21 @@ package struct PostgresPlanRenderer {
             let type = finalType(table: table, column: column.name) ?? Self.fallbackType(column.type)
             tables[table, default: [:]][column.name] = type
             var text = "ALTER TABLE \(q(table)) ADD COLUMN \(q(column.name)) \(type.sql)"
-            if column.isNotNull { text += " NOT NULL" }
             switch column.defaultValue {
-            case .value(let value): text += " DEFAULT " + (try write(value, as: type, SQLScope(table: table)))
+            case .value(let value):
+                do {
+                    let written = try write(value, as: type, SQLScope(table: table))
+                    if column.isNotNull { text += " NOT NULL" }
+                    text += " DEFAULT " + written
+                } catch let error as Unsupported {
+                    // SQLite adds a NOT NULL column only with a default, so a column whose
+                    // values the plan computes next gets a placeholder of the stored form (an
+                    // empty blob for a `$uuid`), which PostgreSQL's type may not hold. Added
+                    // without it, the column is given NOT NULL when the table is reconciled.
+                    guard column.isNotNull, reconcilesLater(table) else { throw error }
+                }
             case .declared: throw Unsupported(description: "a column default spelt in SQLite's syntax cannot be given to PostgreSQL")
-            case nil: break
+            case nil: if column.isNotNull { text += " NOT NULL" }
             }
             // Its foreign key is added when the version reconciles the tables: the table it
             // refers to may be created later in the version (SQLite checks references only
@@ -283,6 +293,20 @@ package struct PostgresPlanRenderer {
             retyped[table]?[column] = nil
         }
         return before + [text] + after
+    }
+
+    /// Whether a later operation of the version gives `table` a fresh store's definition
+    /// (`PostgresMigrator` then sets NOT NULL where the layout declares it).
+    private func reconcilesLater(_ table: String) -> Bool {
+        var name = table
+        for scheduled in operations[index...] {
+            switch scheduled.operation {
+            case .statement(.renameTable(let from, let to)) where from == name: name = to
+            case .normalize(let definition, _) where definition.name == name: return true
+            default: break
+            }
+        }
+        return false
     }
 
     /// The type `column` of `table` has in the new layout, following the renames the rest of

@@ -436,9 +436,14 @@ extension CheckCommandTests {
     /// `accept: { locking: … }`; without it none of them is judged.
     func testPostgresLockingRulesFlagWhatTheDefaultModeLocksAndTakeAcceptances() throws {
         try newVersion("dog-tags") {
-            $0.replacingOccurrences(of: "      name: { type: string, default: \"\" }\n      breed:", with: "      name: { type: string, default: \"\", indexed: true }\n      breed:")
-                .replacingOccurrences(of: "      profileImageUrl: url?\n      dateLastUpdated", with: "      profileImageUrl: { type: url, default: \"https://example.com/dog.png\" }\n      dateLastUpdated")
-                .replacingOccurrences(of: "      favoriteToy:", with: "      tag: { type: uuid, default: $uuid }\n      walker: Person?\n      favoriteToy:")
+            $0.replacingOccurrences(
+                of: "      name: { type: string, default: \"\" }\n      breed:", with: "      name: { type: string, default: \"\", indexed: true }\n      breed:"
+            )
+            .replacingOccurrences(
+                of: "      profileImageUrl: url?\n      dateLastUpdated",
+                with: "      profileImageUrl: { type: url, default: \"https://example.com/dog.png\" }\n      dateLastUpdated"
+            )
+            .replacingOccurrences(of: "      favoriteToy:", with: "      tag: { type: uuid, default: $uuid }\n      walker: Person?\n      favoriteToy:")
         }
         try edit("Migrations/0004-dog-tags.yaml") { $0.replacingOccurrences(of: "steps: []", with: "steps:\n  - renameProperty: { type: Dog, from: breed, to: kind }") }
         try edit("Schemas/DoggoDB.yaml") { $0.replacingOccurrences(of: "      breed: { type: string", with: "      kind: { type: string") }

@@ -159,8 +159,12 @@ extension PostgresCommandsTests {
         let history = try historyWithVersion4(
             steps: "  - renameProperty: { type: Dog, from: breed, to: kind }\n",
             edit: {
-                $0.replacingOccurrences(of: "      name:\n        type: string\n        default: \"\"\n      breed:\n        type: string", with: "      name:\n        type: string\n        default: \"\"\n        indexed: true\n      kind:\n        type: string")
-                    .replacingOccurrences(of: "      favoriteToy:", with: "      walker:\n        type: \"Person?\"\n      tag:\n        type: string\n        default: none\n      favoriteToy:")
+                $0.replacingOccurrences(
+                    of: "      name:\n        type: string\n        default: \"\"\n      breed:\n        type: string",
+                    with: "      name:\n        type: string\n        default: \"\"\n        indexed: true\n      kind:\n        type: string"
+                )
+                .replacingOccurrences(
+                    of: "      favoriteToy:", with: "      walker:\n        type: \"Person?\"\n      tag:\n        type: string\n        default: none\n      favoriteToy:")
             })
         let arguments = ["--migrations", history.migrations, "--schemas", history.schemas]
         let direct = try makeStore(version: 1, schema: "v4_direct")
@@ -186,5 +190,46 @@ extension PostgresCommandsTests {
             ).replacingOccurrences(of: schema + ".", with: "")
         }
         XCTAssertEqual(try shape("v4_online"), try shape("v4_direct"))
+    }
+}
+
+extension PostgresCommandsTests {
+    /// A `uuid` property added with `$uuid`: SQLite's plan adds the column with an empty blob
+    /// as a placeholder, which PostgreSQL's uuid cannot hold. Both modes give every dog a tag of
+    /// its own, and the column is NOT NULL as in a fresh store.
+    func testAUUIDPropertyAddedWithAFreshDefaultMigratesInBothModes() throws {
+        try startServer()
+        let history = try historyWithVersion4(
+            steps: "", edit: { $0.replacingOccurrences(of: "      favoriteToy:", with: "      tag:\n        type: uuid\n        default: $uuid\n      favoriteToy:") })
+        let arguments = ["--migrations", history.migrations, "--schemas", history.schemas]
+        for (schema, phases) in [("uuid_direct", [[String]()]), ("uuid_online", [["--online"], ["--complete"]])] {
+            let url = try makeStore(version: 1, schema: schema)
+            for phase in phases { try remodel(["migrate", "--store", url] + phase + arguments) }
+            XCTAssertEqual(
+                try server.psql("SELECT count(DISTINCT tag), count(*) FROM \(schema).\"Dog\"", database: database), "8|8\n", schema)
+            XCTAssertEqual(
+                try server.psql(
+                    "SELECT is_nullable FROM information_schema.columns WHERE table_schema = '\(schema)' AND table_name = 'Dog' AND column_name = 'tag'", database: database),
+                "NO\n", schema)
+        }
+    }
+}
+
+extension PostgresCommandsTests {
+    /// `--online --to 2` takes the store to version 2 only; the default mode then migrates on
+    /// from there (dropping the views the online migration left) to the golden export.
+    func testAnOnlineMigrationToAnEarlierVersionThenTheDefaultModeGiveTheGoldenExport() throws {
+        try startServer()
+        let url = try makeStore(version: 1, schema: "online_to2")
+        let start = Date()
+        let expanded = try remodel(["migrate", "--store", url, "--online", "--to", "2"])
+        XCTAssertTrue(expanded.stdout.contains("from version 1 to 2 in "), expanded.stdout)
+        try remodel(["migrate", "--store", url, "--complete"])
+        XCTAssertTrue(try remodel(["status", "--store", url]).stdout.contains("Schema version:  2\n"))
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'online_to2__remodel_v2'", database: database), "1\n")
+        try remodel(["migrate", "--store", url])
+        XCTAssertEqual(try normalisedExport(url, start: start, end: Date()), try golden("v1-to-v3.json"))
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'online_to2\\_\\_remodel%'", database: database), "0\n")
+        XCTAssertEqual(try server.psql("SELECT to_regclass('online_to2._remodel_online') IS NULL", database: database), "t\n")
     }
 }

@@ -39,7 +39,8 @@ struct CheckCommand: Command {
     static let engine = OptionSpec.option(
         "engine", value: "ENGINE",
         help:
-            "sqlite (default) or postgresql: with postgresql, also flag what locks or rewrites a table in the default mode of 'remodel migrate' (postgres-* rules), with what to do instead; accept one with 'accept: { locking: { Type.property: why } }'.")
+            "sqlite (default) or postgresql: with postgresql, also flag what locks or rewrites a table in the default mode of 'remodel migrate' (postgres-* rules), with what to do instead; accept one with 'accept: { locking: { Type.property: why } }'."
+    )
     static let test = OptionSpec.flag(
         "test", help: "Also run `remodel test`: generated data and the fixtures of every version migrated to the newest (with its --seed, --objects and --fixtures-only).")
     static let base = OptionSpec.option(
