@@ -20,7 +20,8 @@ enum PostgresRules {
         func add(_ rule: CheckRule, _ subject: String, _ summary: String, _ declaration: SourceLocation?, _ instead: String) {
             found.append((ChangeRules.Change(kind: .locking, subject: subject, summary: summary, declaration: declaration), rule, instead))
         }
-        let existed = Set(old.objects.map(\.name))
+        // The types whose table holds rows already: by their new names, a renamed one too.
+        let existed = Set(old.objects.map { renames.types.new(for: $0.name) ?? $0.name })
         for change in planned {
             switch change.subject {
             case .step(_, let step):

@@ -25,6 +25,10 @@ public final class PostgresModelStore: @unchecked Sendable {
     public let schema: Schema
     public let version: Int
     private let store: OpenedStore
+    /// During an online migration to this version: the version each write transaction says it
+    /// is (`SET LOCAL`, so that a pooler sharing the server session cannot carry it elsewhere),
+    /// for the triggers that keep the previous version's columns in step.
+    private let writesAs: Int?
     private let lock = NSLock()
     /// The commits to this store that observations hear of.
     let hub: PostgresChangeHub
@@ -52,6 +56,7 @@ public final class PostgresModelStore: @unchecked Sendable {
         }
         let place = info.name
         var tables = target.schema
+        var onlineVersion: Int?
         if info.version < version, let online, online.phase != .complete, online.toVersion == version {
             // An online migration to this version: this app reads and writes through its views,
             // and its writes are marked as this version's for the triggers that keep the
@@ -63,7 +68,7 @@ public final class PostgresModelStore: @unchecked Sendable {
                 throw StoreError.schemaMismatch(path: place, version: version, storeHash: online.schemaHash, codeHash: schema.storageHash)
             }
             tables = online.viewSchema
-            try connection.execute("SET remodel.version = '\(version)'")
+            onlineVersion = version
         } else {
             if info.version < version { throw StoreError.migrationNeeded(path: place, storeVersion: info.version, codeVersion: version) }
             if info.version > version { throw StoreError.superseded(path: place, storeVersion: info.version, codeVersion: version) }
@@ -75,6 +80,7 @@ public final class PostgresModelStore: @unchecked Sendable {
         self.schema = schema
         self.version = version
         store = try OpenedStore(connection, schema: schema, version: version, tablesIn: tables)
+        writesAs = onlineVersion
         hub = PostgresChangeHub.hub(for: target)
     }
 
@@ -85,6 +91,7 @@ public final class PostgresModelStore: @unchecked Sendable {
         let connection = store.connection
         let log = PostgresAccessLog()
         return try connection.transaction {
+            if let writesAs { try connection.execute("SET LOCAL remodel.version = '\(writesAs)'") }
             let value = try body(PostgresTransaction(store: store, log: log))
             do {
                 try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")

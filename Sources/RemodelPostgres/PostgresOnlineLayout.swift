@@ -25,6 +25,8 @@ struct PostgresOnlineLayout: Sendable {
         var isRequired: Bool
         /// Whether it is an old column both versions share.
         var isShared: Bool
+        /// For a shared column: whether the previous version requires it.
+        var wasRequired = false
     }
 
     /// A column of the old layout the new one does not have: what the new app's writes give it.
@@ -58,6 +60,9 @@ struct PostgresOnlineLayout: Sendable {
         var backfill: [String] = []
         /// The plan's checks as conditions on a row, for the backfill.
         var checks: [String] = []
+        /// Old columns whose NOT NULL goes while both versions run (the new version may leave
+        /// them empty), and the value `--abort` gives the rows left empty before it is back.
+        var relaxed: [(column: String, fill: String)] = []
     }
 
     struct Index: Sendable {
@@ -91,8 +96,11 @@ struct PostgresOnlineLayout: Sendable {
     /// Indexes of the old layout the new one does not have.
     private(set) var droppedIndexes: [String] = []
     private(set) var newForeignKeys: [ForeignKey] = []
-    /// Columns the previous version requires and the new one does not: NOT NULL goes at once.
-    private(set) var relaxed: [(table: String, column: String)] = []
+    /// Columns the previous version requires and the new one may leave empty: NOT NULL goes
+    /// at the expand, and `--abort` fills them before it comes back.
+    var relaxed: [(table: String, column: String, fill: String)] {
+        tables.flatMap { table in table.relaxed.map { (table.physical, $0.column, $0.fill) } }
+    }
 
     init(shape: PostgresOnlineShape, toVersion: Int) throws {
         self.shape = shape
@@ -115,9 +123,11 @@ struct PostgresOnlineLayout: Sendable {
                 if let source = table.source, case .column(let old) = column.value, oldTypes[source]?[old] == column.type, !claimed.contains(old) {
                     shared = true
                     claimed.insert(old)
-                    columns.append(Column(name: column.name, physical: old, type: column.type, value: column.value, isRequired: column.isRequired, isShared: true))
                     let wasRequired = oldDefinitions[source]?.columns.first { $0.name == old }.map { $0.isNotNull || $0.isPrimaryKey } ?? false
-                    if wasRequired && !column.isRequired { relaxed.append((source, old)) }
+                    columns.append(
+                        Column(
+                            name: column.name, physical: old, type: column.type, value: column.value, isRequired: column.isRequired, isShared: true,
+                            wasRequired: wasRequired))
                 }
                 if !shared {
                     if column.isPrimaryKey, table.source != nil {
@@ -201,35 +211,44 @@ struct PostgresOnlineLayout: Sendable {
                 "IF \(relocated(condition)) THEN RAISE EXCEPTION USING ERRCODE = 'check_violation', MESSAGE = \(SQLiteRenderer.text("this object cannot be written while the store is migrated online to version \(toVersion): " + message)), HINT = \(SQLiteRenderer.text(check.check.hint)); END IF;"
             )
         }
-        // What the new app's writes give the columns only the previous version has.
+        // What the new app's writes give the columns only the previous version has: a value
+        // where one follows from the new ones without loss (`writeBack`), kept on an update
+        // otherwise, and on an insert the old property's default (or nothing, its NOT NULL
+        // lifted while both versions run, where a made-up value could break a key or a link).
         var down: [String] = []
         var inserted: [String] = []
         let objectType = shape.old.layout.table(named: table.physical)
+        func defaultLiteral(_ name: String, _ type: PostgresColumnType) throws -> (literal: String, isNull: Bool) {
+            var value = StoreValue.null
+            if let property = objectType?.object.property(named: name), let column = objectType?.columns.first(where: { $0.name == name }) {
+                value = (try? DynamicDefaults.value(for: property, type: column.type, schema: shape.old.layout.schema)) ?? .null
+            }
+            return (try write(Self.literal(value), as: type, renderer, scope), value.isNull)
+        }
         for (name, type) in oldTypes.sorted(by: { $0.key < $1.key }) where name != PostgresLayout.rowid && !shared.contains(name) {
             let readers = table.columns.filter { !$0.isShared && Self.columns(in: $0.value).contains(name) }
-            var derived: String?
-            if let joined = Self.splitJoin(of: name, readers) {
-                derived =
-                    "concat_ws(\(SQLiteRenderer.text(joined.separator)), "
-                    + joined.parts.map { "NULLIF(new.\(SQLiteRenderer.identifier($0)), '')" }.joined(separator: ", ") + ")"
-            } else if readers.count == 1, Self.columns(in: readers[0].value) == [name] {
-                let value = try write(.column(readers[0].physical), as: type, renderer, scope)
-                derived = "(\(value))::\(type.castName)"
+            let enumValues = objectType?.object.property(named: name)?.storedType.flatMap { type -> [String]? in
+                guard case .enumeration(let enumName) = type.base, let declared = shape.old.layout.schema.enumType(named: enumName) else { return nil }
+                return declared.cases.map { "\($0.rawValue)" }
             }
-            let property = objectType?.object.property(named: name)
-            var defaultValue = StoreValue.null
-            if let property, let column = objectType?.columns.first(where: { $0.name == name }) {
-                defaultValue = (try? DynamicDefaults.value(for: property, type: column.type, schema: shape.old.layout.schema)) ?? .null
-            }
+            let derived = try writeBack(of: name, type: type, enumValues: enumValues, readers: readers, renderer: renderer, scope: scope)
+            let (literal, isNull) = try defaultLiteral(name, type)
             let required = oldDefinition?.columns.first { $0.name == name }.map { $0.isNotNull || $0.isPrimaryKey } ?? false
-            if defaultValue.isNull && required { defaultValue = Self.zero(of: type) }
-            let literal = try write(Self.literal(defaultValue), as: type, renderer, scope)
+            if required && isNull {
+                table.relaxed.append((name, try write(Self.literal(Self.zero(of: type)), as: type, renderer, scope)))
+            }
             table.oldColumns.append(OldColumn(name: name, type: type, derived: derived, inserted: literal))
             if let derived {
                 down.append(whenChanged(Set(readers.map(\.physical)), "new.\(SQLiteRenderer.identifier(name)) := \(derived);"))
-            } else {
-                inserted.append("new.\(SQLiteRenderer.identifier(name)) := \(literal);")
             }
+            if derived == nil || !isNull {
+                inserted.append("IF new.\(SQLiteRenderer.identifier(name)) IS NULL THEN new.\(SQLiteRenderer.identifier(name)) := \(literal); END IF;")
+            }
+        }
+        // Shared columns the new version may leave empty, and those it now requires.
+        for column in table.columns where column.isShared && column.wasRequired && !column.isRequired {
+            let (literal, isNull) = try defaultLiteral(column.physical, column.type)
+            table.relaxed.append((column.physical, isNull ? try write(Self.literal(Self.zero(of: column.type)), as: column.type, renderer, scope) : literal))
         }
         table.needsBackfill = !all.isEmpty || !checks.isEmpty
         if table.needsBackfill {
@@ -254,6 +273,47 @@ struct PostgresOnlineLayout: Sendable {
 
     /// The column marking the rows whose new columns are computed (by the backfill or a write).
     var readyColumn: String { "__remodel_ready_v\(toVersion)" }
+
+    /// The value old column `name` gets from the new columns on the new app's writes, when one
+    /// follows without loss: a `split` joined again; a value copied, or parsed from text,
+    /// written back as text; a value mapped case by case (`mapValues`) mapped back, an old
+    /// enum's own raw values kept. Nil otherwise: the column keeps what it had.
+    private func writeBack(
+        of name: String, type: PostgresColumnType, enumValues: [String]?, readers: [Column], renderer: SQLQueryRenderer<PostgresDialect>, scope: SQLScope
+    ) throws -> String? {
+        if let joined = Self.splitJoin(of: name, readers) {
+            return "concat_ws(\(SQLiteRenderer.text(joined.separator)), " + joined.parts.map { "NULLIF(new.\(SQLiteRenderer.identifier($0)), '')" }.joined(separator: ", ") + ")"
+        }
+        guard readers.count == 1, Self.columns(in: readers[0].value) == [name], type == .text else { return nil }
+        let reader = readers[0]
+        var core = reader.value
+        if case .function(.coalesce, let arguments) = core, arguments.count == 2, arguments[1].isConstant { core = arguments[0] }
+        let copied = "(\(try write(.column(reader.physical), as: type, renderer, scope)))::\(type.castName)"
+        switch core {
+        case .column(name):
+            return enumValues == nil ? copied : nil
+        case .function(let function, let arguments)
+        where [.column(name), .cast(.column(name), .text)].contains(arguments.first) && arguments.dropFirst().allSatisfy(\.isConstant):
+            let parses: Set<SQLFunction> = [.parseInteger, .parseReal, .parseUUID, .parseObjectID]
+            return parses.contains(function) && enumValues == nil ? copied : nil
+        case .caseWhen(.column(name)?, let branches, _):
+            // new value → the old one it came from; an old enum's raw values stay as they are.
+            var pairs: [(String, String)] = []
+            for branch in branches {
+                guard case .text(let old) = branch.condition, case .text(let new) = branch.result else { return nil }
+                if !pairs.contains(where: { $0.0 == new }) { pairs.append((new, old)) }
+            }
+            let reference = "new.\(SQLiteRenderer.identifier(reader.physical))"
+            var text = "CASE"
+            if let enumValues {
+                text += " WHEN \(reference) IN (\(enumValues.map(SQLiteRenderer.text).joined(separator: ", "))) THEN \(reference)"
+            }
+            for (new, old) in pairs { text += " WHEN \(reference) = \(SQLiteRenderer.text(new)) THEN \(SQLiteRenderer.text(old))" }
+            return text + (enumValues == nil ? " ELSE \(reference) END" : " ELSE old.\(SQLiteRenderer.identifier(name)) END")
+        default:
+            return nil
+        }
+    }
 
     /// The columns an expression reads.
     static func columns(in expression: SQLExpression) -> Set<String> {
@@ -406,7 +466,7 @@ struct PostgresOnlineLayout: Sendable {
     /// Per table, the new columns whose NOT NULL the check stands for until the contract.
     var requiredChecks: [(table: String, columns: [String])] {
         tables.filter { !$0.isCreated }.compactMap { table in
-            let columns = table.columns.filter { $0.isRequired && !$0.isShared }.map(\.physical)
+            let columns = table.columns.filter { $0.isRequired && (!$0.isShared || !$0.wasRequired) }.map(\.physical)
             return columns.isEmpty ? nil : (table.physical, columns)
         }
     }

@@ -34,6 +34,9 @@ public struct PostgresOnlineState: Sendable {
     public var checksums: String
     /// The schema of views through which the new version's app reads and writes.
     public var viewSchema: String
+    /// The views the online migration before this one left, which apps of the store's
+    /// version may still use: dropped at this one's contract.
+    public var previousViews: String?
     public var backfill: [Backfill]
 
     static let table = "_remodel_online"
@@ -55,12 +58,17 @@ public struct PostgresOnlineState: Sendable {
         }
         return PostgresOnlineState(
             phase: phase, fromVersion: from, toVersion: to, schemaHash: entries["hash"] ?? "", checksums: entries["checksums"] ?? "",
-            viewSchema: entries["views"] ?? "", backfill: backfill)
+            viewSchema: entries["views"] ?? "", previousViews: entries["previous"], backfill: backfill)
     }
 
     /// The state of the store at `target`, or nil.
     public static func read(at target: PostgresTarget) throws -> PostgresOnlineState? {
         try read(try PostgresConnection(target))
+    }
+
+    static func createTable(_ connection: PostgresConnection) throws {
+        let table = PostgresLayout.qualified(Self.table, in: connection.target.schema)
+        try connection.execute("CREATE TABLE \(table) (\"key\" \(PostgresLayout.text) PRIMARY KEY, \"value\" \(PostgresLayout.text) NOT NULL)")
     }
 
     static func write(_ connection: PostgresConnection, _ entries: [(String, String)]) throws {
@@ -142,7 +150,9 @@ public enum PostgresOnlineError: Error, CustomStringConvertible {
                 + ". Nothing was changed.\n  hint: migrate that version with 'remodel migrate --store URL' (one transaction; the app's queries on the tables it rewrites wait for it), or release the change in two versions whose steps read only the object they change"
         case .inProgress(let store, let state, let wanted):
             return
-                "\(store) is being migrated online from version \(state.fromVersion) to \(state.toVersion) (\(state.phase.rawValue)); \(wanted) cannot run meanwhile. Nothing was changed.\n  hint: finish it with 'remodel migrate --store URL --complete' once no app of version \(state.fromVersion) runs, or undo it with '--abort'"
+                "\(store) is being migrated online from version \(state.fromVersion) to \(state.toVersion) (\(state.phase.rawValue)); \(wanted) cannot run meanwhile. Nothing was changed.\n  hint: "
+                + (state.phase == .expanding ? "finish the expand phase with 'remodel migrate --store URL --online' (it goes on where it stopped), then " : "")
+                + "finish it with 'remodel migrate --store URL --complete' once no app of version \(state.fromVersion) runs, or undo it with '--abort'"
         case .notInProgress(let store, let wanted):
             return
                 "\(store) has no online migration in progress, so there is nothing to \(wanted). Nothing was changed.\n  hint: start one with 'remodel migrate --store URL --online'"
@@ -181,7 +191,16 @@ extension PostgresMigrator {
     ) throws -> PostgresOnlineReport {
         let started = ContinuousClock.now
         let connection = try PostgresConnection(target)
-        let store = "\(connection.displayName) (schema \(target.schema))"
+        let store = store(of: connection)
+        // Batches by TID ranges need PostgreSQL 14's TID range scans (else each batch reads the table).
+        let serverVersion = Int(try connection.scalar("SHOW server_version_num") ?? "") ?? 0
+        guard serverVersion >= 140_000 else {
+            throw PostgresOnlineError.unsupported(
+                store: store,
+                reasons: ["the server is PostgreSQL \(serverVersion / 10_000); an online migration needs PostgreSQL 14 or later (its backfill reads each batch by TID range)"])
+        }
+        // One expand at a time, for its whole run: a second waits here, then goes on from there.
+        try connection.query("SELECT pg_advisory_lock(hashtext($1))", ["remodel-online:" + target.schema])
         var state = try PostgresOnlineState.read(connection)
         var layout: PostgresOnlineLayout
         if let current = state, current.phase != .complete {
@@ -235,6 +254,7 @@ extension PostgresMigrator {
             try connection.transaction {
                 try begin(connection, lock: lock)
                 guard let again = try PostgresOnlineState.read(connection), again.phase == .expanded else { return }
+                if let previous = again.previousViews { try connection.execute("DROP SCHEMA IF EXISTS \(SQLiteRenderer.identifier(previous)) CASCADE") }
                 try contract(layout, plan: plan, connection: connection, now: now)
             }
         }
@@ -270,10 +290,22 @@ extension PostgresMigrator {
                     try connection.execute(
                         "ALTER TABLE IF EXISTS \(layout.qualified(key.table)) DROP CONSTRAINT IF EXISTS \(SQLiteRenderer.identifier(PostgresOnlineLayout.foreignKeyName(key)))")
                 }
-                for (table, column) in layout.relaxed {
-                    try connection.execute("ALTER TABLE \(layout.qualified(table)) ALTER COLUMN \(SQLiteRenderer.identifier(column)) SET NOT NULL")
+                // What the new app left empty gets the old property's default (or an empty value),
+                // so that the previous version's NOT NULL holds again.
+                for (table, column, fill) in layout.relaxed {
+                    let name = SQLiteRenderer.identifier(column)
+                    try connection.execute("UPDATE \(layout.qualified(table)) SET \(name) = \(fill) WHERE \(name) IS NULL")
+                    try connection.execute("ALTER TABLE \(layout.qualified(table)) ALTER COLUMN \(name) SET NOT NULL")
                 }
                 try connection.execute("DROP TABLE \(layout.qualified(PostgresOnlineState.table))")
+                // The views of the online migration before, which apps of the store's version
+                // may still use, stay recorded for the next migration to drop.
+                if let previous = again.previousViews {
+                    try PostgresOnlineState.createTable(connection)
+                    try PostgresOnlineState.write(
+                        connection,
+                        [("phase", PostgresOnlineState.Phase.complete.rawValue), ("from", String(state.fromVersion)), ("to", String(state.fromVersion)), ("views", previous)])
+                }
             }
         }
         return PostgresOnlineReport(
@@ -332,10 +364,14 @@ extension PostgresMigrator {
         try connection.transaction {
             try begin(connection, lock: lock)
             let info = try PostgresStore.info(connection) { _ in nil }
+            // The views a completed online migration left stay: apps of the version it led to
+            // still use them, until this migration's contract (when none of them runs).
+            var previous: String?
             if let existing = try PostgresOnlineState.read(connection) {
                 if existing.phase != .complete { return }  // another run started it meanwhile
-                try dropLeftovers(existing, connection: connection)
+                previous = existing.viewSchema.isEmpty ? nil : existing.viewSchema
             }
+            try connection.execute("DROP TABLE IF EXISTS \(layout.qualified(PostgresOnlineState.table))")
             guard info.version == plan.fromVersion else { throw MigrationError.storeChanged(expected: plan.fromVersion, found: info.version) }
             let views = SQLiteRenderer.identifier(layout.viewSchema)
             try connection.execute("DROP SCHEMA IF EXISTS \(views) CASCADE")
@@ -344,12 +380,12 @@ extension PostgresMigrator {
             // what it may do with the table under it (below).
             try connection.execute("GRANT USAGE ON SCHEMA \(views) TO PUBLIC")
             for definition in PostgresFunctions.definitions { try connection.execute(layout.relocated(definition)) }
-            try connection.execute(
-                "CREATE TABLE \(layout.qualified(PostgresOnlineState.table)) (\"key\" \(PostgresLayout.text) PRIMARY KEY, \"value\" \(PostgresLayout.text) NOT NULL)")
+            try PostgresOnlineState.createTable(connection)
             var entries: [(String, String)] = [
                 ("phase", PostgresOnlineState.Phase.expanding.rawValue), ("from", String(plan.fromVersion)), ("to", String(plan.toVersion)),
                 ("hash", plan.versions.last?.schemaHash ?? ""), ("checksums", Self.checksums(plan)), ("views", layout.viewSchema),
             ]
+            if let previous { entries.append(("previous", previous)) }
             for table in layout.tables {
                 let physical = layout.qualified(table.physical)
                 if table.isCreated {
@@ -371,6 +407,10 @@ extension PostgresMigrator {
                     (table.newTrigger, "new", "\(version) = '\(layout.toVersion)'"),
                 ] {
                     guard let body else { continue }
+                    guard !body.contains("$remodel_sync$") else {
+                        throw PostgresOnlineError.unsupported(
+                            store: store(of: connection), reasons: ["a value of the plan contains '$remodel_sync$', which would end the trigger's body"])
+                    }
                     let function = PostgresLayout.qualified(PostgresLayout.indexName("__remodel_\(side)_" + table.physical), in: layout.viewSchema)
                     try connection.execute("CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $remodel_sync$\n\(body)\n$remodel_sync$")
                     try connection.execute(
@@ -387,7 +427,7 @@ extension PostgresMigrator {
                 try connection.execute(
                     "ALTER TABLE \(layout.qualified(table)) ADD CONSTRAINT \(SQLiteRenderer.identifier(layout.requiredCheck)) CHECK (\(condition)) NOT VALID")
             }
-            for (table, column) in layout.relaxed {
+            for (table, column, _) in layout.relaxed {
                 try connection.execute("ALTER TABLE \(layout.qualified(table)) ALTER COLUMN \(SQLiteRenderer.identifier(column)) DROP NOT NULL")
             }
             for key in layout.newForeignKeys {
@@ -422,6 +462,8 @@ extension PostgresMigrator {
             try connection.execute("GRANT \(privilege) ON \(view) TO \(grantee == "PUBLIC" ? "PUBLIC" : SQLiteRenderer.identifier(grantee))")
         }
     }
+
+    private func store(of connection: PostgresConnection) -> String { "\(connection.displayName) (schema \(connection.target.schema))" }
 
     static func triggerName(_ layout: PostgresOnlineLayout, _ side: String) -> String { "__remodel_\(side)_v\(layout.toVersion)" }
 
@@ -629,7 +671,7 @@ extension PostgresMigrator {
             try connection.execute("ALTER TABLE \(layout.qualified(rename.table)) RENAME COLUMN \(identifier("__remodel_rename_\(number)")) TO \(identifier(rename.to))")
         }
         for table in layout.tables where !table.isCreated {
-            let required = table.columns.filter { $0.isRequired && !$0.isShared }
+            let required = table.columns.filter { $0.isRequired && (!$0.isShared || !$0.wasRequired) }
             guard !required.isEmpty else { continue }
             try connection.execute(
                 "ALTER TABLE \(layout.qualified(table.physical)) " + required.map { "ALTER COLUMN \(identifier($0.name)) SET NOT NULL" }.joined(separator: ", "))

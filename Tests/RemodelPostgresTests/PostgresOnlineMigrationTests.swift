@@ -106,6 +106,11 @@ final class PostgresOnlineMigrationTests: XCTestCase {
         XCTAssertEqual(try new.read { try $0.object(Person.self, forKey: ada._id).map { [$0.firstName, $0.lastName, $0.company] } }, ["Ada", "King", "Analytical Engines"])
 
         // Each app's change of the other's object, and a delete.
+        // A mapped value goes back to what it was mapped from; a parsed one back to text.
+        var alanV3 = try XCTUnwrap(try new.read { try $0.object(Person.self, forKey: alan._id) })
+        alanV3.businessUnit = .educationCommunityAndDocs
+        try new.write { try $0.upsert(alanV3) }
+        XCTAssertEqual(try old.read { try $0.object(PersonV1.self, forKey: alan._id)?.businessUnit }, "Docs")
         var alanV1 = try XCTUnwrap(try old.read { try $0.object(PersonV1.self, forKey: alan._id) })
         alanV1.name = "Alan M. Turing"
         try old.write { try $0.upsert(alanV1) }
