@@ -46,8 +46,21 @@ public struct GitBase: Sendable {
 
     /// The released files (migration files and snapshots `ref` has) that differ now or are
     /// gone, each an error naming the file.
-    public func releasedEdits(migrations: String) throws -> [Diagnostic] {
-        let released = blobs.keys.filter { MigrationSum.version(ofPath: $0) != nil }.sorted()
+    /// `squashedThrough`: the first version of a history `remodel migration squash` folded
+    /// into one baseline (1 when it did not); the versions it removed are not edits, nor is
+    /// its baseline's file, unless `ref` already had that baseline.
+    public func releasedEdits(migrations: String, squashedThrough: Int = 1) throws -> [Diagnostic] {
+        var released = blobs.keys.filter { MigrationSum.version(ofPath: $0) != nil }.sorted()
+        if squashedThrough > 1 {
+            released.removeAll { path in
+                guard let version = MigrationSum.version(ofPath: path) else { return false }
+                if version < squashedThrough { return true }
+                guard version == squashedThrough, !MigrationSum.isSnapshot(path), let blob = blobs[path] else { return false }
+                // The squash rewrote this file; once `ref` has the squashed baseline, it is released too.
+                let text = (try? Self.git(["cat-file", "-p", blob], in: migrations, failure: "cannot read '\(path)' at '\(ref)'")) ?? ""
+                return !text.split(separator: "\n").contains { $0.hasPrefix("squashedFrom:") }
+            }
+        }
         let present = released.filter { FileManager.default.fileExists(atPath: MigrationFolder.join(migrations, $0)) }
         var now: [String: String] = [:]
         if !present.isEmpty {

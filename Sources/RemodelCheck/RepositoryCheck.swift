@@ -74,7 +74,7 @@ public enum RepositoryCheck {
         var judged = newest >= 2 ? [newest] : []
         if let ref = input.base {
             let base = try GitBase.read(ref: ref, migrations: input.migrationsPath)
-            findings += try base.releasedEdits(migrations: input.migrationsPath)
+            findings += try base.releasedEdits(migrations: input.migrationsPath, squashedThrough: input.history?.baseVersion ?? 1)
             let released = base.versions
             judged = (1...max(newest, 1)).filter { !released.contains($0) }
         }

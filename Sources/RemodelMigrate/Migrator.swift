@@ -116,7 +116,8 @@ public struct Migrator: Sendable {
     /// edit may hold different data.
     public func editedMigrations(_ applied: [AppliedMigration]) -> [(applied: AppliedMigration, now: Migration)] {
         applied.compactMap { applied in
-            guard let now = history.migrations.first(where: { $0.version == applied.version }),
+            // A squash rewrote its baseline's file on purpose: a store recorded what was there before.
+            guard applied.version > history.baseVersion, let now = history.migrations.first(where: { $0.version == applied.version }),
                 !applied.checksum.isEmpty, !now.checksum.isEmpty, applied.checksum != now.checksum
             else { return nil }
             return (applied, now)

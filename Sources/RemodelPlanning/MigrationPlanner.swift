@@ -40,10 +40,30 @@ public struct MigrationPlanner: Sendable {
     /// time.
     public func plan(from version: Int, to target: Int? = nil, now: Date = Date()) throws -> MigrationPlan {
         let target = target ?? history.currentVersion
+        if version < history.baseVersion, let older = history.upgradePath, older.schema(at: version) != nil, target >= history.baseVersion {
+            // Through the versions the squash kept, to the baseline; then on as usual.
+            var upgrade = self
+            upgrade.history = older
+            let first = try upgrade.plan(from: version, to: history.baseVersion, now: now)
+            let rest = try plan(from: history.baseVersion, to: target, now: now)
+            return MigrationPlan(fromVersion: version, toVersion: target, versions: first.versions + rest.versions)
+        }
+        if version < history.baseVersion, version >= 1 {
+            throw MigrationPlanningError([
+                .error(
+                    "migration-squashed-version",
+                    "the store is at version \(version), older than version \(history.baseVersion), the oldest this history supports: versions up to \(history.baseVersion) were squashed into one baseline ('remodel migration squash'), so this build cannot upgrade it",
+                    at: nil,
+                    hint:
+                        "upgrade the store first with a release built before the squash (its history still has versions \(version) to \(history.baseVersion)), then with this one; or squash with --keep-upgrade-path so that old stores keep upgrading"
+                )
+            ])
+        }
         guard history.schema(at: version) != nil else {
             throw MigrationPlanningError([
                 .error(
-                    "migration-unknown-version", "the store is at version \(version), which the migration history does not have (it has versions 1 to \(history.currentVersion))",
+                    "migration-unknown-version",
+                    "the store is at version \(version), which the migration history does not have (it has versions \(history.baseVersion) to \(history.currentVersion))",
                     at: nil, hint: "use the Migrations/ folder of the app that wrote the store")
             ])
         }

@@ -60,7 +60,7 @@ public struct HistoryTest: Sendable {
     func dataSets() -> [DataSet] {
         let history = migrator.history
         var sets: [DataSet] = []
-        for version in 1...history.currentVersion {
+        for version in history.versions {
             guard let schema = history.schema(at: version) else { continue }
             if generates {
                 var generator = TestDataGenerator(schema: schema, seed: seed, minimumObjects: objects)

@@ -87,6 +87,23 @@ class CLIFolderTestCase: XCTestCase {
         try Self.canonicalJSON(JSONSerialization.jsonObject(with: Data(contentsOf: CLIFolderTestCase.fixtures.appendingPathComponent(name))))
     }
 
+    /// The text with each distinct UUID replaced by `UUID-n`, n its order of first appearance.
+    static func numberingUUIDs(_ text: String) -> String {
+        let pattern = try! NSRegularExpression(pattern: "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+        var numbers: [String: Int] = [:]
+        var result = ""
+        var last = text.startIndex
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let range = Range(match.range, in: text)!
+            let uuid = String(text[range])
+            let number = numbers[uuid] ?? numbers.count + 1
+            numbers[uuid] = number
+            result += text[last..<range.lowerBound] + "UUID-\(number)"
+            last = range.upperBound
+        }
+        return result + text[last...]
+    }
+
     static func canonicalJSON(_ object: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self)
     }

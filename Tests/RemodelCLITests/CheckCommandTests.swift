@@ -17,17 +17,17 @@ final class CheckCommandTests: CLIFolderTestCase {
     }
 
     @discardableResult
-    private func check(_ extra: [String] = [], expect status: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
+    func check(_ extra: [String] = [], expect status: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Output {
         try remodel(["check"] + extra, expect: status, file: file, line: line)
     }
 
-    private func edit(_ name: String, _ change: (String) -> String) throws {
+    func edit(_ name: String, _ change: (String) -> String) throws {
         let url = folder.appendingPathComponent(name)
         try change(try String(contentsOf: url, encoding: .utf8)).write(to: url, atomically: true, encoding: .utf8)
     }
 
     /// The findings of `--format json` with `rule`: (file, line, severity).
-    private func findings(_ output: CLIRunner.Output, rule: String) throws -> [(file: String, line: Int, severity: String)] {
+    func findings(_ output: CLIRunner.Output, rule: String) throws -> [(file: String, line: Int, severity: String)] {
         let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]], output.stdout)
         return array.filter { $0["rule"] as? String == rule }.map { entry in
             ((entry["file"] as? String) ?? "", (entry["line"] as? Int) ?? 0, (entry["severity"] as? String) ?? "")
@@ -311,7 +311,7 @@ final class CheckCommandTests: CLIFolderTestCase {
             unknown.stderr)
     }
 
-    private func git(_ arguments: [String]) throws {
+    func git(_ arguments: [String]) throws {
         let output = try CLIRunner.runProgram("/usr/bin/env", ["git"] + arguments, in: folder)
         XCTAssertEqual(output.status, 0, output.stderr)
     }

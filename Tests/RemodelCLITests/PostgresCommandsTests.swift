@@ -340,23 +340,6 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         XCTAssertEqual(Self.numberingUUIDs(try remodel(["export", "--store", url]).stdout), Self.numberingUUIDs(try remodel(["export", "--store", file]).stdout))
     }
 
-    /// The text with each distinct UUID replaced by `UUID-n`, n its order of first appearance.
-    private static func numberingUUIDs(_ text: String) -> String {
-        let pattern = try! NSRegularExpression(pattern: "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
-        var numbers: [String: Int] = [:]
-        var result = ""
-        var last = text.startIndex
-        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            let range = Range(match.range, in: text)!
-            let uuid = String(text[range])
-            let number = numbers[uuid] ?? numbers.count + 1
-            numbers[uuid] = number
-            result += text[last..<range.lowerBound] + "UUID-\(number)"
-            last = range.upperBound
-        }
-        return result + text[last...]
-    }
-
     /// `dateLastUpdated` is the time of each migration; the rest must match.
     static func withoutDates(_ export: String) -> String {
         export.split(separator: "\n").filter { !$0.contains("\"dateLastUpdated\"") }.joined(separator: "\n")

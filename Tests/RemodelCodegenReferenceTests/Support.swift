@@ -10,7 +10,7 @@ enum Reference {
     static func schemaFolder(_ name: String) -> String {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         if name == "Example" { return tests.deletingLastPathComponent().appendingPathComponent("Schemas").path }
-        if name == "StepKinds" || name == "Trips" { return tests.appendingPathComponent("RemodelCodegenTests/Histories/\(name)/Schemas").path }
+        if ["StepKinds", "Trips", "Squashed"].contains(name) { return tests.appendingPathComponent("RemodelCodegenTests/Histories/\(name)/Schemas").path }
         return tests.appendingPathComponent("RemodelCodegenTests/Schemas/\(name)").path
     }
 
@@ -52,11 +52,12 @@ enum Reference {
         // `==` never equals) and every attribute, docs and projections too.
         XCTAssertEqual(CanonicalYAML.text(of: manifest.schema), CanonicalYAML.text(of: schema), "the manifest's schema differs from \(name)'s YAML", file: file, line: line)
         XCTAssertEqual(manifest.schemaHash, schema.storageHash, file: file, line: line)
-        if name == "Example" || name == "StepKinds" || name == "Trips" {
+        if ["Example", "StepKinds", "Trips", "Squashed"].contains(name) {
             let migrations = MigrationHistoryLoader.load(migrations: URL(fileURLWithPath: schemaFolder(name)).deletingLastPathComponent().appendingPathComponent("Migrations").path)
             let history = try XCTUnwrap(migrations.history, "the example has a migration history", file: file, line: line)
             let embedded = try XCTUnwrap(manifest.history, file: file, line: line)
             XCTAssertEqual(manifest.version, history.currentVersion, file: file, line: line)
+            XCTAssertEqual(embedded.baseVersion, history.baseVersion, file: file, line: line)
             XCTAssertEqual(embedded.migrations, history.migrations, file: file, line: line)
             XCTAssertEqual(embedded.snapshots.map(CanonicalYAML.text(of:)), history.snapshots.map(CanonicalYAML.text(of:)), file: file, line: line)
         } else {

@@ -30,7 +30,7 @@ enum ReferenceCases {
 
     /// Cases with a migration history, under `Histories/<Case>/` (`Schemas/` and
     /// `Migrations/`): the manifest embeds every step.
-    static let historyCases = ["StepKinds", "RealmEverything", "Trips"]
+    static let historyCases = ["StepKinds", "RealmEverything", "Trips", "Squashed"]
 
     /// Cases generated with `--realm`: the example (its schema and history) and a history with
     /// every type, collection, embedded object, inverse, projection and step kind.

@@ -24,6 +24,8 @@ final class ReferenceTests: XCTestCase {
     func testKeyless() throws { try check("Keyless") }
     /// A history with one step of every kind: the manifest embeds each.
     func testStepKinds() throws { try check("StepKinds") }
+    /// A history squashed to its version 2: the manifest embeds versions 2 and 3 from 2 on.
+    func testSquashed() throws { try check("Squashed") }
     /// Names the YAML validator refuses (`Type`, `init`, `Protocol` as properties; `self`,
     /// `Type`, `Self` as cases) but Swift holds in backticks: the generator must stay safe for
     /// schemas that never went through YAML.

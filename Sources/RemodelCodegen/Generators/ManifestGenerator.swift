@@ -63,8 +63,14 @@ struct ManifestGenerator: Sendable {
     /// statement (`SchemaExpressions.schemaStatements`).
     private func builders(schema: Schema, history: MigrationHistory?) -> [SwiftDeclaration] {
         var functions = [(Self.schemaFunction, schema)]
-        for (index, snapshot) in (history?.snapshots ?? []).enumerated() where snapshot != schema {
-            functions.append((Self.snapshotFunction(index + 1), snapshot))
+        // Every version once: the history's, then those only its upgrade path has.
+        var seen: Set<Int> = []
+        var next = history
+        while let part = next {
+            for (index, snapshot) in part.snapshots.enumerated() where snapshot != schema && seen.insert(part.baseVersion + index).inserted {
+                functions.append((Self.snapshotFunction(part.baseVersion + index), snapshot))
+            }
+            next = part.upgradePath
         }
         let type = SwiftType.member(.name("RemodelCore"), "Schema")
         return functions.map { name, schema in

@@ -176,9 +176,11 @@ enum SchemaExpressions {
             core("MigrationHistory"),
             [
                 SwiftArgument(
-                    "snapshots", .array(history.snapshots.enumerated().map { $0.element == current?.schema ? current!.expression : snapshot($0.offset + 1) })),
+                    "snapshots",
+                    .array(history.snapshots.enumerated().map { $0.element == current?.schema ? current!.expression : snapshot(history.baseVersion + $0.offset) })),
                 SwiftArgument("migrations", .array(history.migrations.map(migration))),
-            ])
+            ] + (history.baseVersion == 1 ? [] : [SwiftArgument("baseVersion", .int(history.baseVersion))])
+                + (history.upgradePath.map { [SwiftArgument("upgradePath", Self.history($0, current: current, snapshot: snapshot))] } ?? []))
     }
 
     static func migration(_ migration: Migration) -> SwiftExpression {

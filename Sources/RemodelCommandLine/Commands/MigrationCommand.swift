@@ -8,7 +8,7 @@ import RemodelSchema
 struct MigrationCommand: Command {
     let name = "migration"
     let abstract = "Manage the migration history in the migrations folder."
-    let subcommands: [any Command] = [MigrationNewCommand(), MigrationAmendCommand(), MigrationHashCommand()]
+    let subcommands: [any Command] = [MigrationNewCommand(), MigrationAmendCommand(), MigrationHashCommand(), MigrationSquashCommand()]
 }
 
 /// `remodel migration new NAME`: freezes the current schema as the next version.
@@ -137,8 +137,8 @@ struct MigrationAmendCommand: Command {
         let snapshot = CanonicalYAML.text(of: schema)
         let existing = try String(contentsOfFile: file, encoding: .utf8)
         let migration =
-            version == 1
-            ? existing : MigrationDraft.amended(existing, steps: history.migrations.last?.steps ?? [], version: version, from: history.snapshots[version - 2], to: schema)
+            version == history.baseVersion
+            ? existing : MigrationDraft.amended(existing, steps: history.migrations.last?.steps ?? [], version: version, from: history.schema(at: version - 1)!, to: schema)
         let oldSnapshot = FileManager.default.contents(atPath: snapshotPath).map { String(decoding: $0, as: UTF8.self) }
         guard oldSnapshot != snapshot || migration != existing else {
             Console.write("\(snapshotPath): version \(version) already freezes '\(arguments.schemasPath)'; nothing to amend\n")
@@ -278,11 +278,10 @@ enum MigrationFiles {
         let problems = input.diagnostics.filter { $0.severity == .error }
         // Unanswered questions decide whether data is kept: say so, as a plan would not.
         var questions = 0
-        if let history = input.history, version >= 2, version <= history.currentVersion,
-            let steps = history.migrations.first(where: { $0.version == version })?.steps,
-            let text = try? String(contentsOfFile: file, encoding: .utf8)
+        if let history = input.history, let steps = history.migrations.first(where: { $0.version == version })?.steps,
+            let old = history.schema(at: version - 1), let new = history.schema(at: version), let text = try? String(contentsOfFile: file, encoding: .utf8)
         {
-            questions = MigrationDraft.openQuestions(in: text, steps: steps, from: history.snapshots[version - 2], to: history.snapshots[version - 1]).count
+            questions = MigrationDraft.openQuestions(in: text, steps: steps, from: old, to: new).count
         }
         let open =
             questions == 0
@@ -370,6 +369,89 @@ struct MigrationHashCommand: Command {
         } else if !changed.isEmpty {
             Console.writeError("Note: re-hash only versions no store has applied yet: a store that applied an edited version keeps what it ran\n")
         }
+        return ExitStatus.success
+    }
+}
+
+/// `remodel migration squash --through N`: folds the oldest versions into one baseline.
+struct MigrationSquashCommand: Command {
+    let name = "squash"
+    let abstract = "Fold the versions up to N into one baseline version N, for a history grown long."
+    let discussion = """
+        Rewrites N's migration file as a baseline (no steps, 'squashedFrom:' naming the first \
+        version it folds), removes the older versions' migration files and snapshots, and \
+        writes remodel.sum again: every command then reads, plans and checks the history from \
+        version N. Stores at version N or later migrate as before; an older store is refused \
+        with the versions it needs (upgrade it with a release built before the squash). \
+        N's snapshot is kept as it is, so stores at N and the generated code do not change. \
+        Refuses a history that does not load or plan, or whose files differ from remodel.sum. \
+        `remodel check --base REF` does not count the squash as an edit of released versions, \
+        but does count any later edit of the baseline. Exit status: 0 squashed, 1 refused, 64 \
+        usage error.
+        """
+    static let through = OptionSpec.option(
+        "through", value: "N", required: true, help: "The newest version to fold: versions up to N become the baseline N (the oldest store it still upgrades).")
+    static let keepUpgradePath = OptionSpec.flag(
+        "keep-upgrade-path",
+        help:
+            "Keep the folded versions in Migrations/upgrade/ (a history of their own, ending at N): older stores still upgrade through them, which are read but not planned or checked on every build."
+    )
+    let options: [OptionSpec] = [MigrationSquashCommand.through, MigrationSquashCommand.keepUpgradePath, CommonOptions.schemas, CommonOptions.migrations]
+
+    func run(_ arguments: ParsedArguments) throws -> Int32 {
+        guard let text = arguments.value(Self.through), let through = Int(text), through >= 1 else {
+            throw UsageError("--through needs a version number (2, 3, …), found '\(arguments.value(Self.through) ?? "")'")
+        }
+        let migrations = arguments.migrationsPath
+        let input = HistoryInput.read(arguments, schemaMayBeAhead: true)
+        guard !input.hasErrors, let history = input.loaded.history else {
+            DiagnosticsOutput.print(input.diagnostics)
+            Console.writeError(
+                "Error: 'migration squash' folds only a history that loads and whose versions can all be planned; fix the problems above, then run it again. Nothing was changed\n")
+            return ExitStatus.failure
+        }
+        guard history.versions.contains(through), through > history.baseVersion, let file = input.loaded.files[through] else {
+            Console.writeError(
+                "Error: the history has versions \(history.baseVersion) to \(history.currentVersion), so there is nothing to fold through version \(through): pass a version from \(history.baseVersion + 1) to \(history.currentVersion). Nothing was changed\n"
+            )
+            return ExitStatus.failure
+        }
+        guard MigrationFiles.sumMatches(arguments, input: input, exceptVersion: nil, command: "migration squash --through \(through)") else { return ExitStatus.failure }
+        let first = input.loaded.squashedFrom ?? history.baseVersion
+        let migration = history.migration(to: through)
+        var baseline = "# Versions \(first) to \(through), squashed into one baseline by 'remodel migration squash --through \(through)'.\n"
+        baseline += "# A store older than version \(through) is refused: upgrade it first with a release built before the squash.\n"
+        baseline += "description: " + CanonicalYAML.scalar(migration?.description ?? "Versions \(first) to \(through), squashed") + "\n"
+        baseline += "squashedFrom: \(first)\nsteps: []\n"
+        let keep = arguments.flag(Self.keepUpgradePath)
+        if keep {
+            // The folded versions, N's own file and snapshot included, as a history of their own.
+            let upgrade = MigrationFolder.join(migrations, MigrationFolder.upgradeFolder)
+            try FileManager.default.createDirectory(atPath: MigrationFolder.join(upgrade, MigrationFolder.snapshotsFolder), withIntermediateDirectories: true)
+            for version in history.baseVersion...through {
+                for path in [input.loaded.files[version], input.loaded.snapshotFiles[version]].compactMap({ $0 }) {
+                    let relative = String(path.dropFirst(migrations.count).drop { $0 == "/" })
+                    let copy = MigrationFolder.join(upgrade, relative)
+                    if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: path, toPath: copy) }
+                }
+            }
+            let upgradeSum = MigrationSum.current(of: upgrade)
+            try OutputFile(path: MigrationSum.path(in: upgrade), existing: .replace).write(Data(upgradeSum.text.utf8))
+        }
+        try OutputFile(path: file, existing: .replace).write(Data(baseline.utf8))
+        var removed: [String] = []
+        for version in history.baseVersion..<through {
+            for path in [input.loaded.files[version], input.loaded.snapshotFiles[version]].compactMap({ $0 }) where unlink(path) == 0 {
+                removed.append(path)
+            }
+        }
+        let sum = MigrationSum.current(of: migrations)
+        try OutputFile(path: MigrationSum.path(in: migrations), existing: .replace).write(Data(sum.text.utf8))
+        Console.write(
+            "Squashed versions \(history.baseVersion) to \(through) into the baseline '\(file)' (removed \(removed.count) files); '\(MigrationSum.path(in: migrations))' written. "
+                + (keep
+                    ? "Older stores still upgrade through '\(MigrationFolder.join(migrations, MigrationFolder.upgradeFolder))', which commands read but do not plan or check\n"
+                    : "Stores at version \(through) or later migrate as before; older ones are refused: upgrade them first with a release built before the squash\n"))
         return ExitStatus.success
     }
 }

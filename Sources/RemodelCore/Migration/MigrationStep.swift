@@ -256,24 +256,41 @@ extension MigrationStep {
 /// A schema's whole version history: the schema of every version and the migration files
 /// that lead to them. Generated code embeds it so that an app can upgrade its store with no
 /// files.
+///
+/// A history starts at version 1, or, once `remodel migration squash --through N` has folded
+/// versions 1…N into one baseline, at version N (`baseVersion`): a store older than that is
+/// refused with the versions it would need.
 public struct MigrationHistory: Hashable, Sendable {
-    /// `snapshots[i]` is the schema of version `i + 1`.
+    /// `snapshots[i]` is the schema of version `baseVersion + i`.
     public var snapshots: [Schema]
-    /// One per version, in order: `migrations[i].version == i + 1`. Version 1's migration is
-    /// the baseline and has no steps.
+    /// One per version, in order: `migrations[i].version == baseVersion + i`. The first is the
+    /// baseline and has no steps.
     public var migrations: [Migration]
+    /// The first version: 1, or the version a squash folded the older ones into.
+    public var baseVersion: Int
+    private var olderVersions: [MigrationHistory]
 
-    public init(snapshots: [Schema], migrations: [Migration]) {
+    /// With `upgradePath`: the versions a squash folded (`--keep-upgrade-path`), ending at
+    /// `baseVersion`, through which a store older than the baseline is still upgraded.
+    public init(snapshots: [Schema], migrations: [Migration], baseVersion: Int = 1, upgradePath: MigrationHistory? = nil) {
         self.snapshots = snapshots
         self.migrations = migrations
+        self.baseVersion = baseVersion
+        olderVersions = upgradePath.map { [$0] } ?? []
     }
 
-    /// The newest version.
-    public var currentVersion: Int { snapshots.count }
+    /// The folded versions a squash kept for upgrading older stores, if it kept them.
+    public var upgradePath: MigrationHistory? { olderVersions.first }
 
-    /// The schema of `version` (1-based), if it exists.
+    /// The newest version.
+    public var currentVersion: Int { baseVersion + snapshots.count - 1 }
+
+    /// The versions the history holds, oldest first.
+    public var versions: ClosedRange<Int> { baseVersion...max(baseVersion, currentVersion) }
+
+    /// The schema of `version`, if the history holds it.
     public func schema(at version: Int) -> Schema? {
-        snapshots.indices.contains(version - 1) ? snapshots[version - 1] : nil
+        snapshots.indices.contains(version - baseVersion) ? snapshots[version - baseVersion] : nil
     }
 
     /// The migration that produces `version`, if it exists.

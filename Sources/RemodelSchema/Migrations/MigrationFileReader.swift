@@ -29,6 +29,8 @@ struct MigrationFileReader {
         var stepsLocation: SourceLocation?
         /// The changes the file declares intended (`accept:`).
         var acceptances: [ChangeAcceptance] = []
+        /// In a baseline `remodel migration squash` wrote: the first version it folds.
+        var squashedFrom: Located<Int>?
     }
 
     /// The locations of one step's values, gathered while it is read.
@@ -57,6 +59,15 @@ struct MigrationFileReader {
         contents.description = reader.string("description")?.value
         contents.stepsLocation = reader.entry("steps")?.keyLocation
         if let node = reader.node("accept") { contents.acceptances = readAcceptances(node) }
+        if let squashed = reader.string("squashedFrom") {
+            if let number = Int(squashed.value), number >= 1 {
+                contents.squashedFrom = Located(number, at: squashed.location)
+            } else {
+                log.error(
+                    "invalid-value", "'squashedFrom' must be the number of the first version the baseline folds, found '\(squashed.value)'", at: squashed.location,
+                    hint: "'remodel migration squash' writes it; restore the file from version control")
+            }
+        }
         guard let stepsNode = reader.node("steps"), !stepsNode.isNull else { return contents }
         guard let items = stepsNode.sequence else {
             log.error(

@@ -6,6 +6,9 @@ import RemodelCore
 public enum MigrationFolder {
     /// The folder holding the snapshots, inside the migrations folder.
     public static let snapshotsFolder = "snapshots"
+    /// Where `remodel migration squash --keep-upgrade-path` keeps the versions it folds: a
+    /// history of its own, ending at the baseline.
+    public static let upgradeFolder = "upgrade"
     /// `remodel check`'s configuration, kept with the history (not a migration file).
     public static let checkConfigurationFileName = "remodel-check.yaml"
 

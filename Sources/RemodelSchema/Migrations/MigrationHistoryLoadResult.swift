@@ -21,6 +21,8 @@ public struct MigrationHistoryLoadResult: Sendable {
     /// The SHA-256 of each migration file and snapshot as read (by path), so that checking
     /// remodel.sum need not read them again.
     public var fileHashes: [String: String]
+    /// In a history `remodel migration squash` folded: the first version its baseline folds.
+    public var squashedFrom: Int?
 
     public init(
         history: MigrationHistory?, diagnostics: [Diagnostic], sources: HistorySources = HistorySources(),

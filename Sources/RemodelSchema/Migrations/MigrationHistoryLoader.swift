@@ -50,13 +50,6 @@ public enum MigrationHistoryLoader {
             }
         }
         let versions = byVersion.keys.sorted()
-        if let first = versions.first, first != 1, let file = byVersion[first] {
-            log.error(
-                "migration-gap", "the history starts at version \(first) ('\(file.path)'); it must start at version 1, the baseline",
-                at: location(file.path),
-                hint: "add '\(MigrationFolder.join(path, MigrationFolder.migrationFileName(version: 1, name: "initial")))' with its snapshot, or renumber the files from 0001"
-            )
-        }
         for (previous, next) in zip(versions, versions.dropFirst()) where next != previous + 1 {
             let before = byVersion[previous]!.path
             let after = byVersion[next]!.path
@@ -147,6 +140,7 @@ public enum MigrationHistoryLoader {
         }
 
         // Migration files.
+        var squashedFrom: Located<Int>?
         var migrations: [Migration] = []
         var acceptances: [Int: [ChangeAcceptance]] = [:]
         var files: [Int: String] = [:]
@@ -168,30 +162,72 @@ public enum MigrationHistoryLoader {
                 // truncated, or created by hand and never written).
                 log.warning(
                     "empty-file", "the migration file of version \(version) is empty: it has no description and no steps", at: location(file.path),
-                    hint: version == 1
+                    hint: version == versions.first
                         ? "write 'description: …' and 'steps: []' in it (the baseline has no steps), or restore it from version control"
                         : "write 'description: …' and its 'steps:' ('steps: []' for none), or restore it from version control"
                 )
             }
-            if version == 1, let first = contents.sources.first?.location {
+            if version == versions.first, let first = contents.sources.first?.location {
                 log.error(
-                    "migration-baseline-steps", "version 1 is the baseline: its migration file cannot have steps (there is nothing older to migrate from)",
+                    "migration-baseline-steps",
+                    "version \(version) is the baseline: its migration file cannot have steps (there is nothing older to migrate from)",
                     at: first, hint: "move these steps into a new migration ('remodel migration new NAME')"
                 )
+            }
+            if version == versions.first {
+                squashedFrom = contents.squashedFrom
+            } else if let squashed = contents.squashedFrom {
+                log.error(
+                    "migration-squash-not-first", "only the first version of a history can be a squashed baseline, and version \(version) is not the first",
+                    at: squashed.location, hint: "remove 'squashedFrom', or restore the files 'remodel migration squash' removed")
             }
             sources.migrations[version] = MigrationSource(file: file.path, steps: contents.sources, stepsLocation: contents.stepsLocation)
             if !contents.acceptances.isEmpty { acceptances[version] = contents.acceptances }
             migrations.append(Migration(version: version, name: file.name, description: contents.description, steps: contents.steps, checksum: checksum))
         }
 
+        // A history starts at version 1, or at the baseline a squash left.
+        if let first = versions.first, let file = byVersion[first] {
+            if first != 1 && squashedFrom == nil {
+                log.error(
+                    "migration-gap", "the history starts at version \(first) ('\(file.path)'); it must start at version 1, the baseline",
+                    at: location(file.path),
+                    hint:
+                        "add '\(MigrationFolder.join(path, MigrationFolder.migrationFileName(version: 1, name: "initial")))' with its snapshot, or renumber the files from 0001 (a history squashed with 'remodel migration squash' starts at its baseline, which says 'squashedFrom:')"
+                )
+            } else if let squashed = squashedFrom, squashed.value >= first {
+                log.error(
+                    "migration-squash-invalid", "the baseline of version \(first) says it folds the versions from \(squashed.value), which is not older than itself",
+                    at: squashed.location, hint: "restore '\(file.path)' as 'remodel migration squash' wrote it")
+            }
+        }
+        // The versions a squash kept for older stores (`upgrade/`): read, not planned or checked.
+        var upgradePath: MigrationHistory?
+        let upgradeFolder = MigrationFolder.join(path, MigrationFolder.upgradeFolder)
+        if let first = versions.first, first > 1, MigrationFolder.isDirectory(upgradeFolder) {
+            let upgrade = load(migrations: upgradeFolder)
+            log.add(contentsOf: upgrade.diagnostics)
+            if let older = upgrade.history {
+                if older.currentVersion != first || older.schema(at: first)?.storageHash != snapshots[first]?.storageHash {
+                    log.error(
+                        "migration-upgrade-path",
+                        "'\(upgradeFolder)' ends at version \(older.currentVersion), not at the baseline \(first) this history starts from with the same schema",
+                        at: location(upgradeFolder), hint: "restore the folder as 'remodel migration squash --keep-upgrade-path' wrote it")
+                } else {
+                    upgradePath = older
+                }
+            }
+        }
         var history: MigrationHistory?
         if !log.hasErrors {
-            history = MigrationHistory(snapshots: versions.map { snapshots[$0]! }, migrations: migrations)
+            history = MigrationHistory(snapshots: versions.map { snapshots[$0]! }, migrations: migrations, baseVersion: versions.first ?? 1, upgradePath: upgradePath)
         }
-        return MigrationHistoryLoadResult(
+        var result = MigrationHistoryLoadResult(
             history: history, diagnostics: log.diagnostics.sortedByLocation(), sources: sources,
             files: files, snapshotFiles: snapshotPaths, acceptances: acceptances, fileHashes: fileHashes
         )
+        result.squashedFrom = squashedFrom?.value
+        return result
     }
 
     /// The rule of the error for a schema that differs from the newest snapshot.

@@ -232,7 +232,7 @@ public struct MigrationSum: Hashable, Sendable {
     }
 
     /// Whether a sum path is a snapshot's (`snapshots/v2.yaml`).
-    static func isSnapshot(_ path: String) -> Bool {
+    public static func isSnapshot(_ path: String) -> Bool {
         path.hasPrefix(MigrationFolder.snapshotsFolder + "/")
     }
 

@@ -228,6 +228,10 @@ extension FileVocabulary {
             VocabularyKey("description", .text, "What this version changes, for people."),
             VocabularyKey("steps", .orNull(.list(.mapping(step), nonEmpty: false)), "The steps, run in order: one '- kind: { … }' per step."),
             VocabularyKey("accept", .orNull(.mapping(accept)), "The changes remodel check asks a reviewer to accept, each with why it is intended."),
+            VocabularyKey(
+                "squashedFrom", .scalar,
+                "In a baseline 'remodel migration squash --through N' wrote: the first version it folds (versions squashedFrom…N are now this one version); stores older than N are refused."
+            ),
         ]
     )
 
