@@ -22,6 +22,9 @@ func runCheckBenchmark(_ arguments: [String]) throws {
     guard FileManager.default.isExecutableFile(atPath: remodel) else { throw CheckBenchmarkError.noRemodel(remodel) }
     let baseline = value("baseline-remodel")
     let baselineLimit = value("baseline-max-versions").flatMap(Int.init) ?? 50
+    // `--squash-to K`: then, in the same run, check again after `migration squash` leaves K
+    // versions (without and with --keep-upgrade-path).
+    let squashTo = value("squash-to").flatMap(Int.init)
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-check-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,15 +57,19 @@ func runCheckBenchmark(_ arguments: [String]) throws {
         try CanonicalYAML.text(of: current).write(to: schemaFolder.appendingPathComponent("Schema.yaml"), atomically: false, encoding: .utf8)
         try MigrationSum.current(of: migrations.path).text.write(to: migrations.appendingPathComponent(MigrationSum.fileName), atomically: false, encoding: .utf8)
 
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let status = try run(remodel, "check", in: project)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000)
-            guard status == 0 else { throw CheckBenchmarkError.failed(project.path, status) }
+        /// The median time of `remodel check` in `project`.
+        func timeCheck(_ project: URL) throws -> (median: Double, times: [Double]) {
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let status = try run(remodel, "check", in: project)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000)
+                guard status == 0 else { throw CheckBenchmarkError.failed(project.path, status) }
+            }
+            times.sort()
+            return (times[times.count / 2], times)
         }
-        times.sort()
-        let median = times[times.count / 2]
+        let (median, times) = try timeCheck(project)
         print(
             String(
                 format: "%4d versions (%d MB of snapshots): median %.2f s, min %.2f s, max %.2f s (%d runs), %.1f ms per version",
@@ -73,6 +80,25 @@ func runCheckBenchmark(_ arguments: [String]) throws {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
             guard status == 0 else { throw CheckBenchmarkError.failed(project.path, status) }
             print(String(format: "     baseline %@ validate: %.2f s (1 run); check takes %.3f× its time", baseline, seconds, median / seconds))
+        }
+        if let squashTo, squashTo < length {
+            for keep in [false, true] {
+                let copy = folder.appendingPathComponent("h\(length)-squashed\(keep ? "-kept" : "")")
+                try FileManager.default.copyItem(at: project, to: copy)
+                let through = String(length - squashTo + 1)
+                let status =
+                    keep
+                    ? try run(remodel, "migration", "squash", "--through", through, "--keep-upgrade-path", in: copy)
+                    : try run(remodel, "migration", "squash", "--through", through, in: copy)
+                guard status == 0 else { throw CheckBenchmarkError.failed(copy.path, status) }
+                let squashed = try timeCheck(copy).median
+                print(
+                    String(
+                        format: "     squashed to %d versions%@: median %.2f s (%.3f× the %d versions)", squashTo, keep ? " keeping the upgrade path" : "", squashed,
+                        squashed / median,
+                        length))
+                try? FileManager.default.removeItem(at: copy)
+            }
         }
         try? FileManager.default.removeItem(at: project)
     }

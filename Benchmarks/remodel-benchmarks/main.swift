@@ -31,7 +31,7 @@ let benchmarks: [(name: String, abstract: String, options: String, run: ([String
     ),
     (
         "check", "remodel check (whole process) on 10-, 50- and 200-version histories of the 1,000-object schema",
-        "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N]", runCheckBenchmark
+        "[--versions 10,50,200] [--objects N] [--runs N] [--remodel PATH] [--baseline-remodel PATH] [--baseline-max-versions N] [--squash-to K]", runCheckBenchmark
     ),
     (
         "test", "remodel test (whole process) on a 50-version history of 20 types, and remodel check on it for scale",

@@ -109,7 +109,11 @@ struct CheckCommand: Command {
                     : "versions \(report.judged.first!)–\(report.judged.last!) judged as new"
             let outcome = passed ? "passed" : "failed"
             let problems = findings.isEmpty ? "" : " (\(DiagnosticsOutput.summary(of: findings)))"
-            Console.write("remodel check: \(outcome)\(problems): \(ValidateCommand.plural(report.currentVersion, "version")), \(judged)\(tested)\n")
+            // A squashed history holds its versions from its baseline on.
+            let held =
+                (project.history?.baseVersion ?? 1) > 1
+                ? "versions \(project.history!.baseVersion)–\(report.currentVersion)" : ValidateCommand.plural(report.currentVersion, "version")
+            Console.write("remodel check: \(outcome)\(problems): \(held), \(judged)\(tested)\n")
             if !report.levels.isEmpty {
                 let set = report.levels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rawValue)" }.joined(separator: ", ")
                 Console.write("rules set by \(MigrationFolder.join(arguments.migrationsPath, CheckConfiguration.fileName)): \(set)\n")
