@@ -44,7 +44,10 @@ final class CheckCommandTests: CLIFolderTestCase {
 
     func testTheExamplePassesAndPassesStrict() throws {
         let plain = try check(expect: 0)
-        XCTAssertEqual(plain.stdout, "remodel check: passed: 3 versions, version 3 judged as new\n")
+        XCTAssertEqual(
+            plain.stdout,
+            "remodel check: passed: 3 versions, version 3 judged as new\n"
+                + "version 3: not backward-readable: apps of version 2 cannot open its stores (it does more than add optional properties, collections and types)\n")
         XCTAssertEqual(plain.stderr, "")
         try check(["--strict"], expect: 0)
     }
@@ -206,7 +209,10 @@ final class CheckCommandTests: CLIFolderTestCase {
     func testAnAdditiveVersionHasNoFindings() throws {
         try newVersion("nickname") { $0.replacingOccurrences(of: "      favoriteToy:", with: "      nickname: string?\n      favoriteToy:") }
         let output = try check(["--strict"], expect: 0)
-        XCTAssertEqual(output.stdout, "remodel check: passed: 4 versions, version 4 judged as new\n")
+        XCTAssertEqual(
+            output.stdout,
+            "remodel check: passed: 4 versions, version 4 judged as new\n"
+                + "version 4: backward-readable: apps of version 3 can keep opening its stores (OpenOptions(allowNewerCompatibleStore: true))\n")
     }
 
     func testDataDependentChangeWarnsAndStrictFails() throws {

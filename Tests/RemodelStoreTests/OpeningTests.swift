@@ -24,6 +24,7 @@ final class OpeningTests: XCTestCase {
             metadata,
             [
                 [.text("formatVersion"), .integer(1)],
+                [.text("incompatibleVersions"), .text("")],
                 [.text("schema"), .text(CanonicalYAML.text(of: TestSchemaManifest.schema))],
                 [.text("schemaHash"), .text(TestSchemaManifest.schema.storageHash)],
             ])

@@ -114,6 +114,17 @@ struct CheckCommand: Command {
                 (project.history?.baseVersion ?? 1) > 1
                 ? "versions \(project.history!.baseVersion)–\(report.currentVersion)" : ValidateCommand.plural(report.currentVersion, "version")
             Console.write("remodel check: \(outcome)\(problems): \(held), \(judged)\(tested)\n")
+            // Whether the previous release can keep opening stores of each new version (an app
+            // rolled back): `OpenOptions(allowNewerCompatibleStore:)`.
+            if let history = project.history {
+                for version in report.judged where history.schema(at: version) != nil && version > history.baseVersion {
+                    Console.write(
+                        history.isBackwardReadable(version)
+                            ? "version \(version): backward-readable: apps of version \(version - 1) can keep opening its stores (OpenOptions(allowNewerCompatibleStore: true))\n"
+                            : "version \(version): not backward-readable: apps of version \(version - 1) cannot open its stores (it does more than add optional properties, collections and types)\n"
+                    )
+                }
+            }
             if !report.levels.isEmpty {
                 let set = report.levels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rawValue)" }.joined(separator: ", ")
                 Console.write("rules set by \(MigrationFolder.join(arguments.migrationsPath, CheckConfiguration.fileName)): \(set)\n")

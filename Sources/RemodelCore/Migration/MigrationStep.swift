@@ -297,4 +297,42 @@ public struct MigrationHistory: Hashable, Sendable {
     public func migration(to version: Int) -> Migration? {
         migrations.first { $0.version == version }
     }
+
+    /// Whether code of version `version − 1` can keep reading and writing a store at
+    /// `version` (`SchemaDiff.isBackwardReadable`). A baseline is not: what came before it is
+    /// not known.
+    public func isBackwardReadable(_ version: Int) -> Bool {
+        guard version > baseVersion, let old = schema(at: version - 1), let new = schema(at: version) else { return false }
+        return SchemaDiff.isBackwardReadable(from: old, to: new, hasSteps: !(migration(to: version)?.steps.isEmpty ?? true))
+    }
+
+    /// The versions up to `version` that are not backward-readable, oldest first: what a store
+    /// at `version` records, so that older code knows whether it may open it.
+    public func incompatibleVersions(through version: Int) -> [Int] {
+        (2...max(2, version)).filter { $0 <= version && !isBackwardReadable($0) }
+    }
+}
+
+extension SchemaDiff {
+    /// Whether code written for `old` can keep reading and writing a store laid out for
+    /// `new`: the version only adds (types, optional properties and collections, enums,
+    /// indexes that are not unique), with no step rewriting stored values. The old code then
+    /// reads its own columns and writes them without touching the new ones (an upsert updates
+    /// only its own columns; an insert leaves new optional columns empty). A new enum case,
+    /// a new default or a property made required is not: old code would meet values it
+    /// cannot read, or leave a required value empty.
+    public static func isBackwardReadable(from old: Schema, to new: Schema, hasSteps: Bool) -> Bool {
+        guard !hasSteps else { return false }
+        return SchemaDiff(from: old, to: new).changes.allSatisfy { change in
+            switch change.kind {
+            case .objectAdded, .enumAdded, .indexAdded, .indexRemoved, .indexGroupAdded, .indexGroupRemoved:
+                return true
+            case .propertyAdded(let type, let name):
+                guard let stored = new.objectType(named: type)?.property(named: name)?.storedType else { return true }  // an inverse: nothing stored
+                return stored.isOptional || stored.collection != nil
+            default:
+                return false
+            }
+        }
+    }
 }

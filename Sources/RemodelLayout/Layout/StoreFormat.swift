@@ -20,6 +20,10 @@ public enum StoreFormat {
         /// The schema version of a PostgreSQL store (a SQLite store keeps it in
         /// `PRAGMA user_version`).
         public static let schemaVersion = "schemaVersion"
+        /// The versions up to the store's that are not backward-readable (comma-separated):
+        /// code of version N may open the store (`OpenOptions.allowNewerCompatibleStore`)
+        /// when none of them is above N.
+        public static let incompatibleVersions = "incompatibleVersions"
     }
 
     /// Statements creating the metadata tables.

@@ -281,6 +281,12 @@ package struct MigrationExecutor {
         let milliseconds = Int64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
         try wrap(version) {
             try StoreMetadata.writeSchema(connection, text: version.schemaText, hash: version.schemaHash, version: version.version)
+            // What code of older versions needs to know to open the store (a store that
+            // recorded nothing yet counts every version before as not backward-readable).
+            var incompatible = try StoreMetadata.incompatibleVersions(connection) ?? Array(2..<max(2, version.version))
+            let hasSteps = version.changes.contains { if case .step = $0.subject { true } else { false } }
+            if !SchemaDiff.isBackwardReadable(from: version.previousSchema, to: version.schema, hasSteps: hasSteps) { incompatible.append(version.version) }
+            try StoreMetadata.writeIncompatibleVersions(connection, incompatible.filter { $0 <= version.version })
             try StoreMetadata.recordMigration(
                 connection, version: version.version, name: version.name, checksum: version.checksum, appliedAt: Date(), durationMilliseconds: milliseconds)
         }

@@ -11,11 +11,21 @@ public struct OpenOptions: Sendable {
     /// `nil` (the default) makes an older store fail with `StoreError.migrationNeeded`.
     /// RemodelMigrate provides the implementation; see `StoreMigrator`.
     public var migrator: (any StoreMigrator)?
+    /// Opens a store a newer version of the app wrote, when every version after this code's
+    /// is backward-readable (only optional properties, collections and types added, as
+    /// `remodel check` marks them): this code reads and writes its own properties, and its
+    /// writes keep the newer properties' values. Otherwise opening fails with
+    /// `StoreError.supersededIncompatibly`, naming the first version that is not. For an app
+    /// rolled back to its previous release.
+    public var allowNewerCompatibleStore: Bool
 
-    public init(busyTimeout: Double = 5, readOnly: Bool = false, maximumReaderCount: Int = 4, migrator: (any StoreMigrator)? = nil) {
+    public init(
+        busyTimeout: Double = 5, readOnly: Bool = false, maximumReaderCount: Int = 4, migrator: (any StoreMigrator)? = nil, allowNewerCompatibleStore: Bool = false
+    ) {
         self.busyTimeout = busyTimeout
         self.readOnly = readOnly
         self.maximumReaderCount = maximumReaderCount
         self.migrator = migrator
+        self.allowNewerCompatibleStore = allowNewerCompatibleStore
     }
 }

@@ -7,6 +7,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case notSQLite(path: String)
     /// The store was written by newer code (a higher schema version) than the code opening it.
     case superseded(path: String, storeVersion: Int, codeVersion: Int)
+    /// A newer store opened with `OpenOptions(allowNewerCompatibleStore: true)`, one of whose
+    /// versions after the code's is not backward-readable (`incompatibleVersion`, the first).
+    case supersededIncompatibly(path: String, storeVersion: Int, codeVersion: Int, incompatibleVersion: Int)
     /// The store is at an older schema version and in-app migration is not enabled.
     case migrationNeeded(path: String, storeVersion: Int, codeVersion: Int)
     /// The store is at the code's version but was written with another schema.
@@ -66,6 +69,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .superseded(let path, let storeVersion, let codeVersion):
             return
                 "the store '\(path)' is at schema version \(storeVersion), newer than version \(codeVersion) of the schema here (superseded); it will not be downgraded: use version \(storeVersion) or later of the schema (the generated code of an app, or the Migrations folder of the remodel tool)"
+        case .supersededIncompatibly(let path, let storeVersion, let codeVersion, let incompatible):
+            return
+                "the store '\(path)' is at schema version \(storeVersion), newer than version \(codeVersion) of the schema here, and version \(incompatible) changed what version \(codeVersion) reads and writes (not only added optional properties or types), so this code cannot open it even with allowNewerCompatibleStore: use version \(storeVersion) or later of the app"
         case .migrationNeeded(let path, let storeVersion, let codeVersion):
             return
                 "the store '\(path)' is at schema version \(storeVersion) and this code needs version \(codeVersion); migrate it first (`remodel migrate --store \(path)`) or open it with OpenOptions.migrator set"

@@ -20,6 +20,21 @@ package enum StoreMetadata {
         try connection.execute("PRAGMA user_version = \(version)")
     }
 
+    /// Records which versions up to the store's are not backward-readable (see
+    /// `StoreFormat.Key.incompatibleVersions`).
+    package static func writeIncompatibleVersions(_ connection: Connection, _ versions: [Int]) throws {
+        try connection.execute(
+            "INSERT INTO \"_remodel_metadata\" (\"key\", \"value\") VALUES (?, ?) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
+            [.text(StoreFormat.Key.incompatibleVersions), .text(versions.map(String.init).joined(separator: ","))])
+    }
+
+    /// The versions the store records as not backward-readable; nil when it records none (a
+    /// store written before Remodel recorded them: then no older code may assume anything).
+    package static func incompatibleVersions(_ connection: Connection) throws -> [Int]? {
+        guard let text = try entry(connection, StoreFormat.Key.incompatibleVersions) else { return nil }
+        return text.split(separator: ",").compactMap { Int($0) }
+    }
+
     /// Records one applied migration: its version, name, the SHA-256 of its file, when it ran
     /// and how long it took.
     package static func recordMigration(_ connection: Connection, version: Int, name: String, checksum: String, appliedAt: Date, durationMilliseconds: Int64) throws {

@@ -8,6 +8,12 @@ struct StoreTarget {
     var version: Int
     var hash: String
     var history: MigrationHistory?
+
+    /// The versions up to this one that are not backward-readable; without a history, every
+    /// one after the first (nothing says they only added).
+    var incompatibleVersions: [Int] {
+        history?.incompatibleVersions(through: version) ?? Array(2..<max(2, version + 1))
+    }
 }
 
 /// Opens, checks, creates and (through the migrator hook) upgrades a store file. Checks
@@ -139,7 +145,15 @@ enum StoreOpener {
         }
         try StoreMetadata.checkFormat(connection, path: path)
         if version > target.version {
-            throw StoreError.superseded(path: path, storeVersion: version, codeVersion: target.version)
+            guard options.allowNewerCompatibleStore, let incompatible = try StoreMetadata.incompatibleVersions(connection) else {
+                throw StoreError.superseded(path: path, storeVersion: version, codeVersion: target.version)
+            }
+            if let first = incompatible.filter({ $0 > target.version && $0 <= version }).min() {
+                throw StoreError.supersededIncompatibly(path: path, storeVersion: version, codeVersion: target.version, incompatibleVersion: first)
+            }
+            // Every newer version only added: this code's tables and columns are all there.
+            try configure(connection, readOnly: options.readOnly)
+            return
         }
         if version < target.version {
             guard let migrator = options.migrator, !options.readOnly else {
@@ -174,6 +188,7 @@ enum StoreOpener {
                 try connection.execute(statement)
             }
             try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
+            try StoreMetadata.writeIncompatibleVersions(connection, target.incompatibleVersions)
             try connection.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
             try connection.execute("COMMIT")
         } catch {
@@ -222,6 +237,7 @@ enum StoreOpener {
                 try StoreMetadata.checkSchemaHash(connection, path: path, version: target.version, expected: target.hash)
             } else {
                 try StoreMetadata.writeSchema(connection, schema: target.schema, hash: target.hash, version: target.version)
+                try StoreMetadata.writeIncompatibleVersions(connection, target.incompatibleVersions)
             }
             try connection.execute("COMMIT")
         } catch {
