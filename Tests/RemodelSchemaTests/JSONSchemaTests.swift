@@ -446,13 +446,54 @@ final class JSONSchemaTests: XCTestCase {
         return files.mapValues { $0.sorted() }
     }
 
-    /// PyPI's check-jsonschema, which CI installs (`.ci/run`); skips the test where it is not.
+    /// PyPI's check-jsonschema: on PATH (CI installs it), else installed once into a virtual
+    /// environment of the tests' own in the package's build folder, so that a fresh machine
+    /// runs these tests too. Fails, saying what to install, when it cannot be installed.
     private static func checkJSONSchema() throws -> String {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let path = "\(folder)/check-jsonschema"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        throw XCTSkip("check-jsonschema is not installed (pip install check-jsonschema; .ci/run installs it)")
+        installLock.lock()
+        defer { installLock.unlock() }
+        let environment = repository.appendingPathComponent(".build/test-python").path
+        let tool = environment + "/bin/check-jsonschema"
+        if FileManager.default.isExecutableFile(atPath: tool) { return tool }
+        var log = ""
+        for (program, arguments) in [
+            ("/usr/bin/env", ["python3", "-m", "venv", environment]),
+            (environment + "/bin/python", ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "check-jsonschema"]),
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            do {
+                try process.run()
+            } catch {
+                log += "\(program): \(error)"
+                break
+            }
+            log += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationReason != .exit || process.terminationStatus != 0 { break }
+        }
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            try? FileManager.default.removeItem(atPath: environment)
+            throw InstallFailure(
+                description:
+                    "check-jsonschema is not on PATH and could not be installed into '\(environment)': \(log.trimmingCharacters(in: .whitespacesAndNewlines)); install Python's venv module (apt-get install python3-venv) with PyPI reachable, or put check-jsonschema on PATH"
+            )
+        }
+        return tool
+    }
+
+    private static let installLock = NSLock()
+
+    struct InstallFailure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// Runs check-jsonschema on `paths`; the paths it rejects (schema errors or unparsable
