@@ -29,16 +29,6 @@ struct PostgresOnlineLayout: Sendable {
         var wasRequired = false
     }
 
-    /// A column of the old layout the new one does not have: what the new app's writes give it.
-    struct OldColumn: Sendable {
-        var name: String
-        var type: PostgresColumnType
-        /// An expression of the new columns, written on every write of the new app.
-        var derived: String?
-        /// The value an object the new app adds gets when nothing derives one.
-        var inserted: String
-    }
-
     struct Table: Sendable {
         var name: String
         /// The table in the store that holds its rows: the source's, or its own when the
@@ -47,7 +37,8 @@ struct PostgresOnlineLayout: Sendable {
         var isCreated: Bool
         var definition: SQLTableDefinition
         var columns: [Column]
-        var oldColumns: [OldColumn]
+        /// The columns of the old layout the new one does not have: dropped at the contract.
+        var oldColumns: [String]
         /// The body of the trigger function for the previous version's writes (new columns
         /// from old ones), when the table has any.
         var oldTrigger: String?
@@ -237,7 +228,7 @@ struct PostgresOnlineLayout: Sendable {
             if required && isNull {
                 table.relaxed.append((name, try write(Self.literal(Self.zero(of: type)), as: type, renderer, scope)))
             }
-            table.oldColumns.append(OldColumn(name: name, type: type, derived: derived, inserted: literal))
+            table.oldColumns.append(name)
             if let derived {
                 down.append(whenChanged(Set(readers.map(\.physical)), "new.\(SQLiteRenderer.identifier(name)) := \(derived);"))
             }

@@ -658,7 +658,7 @@ extension PostgresMigrator {
             let physical = layout.qualified(table.physical)
             for side in ["old", "new"] { try connection.execute("DROP TRIGGER IF EXISTS \(identifier(Self.triggerName(layout, side))) ON \(physical)") }
             try connection.execute("ALTER TABLE \(physical) DROP COLUMN IF EXISTS \(identifier(layout.readyColumn))")
-            for column in table.oldColumns { try connection.execute("ALTER TABLE \(physical) DROP COLUMN \(identifier(column.name))") }
+            for column in table.oldColumns { try connection.execute("ALTER TABLE \(physical) DROP COLUMN \(identifier(column))") }
             for column in table.columns where column.physical != column.name { renames.append((table.physical, column.physical, column.name)) }
         }
         for table in layout.shape.dropped { try connection.execute("DROP TABLE \(layout.qualified(table)) CASCADE") }

@@ -229,6 +229,16 @@ final class PostgresCommandsTests: CLIFolderTestCase {
         XCTAssertEqual(try server.psql("SELECT value FROM locked._remodel_metadata WHERE key = 'schemaVersion'", database: database), "3\n")
     }
 
+    /// Waits until the server has ended a killed client's session (it ends a dead client's
+    /// transaction when it next talks to it).
+    func waitUntilTheKilledSessionEnded() throws {
+        try CLIRunner.waitUntil("the killed run's session ended") {
+            try server.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'", database: database)
+                == "0\n"
+        }
+    }
+
     /// A psql session that takes a lock on `schema`'s Person table and sleeps with it, and
     /// its server process's pid.
     func holdLock(on schema: String) throws -> (Process, String) {
@@ -302,12 +312,7 @@ final class PostgresCommandsTests: CLIFolderTestCase {
             Thread.sleep(forTimeInterval: Double.random(in: 0...(duration * 1.1), using: &generator))
             kill(run.process.processIdentifier, SIGKILL)
             _ = try run.wait()
-            // The server ends a dead client's transaction when it next talks to it.
-            try CLIRunner.waitUntil("the killed migration's session ended") {
-                try server.psql(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'", database: database)
-                    == "0\n"
-            }
+            try waitUntilTheKilledSessionEnded()
             let version = try XCTUnwrap(
                 Int(
                     try server.psql("SELECT value FROM kill_\(trial)._remodel_metadata WHERE key = 'schemaVersion'", database: database).trimmingCharacters(

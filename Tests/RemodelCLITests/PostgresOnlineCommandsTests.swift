@@ -54,11 +54,7 @@ extension PostgresCommandsTests {
             Thread.sleep(forTimeInterval: Double.random(in: 0...(seconds * 1.1), using: &generator))
             kill(run.process.processIdentifier, SIGKILL)
             _ = try run.wait()
-            try CLIRunner.waitUntil("the killed run's session ended") {
-                try server.psql(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'", database: database)
-                    == "0\n"
-            }
+            try waitUntilTheKilledSessionEnded()
         }
         func phase(_ schema: String) throws -> String {
             guard try server.psql("SELECT to_regclass('\(schema)._remodel_online') IS NOT NULL", database: database) == "t\n" else { return "not started" }
