@@ -13,7 +13,13 @@
 #   6. a history that cannot migrate fails the build at the schema line, as `validate` does;
 #   7. the app's own remodel (RemodelTool) runs a custom step the plain tool refuses;
 #   8. remodel-plugin.yaml with `realm: true` makes the plugin write the Realm file too (compiled
-#      out without RealmSwift), and a wrong option fails the build naming the file and line.
+#      out without RealmSwift), and a wrong option fails the build naming the file and line;
+#   9. the README's "Adopt it in an app", as written: every file it shows is written into a new
+#      package (its URL dependency replaced by the path form the README gives), every command it
+#      shows is run there in order, with the build plugin, `swift package remodel` (the command
+#      plugin) and `swift run remodel`; each `# prints:` comment is checked, and the CI job's
+#      `swift package remodel check --base` runs against the version before the change. The
+#      first `swift package remodel check` of the clean package is timed.
 #
 # Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds;
 #        REMODEL_REPO_SCRATCH=DIR: the repository's own build folder for step 7, default .build)
@@ -139,5 +145,100 @@ grep -q 'The Realm side is off' "$realmfile" || fail "realm: false did not turn 
 rm "$pkg/Sources/Zoo/remodel-plugin.yaml"
 build >/dev/null 2>&1 || fail "the build does not recover once the options file is removed"
 echo "realm: true generated the Realm side; a wrong option failed the build at its line"
+
+step "9. the README's app, as written"
+app=$work/readme-app
+mkdir -p "$app"
+# Each block after a `<!-- readme-app: FILE -->` line is written to FILE; each after
+# `<!-- readme-app: run -->` is run line by line, in order. The awk script turns them into calls.
+awk '
+    /^<!-- readme-app: .* -->$/ { target = $3; next }
+    /^```/ && target != "" && !inside { inside = 1; if (target != "run") printf "readme_file %s <<'"'"'README_EOF'"'"'\n", target; next }
+    /^```$/ && inside { inside = 0; if (target != "run") print "README_EOF"; target = ""; next }
+    inside && target == "run" { gsub(/\047/, "\047\\\047\047"); printf "readme_run '"'"'%s'"'"'\n", $0; next }
+    inside { print }
+' "$repo/README.md" >"$work/readme-app.sh"
+marked=$(grep -c '^<!-- readme-app: ' "$repo/README.md")
+# Every Swift and YAML block of the README is one of the app's files.
+[ "$(grep -c '^```\(swift\|yaml\)$' "$repo/README.md")" = "$(grep -c '^<!-- readme-app: [^r]' "$repo/README.md")" ] || fail "a Swift or YAML block of the README is not marked as a file of its app"
+[ "$marked" -ge 10 ] || fail "the README's app has $marked blocks; expected the files and commands of 'Adopt it in an app'"
+branched=""
+readme_file() {
+    local file=$app/$1
+    # The first change to a file already written starts the pull request the CI job judges.
+    if [ -e "$file" ] && [ -z "$branched" ]; then
+        git -C "$app" add -A && git -C "$app" commit -qm "version 1" && git -C "$app" checkout -qb change
+        branched=1
+    fi
+    local content
+    content=$(cat)
+    # A migration file the README shows in place of a draft: each of its steps was in the draft,
+    # commented out, as the question the README says it answers.
+    case "$1" in Migrations/*.yaml)
+        [ -f "$file" ] || fail "the README shows $1 before a command drafted it"
+        local stepline
+        while IFS= read -r stepline; do
+            case "$stepline" in "  - "*)
+                grep -qxF "  # ${stepline#  }" "$file" || { cat "$file"; fail "the draft of $1 does not offer '${stepline#  }'"; } ;;
+            esac
+        done <<<"$content"
+        ;;
+    esac
+    mkdir -p "$(dirname "$file")"
+    printf '%s\n' "$content" >"$file"
+    if [ "$1" = Package.swift ]; then
+        # The README's path form, pointing at this repository.
+        grep -q '^        .package(url: ".*remodel.git", from: ".*")$' "$file" || fail "the README's Package.swift has no .package(url:from:) line for remodel"
+        sed -i.bak "s|^        .package(url: \".*remodel.git\", from: \".*\")$|        .package(name: \"remodel\", path: \"$repo\")|" "$file" && rm -f "$file.bak"
+        grep -q '.package(name: "remodel", path: "../path/to/remodel")' "$repo/README.md" || fail "the README no longer gives the path form the test uses"
+    fi
+    if [ "$1" = .github/workflows/remodel.yml ]; then
+        local command
+        command=$(sed -n 's/^      - run: \(swift package remodel check .*\)$/\1/p' "$file")
+        [ -n "$command" ] || fail "the README's CI job does not run swift package remodel check"
+        command=${command//'origin/${{ github.base_ref }}'/main}
+        echo "+ $command"
+        (cd "$app" && eval "$command") >"$work/ci-job.log" 2>&1 || { cat "$work/ci-job.log"; fail "the README's CI job fails on the README's change"; }
+        # It judged version 2 against main: without its acceptance, the same job fails on it.
+        local migration=$app/Migrations/0002-rename-done.yaml
+        cp "$migration" "$work/accepted.yaml"
+        sed -i.bak '/^accept:/,$d' "$migration" && rm -f "$migration.bak"
+        (cd "$app" && swift package --allow-writing-to-package-directory remodel migration hash >/dev/null 2>&1)
+        if (cd "$app" && eval "$command") >"$work/ci-job.log" 2>&1; then cat "$work/ci-job.log"; fail "the CI job passed a breaking change nobody accepted"; fi
+        grep -q '^::error file=Migrations/0002-rename-done.yaml,.*title=breaking-api-change::' "$work/ci-job.log" || { cat "$work/ci-job.log"; fail "the CI job did not annotate the unaccepted change"; }
+        cp "$work/accepted.yaml" "$migration"
+        (cd "$app" && swift package --allow-writing-to-package-directory remodel migration hash >/dev/null 2>&1)
+        echo "the CI job passes the accepted change and annotates it when unaccepted"
+    fi
+}
+readme_run() {
+    local line=$1 command expected
+    command=${line%%#*}
+    command=${command%"${command##*[![:space:]]}"}
+    [ -n "$command" ] || return 0
+    expected=""
+    case "$line" in *"# prints: "*) expected=${line##*# prints: } ;; esac
+    echo "+ $command"
+    local started=$SECONDS
+    if ! (cd "$app" && eval "$command") >"$work/readme-step.log" 2>&1; then
+        cat "$work/readme-step.log"
+        fail "the README's command failed: $command"
+    fi
+    tail -n 3 "$work/readme-step.log"
+    if [ "$command" = "swift package remodel check" ] && [ -z "${first_check:-}" ]; then
+        first_check=$((SECONDS - started))
+        echo "first swift package remodel check of the clean package: ${first_check} s (resolving, building the tool, checking)"
+    fi
+    if [ -n "$expected" ]; then
+        grep -qxF "$expected" "$work/readme-step.log" || fail "'$command' did not print '$expected'"
+    fi
+}
+git -C "$app" init -q -b main
+printf '.build/\n*.sqlite*\n' >"$app/.gitignore"
+# shellcheck disable=SC1090 # written above from the README
+. "$work/readme-app.sh"
+[ -n "${first_check:-}" ] || fail "the README's app never ran swift package remodel check"
+[ -f "$app/Migrations/0002-rename-done.yaml" ] && [ -f "$app/Migrations/snapshots/v2.yaml" ] || fail "the README's app has no version 2"
+echo "the README's app built, migrated its store in the app, and passed its CI job"
 
 printf '\nintegration: all checks passed\n'

@@ -359,12 +359,12 @@ final class CheckCommandTests: CLIFolderTestCase {
         try check(["--generated", "Generated"], expect: 0)
     }
 
-    /// The README's rule table and `remodel check --help` list the same rules, with the same
-    /// default severities.
-    func testTheREADMEListsEveryRule() throws {
+    /// The manual's rule table ("Check in CI") and `remodel check --help` list the same rules,
+    /// with the same default severities.
+    func testTheManualListsEveryRule() throws {
         let help = try remodel(["check", "--help"]).stdout
-        let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row in
+        let article = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Docs/Guides.docc/CheckInCI.md"), encoding: .utf8)
+        let rows = article.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row in
             row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let table = Set(rows.map { "\($0[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))) (\($0[1]))" })
@@ -377,7 +377,7 @@ final class CheckCommandTests: CLIFolderTestCase {
                 return String(text[..<colon.lowerBound]) + ")"
             })
         XCTAssertFalse(listed.isEmpty, help)
-        XCTAssertEqual(table.intersection(listed), listed, "README's table lacks rules of 'remodel check --help'")
+        XCTAssertEqual(table.intersection(listed), listed, "CheckInCI.md's table lacks rules of 'remodel check --help'")
     }
 
     // MARK: - End to end

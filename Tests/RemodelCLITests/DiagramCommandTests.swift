@@ -4,7 +4,7 @@ import XCTest
 /// `remodel diagram` through the real binary: the example's schema, a version of its history
 /// and its changes from version 1 to 3 equal the reviewed diagram references (which the
 /// diagram tests render with Graphviz and read against Mermaid's grammar); `--output`; each
-/// mistake a user can make, with its message and exit status; and the README's diagram, which
+/// mistake a user can make, with its message and exit status; and the manual's diagram, which
 /// must be what the command draws.
 final class DiagramCommandTests: CLIFolderTestCase {
     /// The diagram reference `name` (`example-v3.mmd`).
@@ -153,28 +153,34 @@ final class DiagramCommandTests: CLIFolderTestCase {
         XCTAssertTrue(try remodel(["--help"]).stdout.contains("  diagram "))
     }
 
-    /// The README shows the example's diagram as it is drawn now, and the picture beside it exists.
-    func testTheReadmeShowsTheCurrentDiagram() throws {
-        let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.range(of: "\n### Diagrams\n"), "README.md has no '### Diagrams' section")
-        let start = try XCTUnwrap(readme.range(of: "\n```mermaid\n", range: section.upperBound..<readme.endIndex), "no ```mermaid block under '### Diagrams'")
-        let end = try XCTUnwrap(readme.range(of: "\n```\n", range: start.upperBound..<readme.endIndex))
-        let shown = String(readme[start.upperBound..<end.lowerBound]) + "\n"
+    /// The manual ("Seeing the schema") shows the example's diagram as it is drawn now, and the
+    /// pictures it shows exist.
+    func testTheManualShowsTheCurrentDiagram() throws {
+        let articlePath = "Docs/Guides.docc/SeeingTheSchema.md"
+        let resources = "Docs/Guides.docc/Resources/"
+        let article = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent(articlePath), encoding: .utf8)
+        let section = try XCTUnwrap(article.range(of: "\n## Diagrams\n"), "\(articlePath) has no '## Diagrams' section")
+        let start = try XCTUnwrap(article.range(of: "\n```mermaid\n", range: section.upperBound..<article.endIndex), "no ```mermaid block under '## Diagrams'")
+        let end = try XCTUnwrap(article.range(of: "\n```\n", range: start.upperBound..<article.endIndex))
+        let shown = String(article[start.upperBound..<end.lowerBound]) + "\n"
         let drawn = try remodel(["diagram"], in: CLIRunner.packageRoot).stdout
-        XCTAssertEqual(shown, drawn, "the README's diagram is out of date: replace the ```mermaid block under '### Diagrams' with the output of 'swift run remodel diagram'")
-        let image = try XCTUnwrap(
-            readme.range(of: #"!\[[^\]]*\]\((Docs/Images/[^)]+\.png)\)"#, options: .regularExpression, range: section.upperBound..<readme.endIndex), "no PNG under '### Diagrams'")
-        let imagePath = String(readme[image]).components(separatedBy: "(").last!.dropLast()
-        XCTAssertTrue(FileManager.default.fileExists(atPath: CLIRunner.packageRoot.appendingPathComponent(String(imagePath)).path), "\(imagePath) is missing")
+        XCTAssertEqual(shown, drawn, "\(articlePath)'s diagram is out of date: replace the ```mermaid block under '## Diagrams' with the output of 'swift run remodel diagram'")
+        let images = try NSRegularExpression(pattern: #"!\[[^\]]*\]\(([^)]+\.png)\)"#)
+            .matches(in: article, range: NSRange(article.startIndex..., in: article))
+            .map { String(article[Range($0.range(at: 1), in: article)!]) }
+        XCTAssertEqual(images, ["example-model.png", "example-changes-1-3.png"], "the pictures \(articlePath) shows")
+        for image in images {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: CLIRunner.packageRoot.appendingPathComponent(resources + image).path), "\(resources + image) is missing")
+        }
         // Each picture's DOT source, beside it, is what the command draws today.
         for (source, arguments) in [
-            ("Docs/Images/example-model.dot", ["diagram", "--format", "dot"]), ("Docs/Images/example-changes-1-3.dot", ["diagram", "--diff", "1", "3", "--format", "dot"]),
+            (resources + "example-model.dot", ["diagram", "--format", "dot"]), (resources + "example-changes-1-3.dot", ["diagram", "--diff", "1", "3", "--format", "dot"]),
         ] {
-            XCTAssertTrue(readme.contains("dot -Tpng -Grankdir=TB -o \(source.dropLast(4)).png \(source)"), "the README does not render \(source)")
+            XCTAssertTrue(article.contains("dot -Tpng -Grankdir=TB -o \(source.dropLast(4)).png \(source)"), "\(articlePath) does not render \(source)")
             let kept = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent(source), encoding: .utf8)
             XCTAssertEqual(
                 kept, try remodel(arguments, in: CLIRunner.packageRoot).stdout,
-                "\(source) (and so its PNG) is out of date: run the README's commands under '### Diagrams' again"
+                "\(source) (and so its PNG) is out of date: run the commands under '## Diagrams' in \(articlePath) again"
             )
         }
     }

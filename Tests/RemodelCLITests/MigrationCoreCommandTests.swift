@@ -472,16 +472,17 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         XCTAssertFalse(text.contains("1;30m"), text)
     }
 
-    /// The README's samples of diagnostics are the tool's output, byte for byte.
-    func testTheReadmeSamplesAreTheRealOutput() throws {
-        let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The manual's samples of diagnostics are the tool's output, byte for byte.
+    func testTheManualSamplesAreTheRealOutput() throws {
+        let migrationFiles = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Docs/Guides.docc/MigrationFiles.md"), encoding: .utf8)
+        let diagnostics = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Docs/Guides.docc/Diagnostics.md"), encoding: .utf8)
         // `remodel migration new` with a new required property.
         try schema(Self.names)
         try remodel(["migration", "new", "initial"])
         try schema(Self.names + "      nickname: string\n")
         let drafted = try remodel(["migration", "new", "nicknames"])
         let sample = "```\n$ remodel migration new nicknames\n" + drafted.stdout + drafted.stderr + "```\n"
-        XCTAssertTrue(readme.contains(sample), "README.md should show:\n\(sample)")
+        XCTAssertTrue(migrationFiles.contains(sample), "MigrationFiles.md should show:\n\(sample)")
         // The draft's comment and the error list the same steps.
         let draft = try read("Migrations/0002-nicknames.yaml")
         XCTAssertTrue(draft.contains("#   [data-dependent] property Person.nickname added: needs `default:` in the schema, or a step that sets it (set, split, convert)\n"), draft)
@@ -500,7 +501,7 @@ final class MigrationCoreCommandTests: CLIFolderTestCase {
         let validate = try CLIRunner.run(["validate"], in: project)
         XCTAssertEqual(validate.status, 1, validate.stderr)
         let validateSample = "Text (default, stderr, coloured on a terminal):\n\n```\n" + validate.stderr + "```\n"
-        XCTAssertTrue(readme.contains(validateSample), "README.md should show:\n\(validateSample)")
+        XCTAssertTrue(diagnostics.contains(validateSample), "Diagnostics.md should show:\n\(validateSample)")
     }
 
     /// A migration file of binary bytes was "binary data [that] cannot be a schema"; an empty

@@ -14,7 +14,7 @@ struct JSONSchemaCommand: Command {
         JSONSchema/\(JSONSchemaDocument.schema.fileName) and JSONSchema/\(JSONSchemaDocument.migration.fileName); \
         point an editor at them with a first line \
         '# yaml-language-server: $schema=<path or URL>' or with VS Code's yaml.schemas setting \
-        (the README shows both). They check the shape of a file; `remodel validate` checks its \
+        (the manual's "Seeing the schema" shows both). They check the shape of a file; `remodel validate` checks its \
         meaning (names, types, defaults, the history). Exit status: 0 printed, 1 standard output \
         cannot be written (a full disk), 64 usage error.
         """
