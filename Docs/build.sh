@@ -19,7 +19,7 @@
 #        Sources/RemodelStore/RemodelStore.docc      the store
 #        Sources/RemodelMigrate/RemodelMigrate.docc  in-app migrations
 #        Sources/RemodelExample/RemodelExample.docc  the generated API, on the example's models
-#        Docs/Guides.docc                            Getting started, Moving off Realm
+#        Docs/Guides.docc                            the manual: guides and reference articles
 #   3. merges the four archives into DIR/Remodel.doccarchive (`docc merge`), a static site.
 #
 # Exit status: 0 built without warnings; 1 the build or DocC failed or warned; 64 usage.

@@ -43,7 +43,7 @@ to stdout; `import`, `export` and `migrate` show a progress bar on a terminal, p
 otherwise, nothing with `--quiet`.
 
 In an app's package, `swift package remodel COMMAND` runs `validate`, `check`, `diff`,
-`diagram`, `generate` and `migration` on the package's own `Schemas/` and `Migrations/`
+`diagram`, `generate`, `migration`, `test` and `json-schema` on the package's own `Schemas/` and `Migrations/`
 without installing the tool (see <doc:CheckInCI>).
 
 This page is written by `Docs/command-line-reference.sh` from the tool's help.

@@ -19,7 +19,8 @@
 #      shows is run there in order, with the build plugin, `swift package remodel` (the command
 #      plugin) and `swift run remodel`; each `# prints:` comment is checked, and the CI job's
 #      `swift package remodel check --base` runs against the version before the change. The
-#      first `swift package remodel check` of the clean package is timed.
+#      first `swift package remodel check` of the clean package is timed, and its tool is built
+#      without RemodelPostgres and the store commands.
 #
 # Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds;
 #        REMODEL_REPO_SCRATCH=DIR: the repository's own build folder for step 7, default .build)
@@ -228,6 +229,11 @@ readme_run() {
     if [ "$command" = "swift package remodel check" ] && [ -z "${first_check:-}" ]; then
         first_check=$((SECONDS - started))
         echo "first swift package remodel check of the clean package: ${first_check} s (resolving, building the tool, checking)"
+        # Its tool, remodel-package, was built for the host without the store commands and libpq's loader.
+        [ -n "$(find "$app/.build/debug/RemodelFileCommands-tool.build" -name '*.o' 2>/dev/null | head -n 1)" ] || fail "swift package remodel did not build remodel-package"
+        for module in RemodelPostgres RemodelCommandLine; do
+            [ -z "$(find "$app/.build/debug/$module-tool.build" -name '*.o' 2>/dev/null | head -n 1)" ] || fail "swift package remodel built $module for the host"
+        done
     fi
     if [ -n "$expected" ]; then
         grep -qxF "$expected" "$work/readme-step.log" || fail "'$command' did not print '$expected'"

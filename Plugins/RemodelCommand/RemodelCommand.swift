@@ -2,10 +2,10 @@ import Foundation
 import PackagePlugin
 
 /// `swift package remodel [--target NAME] SUBCOMMAND …`: the `remodel` commands that work on a
-/// package's own files — `validate`, `check`, `diff`, `diagram`, `generate` and
-/// `migration new|amend|hash|squash` — without cloning or installing Remodel. SwiftPM builds
-/// the tool (the `remodel` executable, which loads libpq only when it connects to PostgreSQL,
-/// and never here) for the host the first time, and keeps it.
+/// package's own files — `validate`, `check`, `diff`, `diagram`, `generate`,
+/// `migration new|amend|hash|squash`, `test` and `json-schema` — without cloning or installing
+/// Remodel. SwiftPM builds their tool (`remodel-package`: those commands, without the store
+/// commands and RemodelPostgres) for the host the first time, and keeps it.
 ///
 /// The folders are the build plugin's: `--target NAME` picks that target's `Schemas/` (or the
 /// package's when it has none); without it, the package's `Schemas/`, else the one target
@@ -17,9 +17,9 @@ import PackagePlugin
 @main
 struct RemodelCommand: CommandPlugin {
     /// The subcommands a package's files are enough for.
-    static let fileCommands: Set<String> = ["validate", "check", "diff", "diagram", "generate", "migration"]
+    static let fileCommands: Set<String> = ["validate", "check", "diff", "diagram", "generate", "migration", "test", "json-schema"]
     /// The subcommands that work on a store or a server, which a plugin has no business opening.
-    static let storeCommands: Set<String> = ["migrate", "test", "fixture", "init", "import", "export", "status", "json-schema"]
+    static let storeCommands: Set<String> = ["migrate", "fixture", "init", "import", "export", "status"]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
@@ -44,12 +44,12 @@ struct RemodelCommand: CommandPlugin {
 
         let package = context.package.directoryURL
         var toolArguments = words
-        if !asksForHelp, !words.contains("--schemas"), let schemas = try schemasFolder(context: context, target: targetNames.first) {
+        if !asksForHelp, words.first != "json-schema", !words.contains("--schemas"), let schemas = try schemasFolder(context: context, target: targetNames.first) {
             toolArguments += ["--schemas", relative(schemas.schemas, to: package), "--migrations", relative(schemas.migrations, to: package)]
         }
 
         let process = Process()
-        process.executableURL = try context.tool(named: "remodel").url
+        process.executableURL = try context.tool(named: "remodel-package").url
         process.arguments = toolArguments
         process.currentDirectoryURL = package
         try process.run()
@@ -81,7 +81,8 @@ struct RemodelCommand: CommandPlugin {
         }
         switch withOwnSchemas.count {
         case 0:
-            throw RemodelPluginError("\(package.path) has no Schemas/ folder, and no target has one of its own: add one with *.yaml files (the README's first schema)")
+            throw RemodelPluginError(
+                "\(package.path) has no Schemas/ folder, and no target has one of its own: add one with *.yaml files (the README's \"Adopt it in an app\" has a first schema)")
         case 1:
             return withOwnSchemas[0].1
         default:

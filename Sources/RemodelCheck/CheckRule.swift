@@ -8,7 +8,7 @@ import RemodelSchema
 public struct CheckRule: Hashable, Sendable {
     public var id: String
     public var defaultSeverity: Diagnostic.Severity
-    /// One line for the README's rule table and `remodel check --help`.
+    /// One line for the manual's rule table ("Check in CI") and `remodel check --help`.
     public var summary: String
 
     public init(_ id: String, _ defaultSeverity: Diagnostic.Severity, _ summary: String) {
@@ -18,7 +18,7 @@ public struct CheckRule: Hashable, Sendable {
     }
 }
 
-/// Every tunable rule, in the order `--help` and the README list them.
+/// Every tunable rule, in the order `--help` and the manual list them.
 public enum CheckRules {
     public static let destructiveChange = CheckRule(
         "destructive-change", .error,

@@ -20,7 +20,7 @@ public enum HistoryCheck {
                         "migration \(migration.version) step \(index + 1) (custom): custom step '\(name)' is a Swift closure that this remodel does not register, so `remodel migrate` refuses version \(migration.version)",
                         at: sources.location(version: migration.version, step: index),
                         hint:
-                            "the app runs it when it opens the store (Migrator.register), or build a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)",
+                            "the app runs it when it opens the store (Migrator.register), or build a remodel of your own that registers '\(name)' (RemodelTool; the manual's 'Migration files and steps': custom)",
                         version: migration.version
                     ))
             }

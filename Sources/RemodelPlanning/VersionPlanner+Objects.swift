@@ -386,7 +386,7 @@ extension VersionPlanner {
                 error(
                     "migration-custom-step-unavailable", "custom step '\(name)' is a Swift closure, which this program does not have", at: .step(index),
                     hint:
-                        "run this migration in the app (register the closure with Migrator.register), or with a remodel of your own that registers '\(name)' (RemodelTool, see the README: custom steps)"
+                        "run this migration in the app (register the closure with Migrator.register), or with a remodel of your own that registers '\(name)' (RemodelTool; the manual's 'Migration files and steps': custom)"
                 )
                 continue
             }

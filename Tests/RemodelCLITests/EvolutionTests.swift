@@ -4,7 +4,7 @@ import XCTest
 
 /// The evolutions apps make that a step now writes, through the real CLI: a list of values
 /// becoming a list of objects and back, and a value becoming a link by key and back. In each,
-/// `migration new` drafts the step, and the result is what the README says.
+/// `migration new` drafts the step, and the result is what the manual (Docs/Guides.docc/MigrationFiles.md) says.
 final class EvolutionTests: CLIFolderTestCase {
     static let stringTags = """
         objects:

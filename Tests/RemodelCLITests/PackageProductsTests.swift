@@ -3,7 +3,7 @@ import XCTest
 
 /// What an app links, from the package's own description (`swift package describe`): the
 /// products an app depends on reach the SDK's (or the system's) SQLite, and not libyaml, as
-/// README.md's "Apple platforms" promises; no target links libpq (`LibPQLoadingTests`).
+/// the manual's "Apple platforms" (Docs/Guides.docc/ApplePlatforms.md) promises; no target links libpq (`LibPQLoadingTests`).
 final class PackageProductsTests: XCTestCase {
     /// The products an app on iOS depends on.
     static let appProducts: Set = ["RemodelStore", "RemodelMigrate", "RemodelCore"]

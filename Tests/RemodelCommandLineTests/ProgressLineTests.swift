@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import RemodelCommandLine
+@testable import RemodelFileCommands
 
 /// The progress line's text: bar, counts, rate, time left, fitting the terminal.
 final class ProgressLineTests: XCTestCase {

@@ -3,7 +3,7 @@ import RemodelMigrate
 import RemodelStore
 import XCTest
 
-@testable import RemodelCommandLine
+@testable import RemodelFileCommands
 
 /// When the reporter draws, what it writes, and that nothing follows its end; with a clock
 /// the test moves and no timer.

@@ -127,3 +127,25 @@ enum MigrationsInTheAppSnippets {
         }
     }
 }
+
+/// "Migrating stores" and "Migration files and steps" (Docs/Guides.docc).
+enum ManualSnippets {
+    /// Opens the store at `url`, upgrading it in the app when an older version wrote it.
+    static func openUpgrading(at url: URL) throws -> RemodelStore {
+        let store = try RemodelStore(
+            path: url.path,
+            manifest: RemodelSchemaManifest.self,
+            options: OpenOptions(migrator: Migrator(history: RemodelSchemaManifest.history!))
+        )
+        return store
+    }
+
+    /// The custom step of a history that turns a list of tag names into `Tag` objects.
+    static func registerTagObjects(on migrator: inout Migrator) {
+        migrator.register("tagObjects") { object in  // custom: { name: tagObjects, type: Note, writes: [tags] }
+            guard case .list(let old) = object.old["tags"] else { return }
+            for case .text(let name) in old { object.create("Tag", ["name": .text(name.lowercased())]) }
+            object.new["tags"] = .list(old.compactMap { if case .text(let name) = $0 { .text(name.lowercased()) } else { nil } })
+        }
+    }
+}

@@ -231,6 +231,26 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(try custom.plan(from: 1).versions.count, RemodelSchemaManifest.version - 1)
     }
 
+    /// "Migrating stores": the store opened with the manifest's history upgrades a version 1
+    /// store as it opens it.
+    func testMigratingStoresArticle() throws {
+        let url = try temporaryStoreURL()
+        let history = try XCTUnwrap(RemodelSchemaManifest.history)
+        do {
+            let old = try RemodelStore(path: url.path, schema: try XCTUnwrap(history.schema(at: 1)), version: 1)
+            var parser = JSONParser(try Self.read("Tests/RemodelMigrateTests/Resources/fixtures/v1.json"))
+            _ = try StoreJSON.importDocument(try parser.parse(), into: old)
+        }
+        let store = try ManualSnippets.openUpgrading(at: url)
+        XCTAssertEqual(store.version, RemodelSchemaManifest.version)
+        XCTAssertGreaterThan(try store.read { try $0.objects(Person.self).count() }, 0, "the objects of version 1 came along")
+        // The custom step of "Migration files and steps" registers under its name and, as the
+        // example history names no such step, leaves the plan as it was.
+        var migrator = Migrator(history: history)
+        ManualSnippets.registerTagObjects(on: &migrator)
+        XCTAssertEqual(try migrator.plan(from: 1).versions.count, RemodelSchemaManifest.version - 1)
+    }
+
     /// An app older than its store is refused, and the file is left as it is.
     func testANewerStoreIsRefused() throws {
         let url = try temporaryStoreURL()

@@ -4,7 +4,7 @@ import RemodelMigrate
 import RemodelStore
 import Testing
 
-/// Every migration step and option against what README.md "## Migrations" promises, on small
+/// Every migration step and option against what the manual's "Migration files and steps" (Docs/Guides.docc/MigrationFiles.md) promises, on small
 /// histories built as Swift values.
 @Suite struct StepSemanticsTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -9,7 +9,7 @@ import Testing
 
 /// Every step kind on both engines, from one test body: a two-version history written as a
 /// user writes it (snapshots and a migration file), objects imported at version 1 from JSON,
-/// the store migrated, and its export compared with the export README.md's rules give. Each
+/// the store migrated, and its export compared with the export the manual's rules (Docs/Guides.docc/MigrationFiles.md) give. Each
 /// case runs on SQLite and on PostgreSQL, each with the table rewrite the planner picks and
 /// with every changed table rebuilt (`MigrationPlanner.TableRewrite.rebuild`).
 @Suite(.serialized) struct BothEnginesSemanticsTests {

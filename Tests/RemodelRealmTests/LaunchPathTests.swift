@@ -4,7 +4,7 @@ import RemodelRealm
 import RemodelStore
 import XCTest
 
-// The README's launch path ("Moving off Realm", step 4), word for word, run against the
+// The manual's launch path (Docs/Guides.docc/RealmBridgeReference.md, "The copy at launch"), word for word, run against the
 // mirror: a Realm with the app's objects becomes a store, and the next launch just opens it.
 
 /// Opens the app's store; the first launch after the update moves the Realm's objects into it.

@@ -1,20 +1,23 @@
-/// Every subcommand of `remodel`, in the order `--help` lists them. Add a command by adding
-/// one line here and its own file next to this one.
+import RemodelFileCommands
+
+/// Every subcommand of `remodel`, in the order `--help` lists them: those on a package's files
+/// (`FileCommands`) and those on stores. Add a command on stores by adding one line here and its
+/// own file next to this one.
 enum Commands {
     static let all: [any Command] = [
-        ValidateCommand(),
-        CheckCommand(),
-        DiffCommand(),
-        DiagramCommand(),
-        GenerateCommand(),
-        MigrationCommand(),
+        FileCommands.validate,
+        FileCommands.check,
+        FileCommands.diff,
+        FileCommands.diagram,
+        FileCommands.generate,
+        FileCommands.migration,
         MigrateCommand(),
-        TestCommand(),
+        FileCommands.test,
         FixtureCommand(),
         InitCommand(),
         ImportCommand(),
         ExportCommand(),
         StatusCommand(),
-        JSONSchemaCommand(),
+        FileCommands.jsonSchema,
     ]
 }

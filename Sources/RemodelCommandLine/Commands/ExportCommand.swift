@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelPostgres
 import RemodelStore
@@ -38,7 +39,7 @@ struct ExportCommand: Command {
         // Refused before the store is read: no export is wasted on a path it cannot write.
         try file?.check()
         let export = try ProgressReporter.run(finished: "exported", quiet: arguments.flag(ProgressReporter.quietOption)) { progress in
-            try StoreCommandSupport.reportingStorageFaults(cannot: "read the store '\(path)'", intact: "nothing was exported and the store is unchanged") {
+            try StorageFaults.reporting(cannot: "read the store '\(path)'", intact: "nothing was exported and the store is unchanged") {
                 let store = try StoreCommandSupport.openExisting(path, readOnly: true)
                 let document = try store.read { try StoreJSON.export($0, progress: progress.dataTransfer) }
                 return (text: StoreJSON.text(of: document, progress: progress.dataTransfer), counts: StoreJSON.counts(of: document))

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelPostgres
 import RemodelStore
@@ -58,7 +59,7 @@ struct ImportCommand: Command {
                 // Objects added to a damaged store could be lost with it.
                 try RemodelStore.checkIntegrity(path: path)
                 // One transaction: on any failure SQLite rolls it back.
-                counts = try StoreCommandSupport.reportingStorageFaults(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
+                counts = try StorageFaults.reporting(cannot: "import into '\(path)'", intact: "nothing was imported; the store is unchanged") {
                     try ProgressReporter.run(finished: "imported", quiet: quiet) { progress in
                         let document = try Self.read(data, from: dataPath, progress: progress)
                         return try StoreJSON.importDocument(document, into: store, source: dataPath, progress: progress.dataTransfer)
@@ -71,7 +72,7 @@ struct ImportCommand: Command {
                     let document = try Self.read(data, from: dataPath, progress: progress)
                     let checked = try StoreJSON.check(document, schema: target.schema, source: dataPath, progress: progress.dataTransfer)
                     // Built beside STORE and renamed into place once imported: a failure leaves no file.
-                    return try StoreCommandSupport.reportingStorageFaults(
+                    return try StorageFaults.reporting(
                         cannot: "create the store '\(path)' and import into it", intact: "nothing was imported, no store was created and nothing is left behind"
                     ) {
                         try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { store in

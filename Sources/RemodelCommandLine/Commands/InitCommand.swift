@@ -1,4 +1,5 @@
 import Foundation
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelPostgres
 import RemodelStore
@@ -43,7 +44,7 @@ struct InitCommand: Command {
             return ExitStatus.failure
         }
         guard let target = try StoreCommandSupport.targetSchema(arguments, command: "init") else { return ExitStatus.failure }
-        try StoreCommandSupport.reportingStorageFaults(cannot: "create the store '\(path)'", intact: "no store was created and nothing is left behind") {
+        try StorageFaults.reporting(cannot: "create the store '\(path)'", intact: "no store was created and nothing is left behind") {
             try RemodelStore.create(atomicallyAt: path, schema: target.schema, version: target.version) { _ in }
         }
         let types = target.schema.objects.filter { !$0.isEmbedded }.count

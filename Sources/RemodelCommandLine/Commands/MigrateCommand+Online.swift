@@ -1,4 +1,5 @@
 import Foundation
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelMigrate
 import RemodelPostgres

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelMigrate
 import RemodelPostgres

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelMigrate
 import RemodelPostgres
@@ -50,7 +51,7 @@ struct StatusCommand: Command {
     /// `HistoryInput.load` has planned every version already; what is left to say is whether
     /// this program can run them (custom steps it does not register).
     /// `store` is what to pass to `remodel migrate --store`.
-    private func pending(version: Int, schemaHash: String, store: String, _ checked: CheckedHistory?, foldersFound: Bool, tool: RemodelTool) -> String {
+    private func pending(version: Int, schemaHash: String, store: String, _ checked: CheckedHistory?, foldersFound: Bool, tool: ToolSettings) -> String {
         guard foldersFound else { return "unknown (no migrations or schemas folder here; pass --migrations DIR)" }
         guard let checked else { return "unknown (the history has errors, listed above; fix them and run `remodel validate`)" }
         let history = checked.history
@@ -71,7 +72,7 @@ struct StatusCommand: Command {
         guard unavailable.isEmpty else {
             let places = unavailable.map { step in step.location.map { "\($0.file):\($0.line)" } ?? "version \(step.version ?? history.currentVersion)" }
             return listed + " (they have custom steps this program does not register, in \(MessageText.list(places)); "
-                + "run them with the app, or a remodel built with RemodelTool that registers them; see the README)"
+                + "run them with the app, or a remodel built with RemodelTool that registers them; the manual's 'Migration files and steps': custom)"
         }
         return listed + " (run `remodel migrate --store \(store)`)"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RemodelCore
+import RemodelFileCommands
 import RemodelGeneration
 import RemodelPostgres
 import RemodelSchema
@@ -80,22 +81,6 @@ enum StoreCommandSupport {
             if loaded.schema == nil { DiagnosticsOutput.print(loaded.diagnostics) }
             return loaded.schema
         }
-    }
-
-    /// Runs `body`; a full disk, file size limit or I/O error it runs into becomes one clear
-    /// error: `cannot WHAT: why; INTACT; how to fix` (other errors pass through).
-    static func reportingStorageFaults<T>(cannot what: String, intact: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            guard let fault = StorageFault(of: error) else { throw error }
-            throw StorageFailure(description: fault.message(cannot: what, intact: intact))
-        }
-    }
-
-    /// A storage fault, described for the command that ran into it.
-    struct StorageFailure: Error, CustomStringConvertible {
-        var description: String
     }
 
     /// `1 Note, 2 Persons`-style counts.

@@ -9,18 +9,18 @@ import RemodelSchema
 /// schema folder; and, between two versions, the plan that runs from one to the other and
 /// the renames it follows. The history (`--migrations`) is loaded once, when an operand
 /// needs it.
-final class SchemaOperands {
+package final class SchemaOperands {
     /// One schema an operand names, with how messages and titles call it.
-    struct Side {
+    package struct Side {
         /// `version 2`, `'Schemas'`.
-        var label: String
-        var schema: Schema
+        package var label: String
+        package var schema: Schema
         /// The version of the history it is, when the operand named one.
-        var version: Int?
+        package var version: Int?
     }
 
     /// What an operand left out stands for.
-    enum Default {
+    package enum Default {
         /// The newest version of the history.
         case newest
         /// The schema folder (`--schemas`).
@@ -30,22 +30,22 @@ final class SchemaOperands {
     /// What is known between two sides: the plan from one version to a later one (when it can
     /// be planned), the renames a comparison follows, and a note when they are only those
     /// the schemas themselves state.
-    struct Between {
-        var plan: MigrationPlan?
-        var renames = SchemaDiff.Renames()
-        var note: String?
+    package struct Between {
+        package var plan: MigrationPlan?
+        package var renames = SchemaDiff.Renames()
+        package var note: String?
     }
 
     private let arguments: ParsedArguments
     private lazy var loaded = MigrationHistoryLoader.load(migrations: arguments.migrationsPath)
 
-    init(_ arguments: ParsedArguments) {
+    package init(_ arguments: ParsedArguments) {
         self.arguments = arguments
     }
 
     /// The schema `operand` names (or `fallback` stands for); `nil` after printing why it does
     /// not load. Throws a `UsageError` for an operand that names nothing.
-    func side(_ operand: String?, default fallback: Default) throws -> Side? {
+    package func side(_ operand: String?, default fallback: Default) throws -> Side? {
         let migrations = arguments.migrationsPath
         guard let operand else {
             switch fallback {
@@ -77,7 +77,7 @@ final class SchemaOperands {
     /// across it; FROM after TO: the renames of the plan from TO to FROM, seen backwards (a
     /// plan that fails is printed, and the renames are matched by name and `renamedFrom`
     /// only). Between anything else, the note that says renames are matched so.
-    func between(_ from: Side, _ to: Side) throws -> Between {
+    package func between(_ from: Side, _ to: Side) throws -> Between {
         var result = Between()
         if let first = from.version, let second = to.version, first != second, let history = loaded.history {
             let (old, new) = (min(first, second), max(first, second))

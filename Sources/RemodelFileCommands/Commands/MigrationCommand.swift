@@ -5,17 +5,17 @@ import RemodelMigrate
 import RemodelSchema
 
 /// `remodel migration`: manages the migration history (`new`, `amend`).
-struct MigrationCommand: Command {
-    let name = "migration"
-    let abstract = "Manage the migration history in the migrations folder."
-    let subcommands: [any Command] = [MigrationNewCommand(), MigrationAmendCommand(), MigrationHashCommand(), MigrationSquashCommand()]
+package struct MigrationCommand: Command {
+    package let name = "migration"
+    package let abstract = "Manage the migration history in the migrations folder."
+    package let subcommands: [any Command] = [MigrationNewCommand(), MigrationAmendCommand(), MigrationHashCommand(), MigrationSquashCommand()]
 }
 
 /// `remodel migration new NAME`: freezes the current schema as the next version.
-struct MigrationNewCommand: Command {
-    let name = "new"
-    let abstract = "Freeze the current schema as the next version and write a migration file for it."
-    let discussion = """
+package struct MigrationNewCommand: Command {
+    package let name = "new"
+    package let abstract = "Freeze the current schema as the next version and write a migration file for it."
+    package let discussion = """
         Writes snapshots/vN.yaml (the schema's canonical form) and NNNN-NAME.yaml, pre-filled \
         with the changes found since the newest snapshot: each change as a comment with its \
         impact, a convert step for each retype that can reject values, and commented questions \
@@ -28,15 +28,15 @@ struct MigrationNewCommand: Command {
         whose versions cannot run yet (naming the file to fix first); never overwrites a file. \
         Exit status: 0 written, 1 refused, 64 usage error.
         """
-    let arguments = [
+    package let arguments = [
         ArgumentSpec(
             "NAME", help: "The migration's name, without its number (remodel chooses it): letters, digits, '-', '_' or '.' (e.g. split-person-name).",
             example: "remodel migration new split-person-name"
         )
     ]
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
+    package let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         // The parser has made sure NAME is there.
         let givenName = arguments.positionals[0]
         guard MigrationFolder.isValidName(givenName) else {
@@ -93,7 +93,7 @@ struct MigrationNewCommand: Command {
     /// The name to write for version `version`: `name` itself, or `name` without the version
     /// number it starts with (`0003-x` → `x` for version 3), so that the file is not named
     /// `0003-0003-x.yaml`. Another number is refused: the tool chooses it.
-    static func name(_ name: String, forVersion version: Int) throws -> String {
+    package static func name(_ name: String, forVersion version: Int) throws -> String {
         let digits = name.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, name.dropFirst(digits.count).first == "-" else { return name }
         let rest = String(name.dropFirst(digits.count + 1))
@@ -107,10 +107,10 @@ struct MigrationNewCommand: Command {
 }
 
 /// `remodel migration amend`: re-freezes the newest version from the current schema.
-struct MigrationAmendCommand: Command {
-    let name = "amend"
-    let abstract = "Re-freeze the newest version from the current schema, keeping its migration's steps."
-    let discussion = """
+package struct MigrationAmendCommand: Command {
+    package let name = "amend"
+    package let abstract = "Re-freeze the newest version from the current schema, keeping its migration's steps."
+    package let discussion = """
         For a version that no store has applied yet: after editing the schema files (say, to give \
         a new property a default that its draft asked for), writes snapshots/vN.yaml again from \
         them and renews the comment block at the top of the newest migration file (the changes \
@@ -120,9 +120,9 @@ struct MigrationAmendCommand: Command {
         snapshot, and is refused after an amend (schema mismatch): amend only unreleased \
         versions. Exit status: 0 amended (or nothing to amend), 1 refused, 64 usage error.
         """
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
+    package let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let migrationsPath = arguments.migrationsPath
         guard let (input, schema) = MigrationFiles.loadForWriting(arguments, command: "migration amend", writes: "the newest version again") else {
             return ExitStatus.failure
@@ -162,12 +162,12 @@ struct MigrationAmendCommand: Command {
 }
 
 /// What `migration new` and `migration amend` share.
-enum MigrationFiles {
+package enum MigrationFiles {
     /// Writes the snapshot and the migration file both or neither, with the migrations
     /// folder's remodel.sum updated to match: all are written beside their names and flushed
     /// first, then put in place (a failure, such as a full disk, changes none). `hashes`: the
     /// digests of the folder's files as the history was loaded.
-    static func write(_ files: [(file: OutputFile, text: String)], hashingInto migrations: String, hashes: [String: String]) throws {
+    package static func write(_ files: [(file: OutputFile, text: String)], hashingInto migrations: String, hashes: [String: String]) throws {
         let sum = MigrationSum.current(of: migrations, hashes: hashes, pending: files.map { ($0.file.path, Data($0.text.utf8)) })
         let files = files + [(OutputFile(path: MigrationSum.path(in: migrations), existing: .replace), sum.text)]
         var staged: [OutputFile.Staged] = []
@@ -176,7 +176,7 @@ enum MigrationFiles {
         } catch {
             for file in staged { file.discard() }
             if let fault = StorageFault(of: error), let failed = error as? OutputFileError {
-                throw StoreCommandSupport.StorageFailure(
+                throw StorageFaults.Failure(
                     description: fault.message(cannot: "write '\(failed.path)'", intact: "no migration file or snapshot was written or changed"))
             }
             throw error
@@ -198,7 +198,7 @@ enum MigrationFiles {
     /// Whether remodel.sum (when there is one) matches every file of the versions other
     /// than `exceptVersion` (the one the command rewrites); if not, prints the files and why
     /// nothing is written: a new version must not record an unreviewed edit of a released one.
-    static func sumMatches(_ arguments: ParsedArguments, input: HistoryInput, exceptVersion: Int?, command: String) -> Bool {
+    package static func sumMatches(_ arguments: ParsedArguments, input: HistoryInput, exceptVersion: Int?, command: String) -> Bool {
         let unreleased = exceptVersion.map { Set([$0]) } ?? []
         let problems = MigrationSum.verify(migrations: arguments.migrationsPath, hashes: input.loaded.fileHashes, unreleased: unreleased).filter { $0.severity == .error }
         guard !problems.isEmpty else { return true }
@@ -214,7 +214,7 @@ enum MigrationFiles {
     /// `remodel COMMAND` to freeze the schema as WRITES (a new version, the newest one again);
     /// `nil` after printing why not. The schema may store other data than the newest snapshot:
     /// that is what the command freezes.
-    static func loadForWriting(_ arguments: ParsedArguments, command: String, writes: String) -> (input: HistoryInput, schema: Schema)? {
+    package static func loadForWriting(_ arguments: ParsedArguments, command: String, writes: String) -> (input: HistoryInput, schema: Schema)? {
         let input = HistoryInput.read(arguments, requireSchema: true, schemaMayBeAhead: true)
         DiagnosticsOutput.print(input.loading)
         guard let schema = input.schema?.schema, !input.loading.containsErrors else {
@@ -233,7 +233,7 @@ enum MigrationFiles {
     /// prints the problems and names the migration files to fix before a new version is
     /// frozen on top of them. A version frozen on a broken one could not run either, and the
     /// readiness check after writing would blame the new draft for the old file's problems.
-    static func existingVersionsCanRun(_ input: HistoryInput, arguments: ParsedArguments, retry: String) -> Bool {
+    package static func existingVersionsCanRun(_ input: HistoryInput, arguments: ParsedArguments, retry: String) -> Bool {
         let problems = input.planned.filter { $0.severity == .error }
         guard let history = input.loaded.history, !problems.isEmpty else { return true }
         DiagnosticsOutput.print(input.planned)
@@ -258,7 +258,7 @@ enum MigrationFiles {
     /// (`Diagnostic.version`, which the planner sets even when a problem points at the
     /// declaration in the version before); else the version of the migration file or
     /// snapshot it points at; else (the schema folder, or no location) the newest version.
-    static func versions(of diagnostics: [Diagnostic], in loaded: MigrationHistoryLoadResult, newest: Int) -> [Int] {
+    package static func versions(of diagnostics: [Diagnostic], in loaded: MigrationHistoryLoadResult, newest: Int) -> [Int] {
         let versions = diagnostics.map { diagnostic -> Int in
             if let version = diagnostic.version { return version }
             if let file = diagnostic.location?.file {
@@ -273,7 +273,7 @@ enum MigrationFiles {
     /// Checks the history as `migrate` would plan it and says what the new (or amended)
     /// version still needs, with the file and line of each problem.
     /// `input`: the history as read before, when nothing was written since.
-    static func reportReadiness(_ arguments: ParsedArguments, version: Int, file: String, input: HistoryInput? = nil) {
+    package static func reportReadiness(_ arguments: ParsedArguments, version: Int, file: String, input: HistoryInput? = nil) {
         let input = input ?? HistoryInput.read(arguments)
         let problems = input.diagnostics.filter { $0.severity == .error }
         // Unanswered questions decide whether data is kept: say so, as a plan would not.
@@ -312,10 +312,10 @@ enum MigrationFiles {
 }
 
 /// `remodel migration hash`: writes remodel.sum from the files as they are.
-struct MigrationHashCommand: Command {
-    let name = "hash"
-    let abstract = "Write Migrations/remodel.sum from the migration files and snapshots as they are."
-    let discussion = """
+package struct MigrationHashCommand: Command {
+    package let name = "hash"
+    package let abstract = "Write Migrations/remodel.sum from the migration files and snapshots as they are."
+    package let discussion = """
         remodel.sum holds a hash of every migration file and snapshot (SHA-256 over the SHA-256 \
         of each declaration), and one over all; \
         `remodel check` fails naming any file that differs from it. `migration new` and \
@@ -326,9 +326,9 @@ struct MigrationHashCommand: Command {
         edit of a released version: restore that file and make the change in a new version. \
         Exit status: 0 written (or already up to date), 1 refused, 64 usage error.
         """
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
+    package let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let migrations = arguments.migrationsPath
         guard MigrationFolder.isDirectory(migrations) else {
             Console.writeError("Error: there is no migrations folder at '\(migrations)'; create the first version with '\(arguments.command("migration new initial"))'\n")
@@ -374,10 +374,10 @@ struct MigrationHashCommand: Command {
 }
 
 /// `remodel migration squash --through N`: folds the oldest versions into one baseline.
-struct MigrationSquashCommand: Command {
-    let name = "squash"
-    let abstract = "Fold the versions up to N into one baseline version N, for a history grown long."
-    let discussion = """
+package struct MigrationSquashCommand: Command {
+    package let name = "squash"
+    package let abstract = "Fold the versions up to N into one baseline version N, for a history grown long."
+    package let discussion = """
         Rewrites N's migration file as a baseline (no steps, 'squashedFrom:' naming the first \
         version it folds), removes the older versions' migration files and snapshots, and \
         writes remodel.sum again: every command then reads, plans and checks the history from \
@@ -389,16 +389,16 @@ struct MigrationSquashCommand: Command {
         but does count any later edit of the baseline. Exit status: 0 squashed, 1 refused, 64 \
         usage error.
         """
-    static let through = OptionSpec.option(
+    package static let through = OptionSpec.option(
         "through", value: "N", required: true, help: "The newest version to fold: versions up to N become the baseline N (the oldest store it still upgrades).")
-    static let keepUpgradePath = OptionSpec.flag(
+    package static let keepUpgradePath = OptionSpec.flag(
         "keep-upgrade-path",
         help:
             "Keep the folded versions in Migrations/upgrade/ (a history of their own, ending at N): older stores still upgrade through them, which are read but not planned or checked on every build."
     )
-    let options: [OptionSpec] = [MigrationSquashCommand.through, MigrationSquashCommand.keepUpgradePath, CommonOptions.schemas, CommonOptions.migrations]
+    package let options: [OptionSpec] = [MigrationSquashCommand.through, MigrationSquashCommand.keepUpgradePath, CommonOptions.schemas, CommonOptions.migrations]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard let text = arguments.value(Self.through), let through = Int(text), through >= 1 else {
             throw UsageError("--through needs a version number (2, 3, …), found '\(arguments.value(Self.through) ?? "")'")
         }

@@ -2,10 +2,10 @@ import RemodelGeneration
 import RemodelSchema
 
 /// `remodel json-schema schema|migration`: the JSON Schema of a kind of file, for editors.
-struct JSONSchemaCommand: Command {
-    let name = "json-schema"
-    let abstract = "Print the JSON Schema of schema files or migration files, for editors and validators."
-    let discussion = """
+package struct JSONSchemaCommand: Command {
+    package let name = "json-schema"
+    package let abstract = "Print the JSON Schema of schema files or migration files, for editors and validators."
+    package let discussion = """
         Prints a JSON Schema (draft 2020-12) describing every key of \
         \(JSONSchemaDocument.schema.describes), or of \(JSONSchemaDocument.migration.describes): \
         editors that read JSON Schemas (VS Code, vim and others through yaml-language-server) \
@@ -18,11 +18,11 @@ struct JSONSchemaCommand: Command {
         meaning (names, types, defaults, the history). Exit status: 0 printed, 1 standard output \
         cannot be written (a full disk), 64 usage error.
         """
-    let arguments = [
+    package let arguments = [
         ArgumentSpec("KIND", help: "schema (schema files and snapshots) or migration (migration files).", example: "remodel json-schema schema > remodel-schema.schema.json")
     ]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let kind = arguments.positionals.first ?? ""
         guard let document = JSONSchemaDocument(rawValue: kind) else {
             let kinds = JSONSchemaDocument.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")

@@ -122,7 +122,7 @@ package struct ProgressLine: Sendable, Equatable {
     }
 
     /// `12,345`.
-    static func number(_ value: Int) -> String {
+    package static func number(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (index, digit) in digits.enumerated() {
@@ -134,7 +134,7 @@ package struct ProgressLine: Sendable, Equatable {
 
     /// `0.4s`, `3s`, `2m 05s`, `1h 02m`; tenths of a second under ten seconds when
     /// `fractional`, else whole seconds rounded up (a second left is not zero left).
-    static func duration(_ duration: Duration, fractional: Bool) -> String {
+    package static func duration(_ duration: Duration, fractional: Bool) -> String {
         let seconds = max(0, Self.seconds(duration))
         if fractional, seconds < 10 { return String(format: "%.1fs", seconds) }
         let whole = Int(seconds.rounded(fractional ? .toNearestOrEven : .up))
@@ -143,7 +143,7 @@ package struct ProgressLine: Sendable, Equatable {
         return "\(whole / 3600)h \(String(format: "%02d", whole % 3600 / 60))m"
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    package static func seconds(_ duration: Duration) -> Double {
         let components = duration.components
         return Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
@@ -153,7 +153,7 @@ package struct ProgressLine: Sendable, Equatable {
     /// that nothing but the line itself reaches the terminal. A character beyond ASCII counts
     /// as two columns, as wide ones (CJK, emoji) take: the line may end a little short, but
     /// never wraps, which would break its rewriting in place.
-    static func shortened(_ text: String, to length: Int) -> String {
+    package static func shortened(_ text: String, to length: Int) -> String {
         var line = ""
         line.unicodeScalars.append(contentsOf: text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
         func columns(_ character: Character) -> Int { character.isASCII ? 1 : 2 }

@@ -6,10 +6,10 @@ import RemodelSchema
 import RemodelTesting
 
 /// `remodel test`: every version's data migrated to the newest, before users' devices do it.
-struct TestCommand: Command {
-    let name = "test"
-    let abstract = "Migrate generated data and the app's fixtures of every version to the newest; fail on any data the history cannot migrate."
-    let discussion = """
+package struct TestCommand: Command {
+    package let name = "test"
+    package let abstract = "Migrate generated data and the app's fixtures of every version to the newest; fail on any data the history cannot migrate."
+    package let discussion = """
         For every version of the history, makes objects that exercise its schema, the same for \
         the same --seed: every type and property, boundary values (empty, long, Unicode and \
         combining text, whitespace, zero, negative and extreme numbers, far dates, null where \
@@ -28,16 +28,16 @@ struct TestCommand: Command {
         status: 0 every data set passed, 1 a data set failed (or the history does not load), \
         64 usage error.
         """
-    static let seed = OptionSpec.option("seed", value: "N", default: "1", help: "Makes the generated data; the same seed makes the same data.")
-    static let objects = OptionSpec.option(
+    package static let seed = OptionSpec.option("seed", value: "N", default: "1", help: "Makes the generated data; the same seed makes the same data.")
+    package static let objects = OptionSpec.option(
         "objects", value: "N", default: "20", help: "The fewest objects generated of each type per version (more when a property has more boundary values).")
-    static let noGenerated = OptionSpec.flag("fixtures-only", help: "Test the fixtures alone, without generated data.")
+    package static let noGenerated = OptionSpec.flag("fixtures-only", help: "Test the fixtures alone, without generated data.")
 
-    var options: [OptionSpec] {
+    package var options: [OptionSpec] {
         [CommonOptions.schemas, CommonOptions.migrations, Self.seed, Self.objects, Self.noGenerated, ProgressReporter.quietOption, CommonOptions.format]
     }
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let seed = try Self.number(arguments, Self.seed, range: 0...UInt64.max)
         let objects = try Self.number(arguments, Self.objects, range: 1...10_000)
         let format = arguments.diagnosticFormat
@@ -63,7 +63,7 @@ struct TestCommand: Command {
 
     /// Runs the test on the history with the fixtures of the migrations folder; `nil` when a
     /// fixture cannot be read (its problems printed).
-    static func test(
+    package static func test(
         _ history: MigrationHistory, sources: HistorySources, seed: UInt64, objects: Int, _ arguments: ParsedArguments
     ) throws -> (report: HistoryTestReport, fixtures: [Fixture])? {
         let format = arguments.diagnosticFormat
@@ -119,7 +119,7 @@ struct TestCommand: Command {
     }
 
     /// A whole-number option in `range`, or a usage error naming the option.
-    static func number(_ arguments: ParsedArguments, _ option: OptionSpec, range: ClosedRange<UInt64>) throws -> UInt64 {
+    package static func number(_ arguments: ParsedArguments, _ option: OptionSpec, range: ClosedRange<UInt64>) throws -> UInt64 {
         let text = arguments.value(option) ?? option.defaultValue ?? ""
         guard let number = UInt64(text), range.contains(number) else {
             throw UsageError("--\(option.name) needs a whole number from \(range.lowerBound) to \(range.upperBound), found '\(text)'")

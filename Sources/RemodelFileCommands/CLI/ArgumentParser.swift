@@ -3,10 +3,10 @@ import RemodelCore
 /// Parses a command's arguments against its specs: long options (`--x value`, `--x=value`),
 /// declared one-letter aliases (`-o value`), flags, positionals, and `--` (everything after
 /// it is positional). Help requests are handled by the caller before parsing.
-struct ArgumentParser {
-    var command: any Command
+package struct ArgumentParser {
+    package var command: any Command
 
-    func parse(_ words: [String]) throws -> ParsedArguments {
+    package func parse(_ words: [String]) throws -> ParsedArguments {
         var result = ParsedArguments()
         for option in command.options {
             if let value = option.defaultValue { result.defaults[option.name] = value }
@@ -53,7 +53,7 @@ struct ArgumentParser {
 
     /// Whether `words` ask for help: `-h` or `--help` before `--`, and not where an option's
     /// value goes (`check --base -h` is a missing value, not a request for help).
-    func asksForHelp(_ words: [String]) -> Bool {
+    package func asksForHelp(_ words: [String]) -> Bool {
         var index = 0
         while index < words.count, words[index] != "--" {
             let word = words[index]
@@ -102,7 +102,7 @@ struct ArgumentParser {
     }
 
     /// `a, b or c`.
-    static func list(_ items: [String]) -> String {
+    package static func list(_ items: [String]) -> String {
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " or " + items.last!
     }

@@ -41,7 +41,7 @@ package final class ProgressReporter: @unchecked Sendable {
     }
 
     /// `--quiet`, for the commands that show progress.
-    static let quietOption = OptionSpec.flag(
+    package static let quietOption = OptionSpec.flag(
         "quiet", short: "q",
         help: "Print no progress on stderr and no notes (the backup's name, what an export wrote to FILE); errors, warnings and results are printed as ever."
     )
@@ -111,7 +111,7 @@ package final class ProgressReporter: @unchecked Sendable {
     /// `deliver` is the last part of the work, which prints: an export's JSON on standard
     /// output. It runs with the line cleared, and the final state is drawn only once it has
     /// succeeded, so that the progress never claims work whose result could not be written.
-    static func run<T>(finished verb: String, quiet: Bool, _ body: (ProgressReporter) throws -> T, delivering deliver: ((T) throws -> Void)? = nil) throws -> T {
+    package static func run<T>(finished verb: String, quiet: Bool, _ body: (ProgressReporter) throws -> T, delivering deliver: ((T) throws -> Void)? = nil) throws -> T {
         let reporter = ProgressReporter(finished: verb, mode: .standardError(quiet: quiet))
         do {
             let result = try body(reporter)

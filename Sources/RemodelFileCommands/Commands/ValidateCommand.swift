@@ -6,10 +6,10 @@ import RemodelMigrate
 import RemodelSchema
 
 /// `remodel validate`: loads the schema and reports every problem at once.
-struct ValidateCommand: Command {
-    let name = "validate"
-    let abstract = "Check the schema and its migration history; report every problem with its file, line and column."
-    let discussion = """
+package struct ValidateCommand: Command {
+    package let name = "validate"
+    package let abstract = "Check the schema and its migration history; report every problem with its file, line and column."
+    package let discussion = """
         Reads every *.yaml and *.yml file under the schema folder (sorted by path) as one schema, \
         or a single file. When the migrations folder exists, also checks the version history: a \
         complete chain of migration files and snapshots, every step valid against the versions \
@@ -23,10 +23,10 @@ struct ValidateCommand: Command {
         `file:line:column: error: message [rule-id]` followed by a note saying how to fix it. \
         Exit status: 0 valid (warnings allowed), 1 errors, 64 usage error.
         """
-    static let realm = OptionSpec.flag("realm", help: "Also check that Realm can hold the schema and run every migration step (what `generate --realm` refuses).")
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, ValidateCommand.realm, CommonOptions.format]
+    package static let realm = OptionSpec.flag("realm", help: "Also check that Realm can hold the schema and run every migration step (what `generate --realm` refuses).")
+    package let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, ValidateCommand.realm, CommonOptions.format]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = arguments.diagnosticFormat
         let input = HistoryInput.read(arguments, requireSchema: true)
         var diagnostics = input.diagnostics
@@ -57,7 +57,7 @@ struct ValidateCommand: Command {
         return ExitStatus.success
     }
 
-    static func counts(_ schema: Schema) -> String {
+    package static func counts(_ schema: Schema) -> String {
         [
             plural(schema.objects.count, "object"),
             plural(schema.enums.count, "enum"),
@@ -65,7 +65,7 @@ struct ValidateCommand: Command {
         ].joined(separator: ", ")
     }
 
-    static func plural(_ count: Int, _ noun: String) -> String {
+    package static func plural(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

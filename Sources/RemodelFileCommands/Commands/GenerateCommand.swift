@@ -3,10 +3,10 @@ import RemodelGeneration
 
 /// `remodel generate`: writes the Swift models, enums, projections, store bridges and schema
 /// manifest for the schema (`ModelGeneration`, which the build plugin's tool runs too).
-struct GenerateCommand: Command {
-    let name = "generate"
-    let abstract = "Generate Swift models, store bridges and the schema manifest from the schema."
-    let discussion = """
+package struct GenerateCommand: Command {
+    package let name = "generate"
+    package let abstract = "Generate Swift models, store bridges and the schema manifest from the schema."
+    package let discussion = """
         With --output, writes one file per type (Note.swift, Note+RemodelStore.swift, …) and the \
         manifest, rewriting only files whose content changed and deleting files it generated \
         earlier for types that no longer exist (other files are never touched). It never \
@@ -33,29 +33,30 @@ struct GenerateCommand: Command {
         code. Exit status: 0 success (or up to date), 1 invalid schema, history that cannot \
         run, schema not snapshotted, or (--check) out of date, 64 usage error.
         """
-    static let output = OptionSpec.option("output", short: "o", value: "DIR", help: "The folder to write the generated files to.")
-    static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")
-    static let bundle = OptionSpec.option("bundle", value: "DIR", help: "Write the build plugin's fixed files into DIR instead of one file per type.")
-    static let realm = OptionSpec.flag("realm", help: "Also generate Realm classes, bridges, the Realm configuration with its migration block, and the copy into a RemodelStore.")
-    static let realmClassNames = OptionSpec.option(
+    package static let output = OptionSpec.option("output", short: "o", value: "DIR", help: "The folder to write the generated files to.")
+    package static let check = OptionSpec.flag("check", help: "Write nothing; print a diff and exit 1 if the output folder is out of date.")
+    package static let bundle = OptionSpec.option("bundle", value: "DIR", help: "Write the build plugin's fixed files into DIR instead of one file per type.")
+    package static let realm = OptionSpec.flag(
+        "realm", help: "Also generate Realm classes, bridges, the Realm configuration with its migration block, and the copy into a RemodelStore.")
+    package static let realmClassNames = OptionSpec.option(
         "realm-class-names", value: "PATTERN", default: GeneratorOptions.defaultRealmClassNames,
         help: "With --realm: the names the Realm file knows the classes by, {name} for the type's ({name}Object, or {name} for `class Note: Object`)."
     )
-    static let pluginOptions = OptionSpec.option(
+    package static let pluginOptions = OptionSpec.option(
         "plugin-options", value: "FILE",
         help: "Read realm: and realmClassNames: from FILE (the build plugin's remodel-plugin.yaml); with --bundle, the Realm file is written either way."
     )
-    static let manifestName = OptionSpec.option(
+    package static let manifestName = OptionSpec.option(
         "manifest-name", value: "NAME", default: GeneratorOptions.defaultManifestName,
         help: "The name of the generated schema manifest type."
     )
 
-    var options: [OptionSpec] {
+    package var options: [OptionSpec] {
         [CommonOptions.schemas, CommonOptions.migrations, Self.output, Self.check, Self.bundle, Self.realm, Self.realmClassNames, Self.pluginOptions, Self.manifestName]
     }
 
     /// `--realm-class-names`, checked: it must say where the type's name goes.
-    static func realmClassNames(_ arguments: ParsedArguments) throws -> String {
+    package static func realmClassNames(_ arguments: ParsedArguments) throws -> String {
         let pattern = arguments.value(realmClassNames) ?? GeneratorOptions.defaultRealmClassNames
         guard pattern.contains("{name}") else {
             throw UsageError("--realm-class-names '\(pattern)' has no {name}; write where the type's name goes, e.g. '{name}Object'")
@@ -63,7 +64,7 @@ struct GenerateCommand: Command {
         return pattern
     }
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let destination: ModelGeneration.Destination
         switch (arguments.value(Self.output), arguments.value(Self.bundle)) {
         case (nil, nil): throw UsageError("missing --output DIR (or --bundle DIR)")

@@ -10,8 +10,8 @@
 /// sweeps and merges first, and freed memory at the top of the heap goes back to the system
 /// only to be asked for (and zeroed) again. For the tool, small blocks are merged when freed
 /// and the heap is kept.
-enum ProcessMemory {
-    static func tuneForBatchWork() {
+package enum ProcessMemory {
+    package static func tuneForBatchWork() {
         #if canImport(Glibc)
             // `mallopt` is declared in <malloc.h>, which Glibc's module does not include.
             guard let program = dlopen(nil, RTLD_NOW), let address = dlsym(program, "mallopt") else { return }

@@ -4,10 +4,10 @@ import RemodelDiagram
 import RemodelGeneration
 
 /// `remodel diagram`: the object model, or what changes between two versions, as a drawing.
-struct DiagramCommand: Command {
-    let name = "diagram"
-    let abstract = "Draw the object model, or what a migration changes, as a Mermaid or Graphviz diagram."
-    let discussion = """
+package struct DiagramCommand: Command {
+    package let name = "diagram"
+    package let abstract = "Draw the object model, or what a migration changes, as a Mermaid or Graphviz diagram."
+    package let discussion = """
         Draws every object type with its properties and their types (PK marks the primary key), \
         embedded types with the types that own them, links as arrows with their multiplicity \
         (0..1 to one object; * for a list, set or map), inverse relationships dashed towards \
@@ -32,32 +32,32 @@ struct DiagramCommand: Command {
           remodel diagram --version 2 --format dot | dot -Tsvg -o model-v2.svg
           remodel diagram --diff 1 3 --format dot | dot -Tpng -o changes.png
         """
-    let arguments = [
+    package let arguments = [
         ArgumentSpec("FROM", help: "With --diff: a version number, a schema file or a schema folder. Default: the newest version.", optional: true),
         ArgumentSpec("TO", help: "With --diff: a version number, a schema file or a schema folder. Default: the schema folder (--schemas).", optional: true),
     ]
-    static let version = OptionSpec.option("version", value: "N", help: "Draw version N of the history (its snapshot in --migrations) instead of the schema folder.")
-    static let diff = OptionSpec.flag("diff", help: "Draw what changes from FROM to TO.")
-    static let format = OptionSpec.option(
+    package static let version = OptionSpec.option("version", value: "N", help: "Draw version N of the history (its snapshot in --migrations) instead of the schema folder.")
+    package static let diff = OptionSpec.flag("diff", help: "Draw what changes from FROM to TO.")
+    package static let format = OptionSpec.option(
         "format", value: "FORMAT", allowed: DiagramFormat.allCases.map(\.rawValue),
         help: "A Mermaid class diagram, or Graphviz DOT. Default: as --output's extension says (.dot or .gv; .mmd), else mermaid."
     )
 
     /// `--format`, else what `--output`'s extension names, else Mermaid.
-    static func format(_ arguments: ParsedArguments) -> DiagramFormat {
+    package static func format(_ arguments: ParsedArguments) -> DiagramFormat {
         if let written = arguments.value(format) { return DiagramFormat(rawValue: written) ?? .mermaid }
         let output = arguments.value(Self.output).map { FilePaths.name(of: $0) } ?? ""
         guard let dot = output.lastIndex(of: ".") else { return .mermaid }
         return DiagramFormat(fileExtension: String(output[output.index(after: dot)...])) ?? .mermaid
     }
-    static let output = OptionSpec.option("output", short: "o", value: "FILE", help: "Write the diagram to FILE instead of standard output.")
-    static let force = OptionSpec.flag("force", help: "Replace an existing FILE even when it is not a diagram.")
-    let options: [OptionSpec] = [
+    package static let output = OptionSpec.option("output", short: "o", value: "FILE", help: "Write the diagram to FILE instead of standard output.")
+    package static let force = OptionSpec.flag("force", help: "Replace an existing FILE even when it is not a diagram.")
+    package let options: [OptionSpec] = [
         CommonOptions.schemas, CommonOptions.migrations, DiagramCommand.version, DiagramCommand.diff,
         DiagramCommand.format, DiagramCommand.output, DiagramCommand.force,
     ]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let version = try checkedVersion(arguments)
         let format = Self.format(arguments)
         let file = arguments.value(Self.output).map { path in

@@ -3,8 +3,9 @@
 /// A command declares its arguments and options; the tool parses the command line against
 /// them, renders `--help` from them, and calls `run` with the parsed values. Commands are
 /// thin: they read arguments, call a library and print its results. Register a new command
-/// by adding one line to `Commands.all`.
-protocol Command: Sendable {
+/// by adding one line to `FileCommands.all` (commands on a package's files) or to
+/// RemodelCommandLine's `Commands.all` (commands on stores).
+package protocol Command: Sendable {
     /// The word that selects the command: `remodel <name>`.
     var name: String { get }
     /// One line for the OVERVIEW section and the tool's list of subcommands.
@@ -25,23 +26,23 @@ protocol Command: Sendable {
 }
 
 extension Command {
-    var discussion: String { "" }
-    var arguments: [ArgumentSpec] { [] }
-    var options: [OptionSpec] { [] }
-    var subcommands: [any Command] { [] }
+    package var discussion: String { "" }
+    package var arguments: [ArgumentSpec] { [] }
+    package var options: [OptionSpec] { [] }
+    package var subcommands: [any Command] { [] }
 
     /// A command with subcommands and nothing to do itself shows its help.
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         throw UsageError("missing subcommand: expected one of \(subcommands.map { "'\($0.name)'" }.joined(separator: ", "))")
     }
 }
 
 /// Process exit statuses, as DESIGN.md fixes them.
-enum ExitStatus {
+package enum ExitStatus {
     /// Everything went well.
-    static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// The input is wrong (invalid schema, drift, failed migration); nothing was changed.
-    static let failure: Int32 = 1
+    package static let failure: Int32 = 1
     /// The command line is wrong (`EX_USAGE`).
-    static let usage: Int32 = 64
+    package static let usage: Int32 = 64
 }

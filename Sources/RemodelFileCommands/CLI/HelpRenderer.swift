@@ -1,18 +1,18 @@
 /// Renders `--help` for a command in the sections swift-argument-parser users know:
 /// OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS.
-struct HelpRenderer {
+package struct HelpRenderer {
     /// The command and the commands above it: `[root, migration, new]`.
-    var path: [any Command]
+    package var path: [any Command]
 
     private static let labelWidth = 26
 
-    var command: any Command { path.last! }
+    package var command: any Command { path.last! }
 
     /// `remodel migration new`.
-    var commandName: String { path.map(\.name).joined(separator: " ") }
+    package var commandName: String { path.map(\.name).joined(separator: " ") }
 
     /// The one-line usage: `remodel validate [--schemas DIR] [--format text|json|github]`.
-    var usage: String {
+    package var usage: String {
         var parts = [commandName]
         for option in command.options {
             parts.append(option.usage)
@@ -24,7 +24,7 @@ struct HelpRenderer {
         return parts.joined(separator: " ")
     }
 
-    var help: String {
+    package var help: String {
         var out = "OVERVIEW: \(command.abstract)\n"
         if !command.discussion.isEmpty {
             out += "\n" + Self.wrap(command.discussion, width: 80, indent: "") + "\n"
@@ -70,7 +70,7 @@ struct HelpRenderer {
     /// `text` broken into lines of at most `width` columns (words longer than that stay
     /// whole), each starting with `indent`; newlines in `text` are kept, and so are the
     /// spaces that start a line (an indented example stays indented).
-    static func wrap(_ text: String, width: Int, indent base: String) -> String {
+    package static func wrap(_ text: String, width: Int, indent base: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph in
             let indent = base + paragraph.prefix { $0 == " " }
             var lines: [String] = []

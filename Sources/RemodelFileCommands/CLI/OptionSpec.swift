@@ -1,23 +1,23 @@
 /// An option (`--schemas DIR`) or flag (`--check`) a command accepts.
-struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// The long name, kebab-case, without dashes: `schemas` for `--schemas`.
-    var name: String
+    package var name: String
     /// An optional one-letter alias: `o` for `-o`.
-    var short: Character?
+    package var short: Character?
     /// The placeholder for the value (`DIR`, `FILE`); `nil` for a flag, which takes none.
-    var valueName: String?
+    package var valueName: String?
     /// The value used when the option is absent, shown in help.
-    var defaultValue: String?
+    package var defaultValue: String?
     /// The only values accepted, when the set is closed (`text`, `json`, `github`).
-    var allowedValues: [String]?
+    package var allowedValues: [String]?
     /// What the option does, one sentence.
-    var help: String
+    package var help: String
     /// Whether the command cannot run without it (`--store FILE`): usage shows it without
     /// brackets and the parser reports its absence.
-    var isRequired = false
+    package var isRequired = false
 
     /// An option that takes a value.
-    static func option(
+    package static func option(
         _ name: String,
         short: Character? = nil,
         value valueName: String,
@@ -33,15 +33,15 @@ struct OptionSpec: Sendable {
     }
 
     /// A flag: present or absent, no value.
-    static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+    package static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, defaultValue: nil, allowedValues: nil, help: help)
     }
 
-    var isFlag: Bool { valueName == nil }
+    package var isFlag: Bool { valueName == nil }
 
     /// How the option is written in a usage line: `--schemas DIR`, `--format text|json|github`,
     /// in brackets unless it is required.
-    var usage: String {
+    package var usage: String {
         isRequired ? bareUsage : "[\(bareUsage)]"
     }
 
@@ -53,19 +53,19 @@ struct OptionSpec: Sendable {
 }
 
 /// A positional argument of a command.
-struct ArgumentSpec: Sendable {
+package struct ArgumentSpec: Sendable {
     /// The placeholder shown in usage and help: `NAME`, `DATA.json`.
-    var name: String
-    var help: String
+    package var name: String
+    package var help: String
     /// Whether the argument may be left out.
-    var isOptional: Bool = false
+    package var isOptional: Bool = false
     /// Whether the argument takes every remaining positional (only the last one may).
-    var isRepeated: Bool = false
+    package var isRepeated: Bool = false
     /// A command line that gives it, for the error when it is missing
     /// (`remodel migration new split-person-name`).
-    var example: String?
+    package var example: String?
 
-    init(_ name: String, help: String, optional isOptional: Bool = false, repeated isRepeated: Bool = false, example: String? = nil) {
+    package init(_ name: String, help: String, optional isOptional: Bool = false, repeated isRepeated: Bool = false, example: String? = nil) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
@@ -73,7 +73,7 @@ struct ArgumentSpec: Sendable {
         self.example = example
     }
 
-    var usage: String {
+    package var usage: String {
         let text = isRepeated ? "\(name) ..." : name
         return isOptional ? "[\(text)]" : text
     }

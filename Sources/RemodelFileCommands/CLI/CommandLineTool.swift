@@ -1,13 +1,27 @@
 import Foundation
 import RemodelCore
 import RemodelGeneration
+import RemodelMigrate
+import RemodelStore
 
 /// Runs `remodel`: picks the subcommand, answers `help`, `-h/--help` and `--version`, parses
 /// the arguments and turns errors into messages and exit statuses.
-enum CommandLineTool {
-    /// Runs the tool on `arguments` (without the program name) and returns the exit status.
-    static func run(_ arguments: [String], tool: RemodelTool = RemodelTool()) -> Int32 {
-        var path: [any Command] = [RootCommand()]
+package enum CommandLineTool {
+    /// Runs a tool of `commands` on `arguments` (without the program name) as a process's
+    /// main work: a write past the file size limit (`ulimit -f`) then fails with EFBIG, which the
+    /// commands report, instead of killing the process without a word; Ctrl-C is reported.
+    package static func main(_ arguments: [String], settings: ToolSettings, commands: [any Command]) -> Int32 {
+        Console.guardStandardDescriptors()
+        signal(SIGXFSZ, SIG_IGN)
+        Interruption.install()
+        SQLiteLibrary.disableMemoryStatistics()
+        ProcessMemory.tuneForBatchWork()
+        return run(arguments, tool: settings, commands: commands)
+    }
+
+    /// Runs a tool of `commands` on `arguments` (without the program name) and returns the exit status.
+    package static func run(_ arguments: [String], tool: ToolSettings = ToolSettings(), commands: [any Command]) -> Int32 {
+        var path: [any Command] = [RootCommand(subcommands: commands)]
         var words = arguments[...]
         do {
             if words.first == "help" {

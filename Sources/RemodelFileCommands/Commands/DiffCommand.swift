@@ -5,10 +5,10 @@ import RemodelMigrate
 import RemodelSchema
 
 /// `remodel diff [FROM] [TO]`: what changed between two schemas.
-struct DiffCommand: Command {
-    let name = "diff"
-    let abstract = "Show what changed between two versions, snapshot files or schema folders, and the plan between versions."
-    let discussion = """
+package struct DiffCommand: Command {
+    package let name = "diff"
+    package let abstract = "Show what changed between two versions, snapshot files or schema folders, and the plan between versions."
+    package let discussion = """
         FROM and TO are each a version of the history (a number: 2), a snapshot or schema file, \
         or a schema folder. TO defaults to the schema folder (--schemas), FROM to the newest \
         version, so 'remodel diff' shows what the next 'remodel migration new' would freeze. Each \
@@ -18,15 +18,15 @@ struct DiffCommand: Command {
         Exit status: 0 shown (changes or none; with --exit-code, 1 when there are changes), 1 a \
         schema or the history does not load, 64 usage error.
         """
-    let arguments = [
+    package let arguments = [
         ArgumentSpec("FROM", help: "A version number, a schema file or a schema folder. Default: the newest version.", optional: true),
         ArgumentSpec("TO", help: "A version number, a schema file or a schema folder. Default: the schema folder (--schemas).", optional: true),
     ]
-    static let format = OptionSpec.option("format", value: "FORMAT", default: "text", allowed: ["text", "json"], help: "Text for people, or JSON for tools.")
-    static let exitCode = OptionSpec.flag("exit-code", help: "Exit 1 when the two differ (as 'git diff --exit-code').")
-    let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, DiffCommand.format, DiffCommand.exitCode]
+    package static let format = OptionSpec.option("format", value: "FORMAT", default: "text", allowed: ["text", "json"], help: "Text for people, or JSON for tools.")
+    package static let exitCode = OptionSpec.flag("exit-code", help: "Exit 1 when the two differ (as 'git diff --exit-code').")
+    package let options: [OptionSpec] = [CommonOptions.schemas, CommonOptions.migrations, DiffCommand.format, DiffCommand.exitCode]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let operands = SchemaOperands(arguments)
         guard let from = try operands.side(arguments.positional(0), default: .newest),
             let to = try operands.side(arguments.positional(1), default: .schemas)

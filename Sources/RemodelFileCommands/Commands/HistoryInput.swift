@@ -6,7 +6,7 @@ import RemodelSchema
 
 extension HistoryInput {
     /// `read(schemasPath:migrationsPath:…)` on the `--schemas` and `--migrations` paths.
-    static func read(_ arguments: ParsedArguments, requireSchema: Bool = false, schemaMayBeAhead: Bool = false) -> HistoryInput {
+    package static func read(_ arguments: ParsedArguments, requireSchema: Bool = false, schemaMayBeAhead: Bool = false) -> HistoryInput {
         read(schemasPath: arguments.schemasPath, migrationsPath: arguments.migrationsPath, requireSchema: requireSchema, schemaMayBeAhead: schemaMayBeAhead)
     }
 
@@ -14,7 +14,7 @@ extension HistoryInput {
     /// printed) or nothing to work with. With `need` (why the command needs the history,
     /// e.g. to create a store from one of its versions), a failure ends with a line saying
     /// what failed, why the command depends on it and which files to fix.
-    static func load(_ arguments: ParsedArguments, need: String? = nil) -> CheckedHistory? {
+    package static func load(_ arguments: ParsedArguments, need: String? = nil) -> CheckedHistory? {
         let input = read(arguments)
         DiagnosticsOutput.print(input.diagnostics)
         guard !input.hasErrors else {
@@ -33,7 +33,7 @@ extension HistoryInput {
     /// The line after the diagnostics of a history that does not load, for a command that
     /// cannot go on without it: what failed, why it matters, and the files to fix (or, for a
     /// schema changed since the newest version, what to run).
-    func failure(_ arguments: ParsedArguments, need: String) -> String {
+    package func failure(_ arguments: ParsedArguments, need: String) -> String {
         let errors = diagnostics.filter { $0.severity == .error }
         if let history, !errors.isEmpty, errors.allSatisfy({ $0.rule == MigrationHistoryLoader.schemaNotSnapshottedRule }) {
             let version = history.currentVersion
@@ -61,13 +61,13 @@ extension HistoryInput {
 
 /// A history that loaded and passed the check, as `HistoryInput.load` returns it: commands
 /// that work on stores rely on every part of it.
-struct CheckedHistory {
-    var input: HistoryInput
-    var history: MigrationHistory
+package struct CheckedHistory {
+    package var input: HistoryInput
+    package var history: MigrationHistory
 
-    var sources: HistorySources { input.sources }
+    package var sources: HistorySources { input.sources }
     /// The migration file of each version.
-    var files: [Int: String] { input.files }
+    package var files: [Int: String] { input.files }
     /// The snapshot file of each version.
-    var snapshotFiles: [Int: String] { input.loaded.snapshotFiles }
+    package var snapshotFiles: [Int: String] { input.loaded.snapshotFiles }
 }

@@ -3,23 +3,23 @@ import RemodelSchema
 
 /// Options several commands share, declared once so that their names, defaults and help
 /// read the same everywhere.
-enum CommonOptions {
+package enum CommonOptions {
     /// `--schemas DIR`: the schema folder (or one file), default `Schemas`.
-    static let schemas = OptionSpec.option(
+    package static let schemas = OptionSpec.option(
         "schemas", value: "DIR", default: "Schemas",
         help: "The schema folder (every *.yaml below it) or a single schema file."
     )
 
     /// `--migrations DIR`: the migration history folder, default the `Migrations` folder
     /// beside the schemas folder (`MigrationFolder.path(besideSchemas:)`).
-    static let migrations = OptionSpec.option(
+    package static let migrations = OptionSpec.option(
         "migrations", value: "DIR",
         help:
             "The migrations folder (NNNN-name.yaml steps and snapshots/). Default: the Migrations folder beside the schemas folder (Migrations for Schemas, other/Migrations for other/Schemas)."
     )
 
     /// `--format text|json|github`: how diagnostics are printed.
-    static let format = OptionSpec.option(
+    package static let format = OptionSpec.option(
         "format", value: "FORMAT", default: DiagnosticFormat.text.rawValue,
         allowed: DiagnosticFormat.allCases.map(\.rawValue),
         help: "How to print diagnostics: compiler-style text, a JSON array, or GitHub annotations."
@@ -29,15 +29,15 @@ enum CommonOptions {
 extension ParsedArguments {
     /// The `--schemas` path as the user wrote it (relative paths stay relative, so that
     /// diagnostics name files the way the user does).
-    var schemasPath: String { value(CommonOptions.schemas) ?? "Schemas" }
+    package var schemasPath: String { value(CommonOptions.schemas) ?? "Schemas" }
 
     /// The `--migrations` path as the user wrote it, else the `Migrations` folder beside the
     /// schemas folder.
-    var migrationsPath: String { value(CommonOptions.migrations) ?? MigrationFolder.path(besideSchemas: schemasPath) }
+    package var migrationsPath: String { value(CommonOptions.migrations) ?? MigrationFolder.path(besideSchemas: schemasPath) }
 
     /// `remodel WORDS` as a message suggests running it, with the `--schemas` and
     /// `--migrations` given on this command line, so that it reads the same folders.
-    func command(_ words: String) -> String {
+    package func command(_ words: String) -> String {
         var command = "remodel " + words
         for option in [CommonOptions.schemas, CommonOptions.migrations] {
             guard let value = values[option.name]?.last else { continue }
@@ -47,21 +47,21 @@ extension ParsedArguments {
     }
 
     /// The `--format` value.
-    var diagnosticFormat: DiagnosticFormat {
+    package var diagnosticFormat: DiagnosticFormat {
         value(CommonOptions.format).flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
     }
 }
 
 /// Turns paths given on the command line into file URLs, relative to the current directory.
-enum Paths {
+package enum Paths {
     /// The file URL of `path`, resolved against the current directory when relative.
-    static func url(_ path: String) -> URL {
+    package static func url(_ path: String) -> URL {
         let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
     }
 
     /// Whether `path` exists and is a directory.
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url(path).path, isDirectory: &isDirectory) && isDirectory.boolValue
     }

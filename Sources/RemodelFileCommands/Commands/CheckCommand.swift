@@ -5,10 +5,10 @@ import RemodelMigrate
 import RemodelSchema
 
 /// `remodel check`: the CI gate.
-struct CheckCommand: Command {
-    let name = "check"
-    let abstract = "Run every check a pull request must pass: schema, history, remodel.sum, destructive and breaking changes, generated code."
-    var discussion: String {
+package struct CheckCommand: Command {
+    package let name = "check"
+    package let abstract = "Run every check a pull request must pass: schema, history, remodel.sum, destructive and breaking changes, generated code."
+    package var discussion: String {
         """
         In one pass: validation (as `remodel validate`); the schema equal to the newest snapshot \
         (else: the schema changed without a new version, run `remodel migration new NAME`); the \
@@ -33,26 +33,26 @@ struct CheckCommand: Command {
         --strict), 1 errors found, 64 usage error (including a --base REF git cannot read).
         """
     }
-    static let generated = OptionSpec.option(
+    package static let generated = OptionSpec.option(
         "generated", value: "DIR", help: "Also check that the generated Swift in DIR (remodel generate --output DIR, or --bundle DIR) is up to date.")
-    static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
-    static let engine = OptionSpec.option(
+    package static let strict = OptionSpec.flag("strict", help: "Treat every warning as an error.")
+    package static let engine = OptionSpec.option(
         "engine", value: "ENGINE",
         help:
             "sqlite (default) or postgresql: with postgresql, also flag what locks or rewrites a table in the default mode of 'remodel migrate' (postgres-* rules), with what to do instead; accept one with 'accept: { locking: { Type.property: why } }'."
     )
-    static let test = OptionSpec.flag(
+    package static let test = OptionSpec.flag(
         "test", help: "Also run `remodel test`: generated data and the fixtures of every version migrated to the newest (with its --seed, --objects and --fixtures-only).")
-    static let base = OptionSpec.option(
+    package static let base = OptionSpec.option(
         "base", value: "GIT-REF",
         help: "Judge the versions added since GIT-REF (e.g. origin/main), and fail if a version GIT-REF has was edited. Default: judge the newest version.")
-    let options: [OptionSpec] = [
+    package let options: [OptionSpec] = [
         CommonOptions.schemas, CommonOptions.migrations, CheckCommand.generated, CheckCommand.base, CheckCommand.strict, CheckCommand.engine, ValidateCommand.realm,
         GenerateCommand.realmClassNames, GenerateCommand.manifestName, CheckCommand.test, TestCommand.seed, TestCommand.objects, TestCommand.noGenerated,
         ProgressReporter.quietOption, CommonOptions.format,
     ]
 
-    func run(_ arguments: ParsedArguments) throws -> Int32 {
+    package func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = arguments.diagnosticFormat
         let project = HistoryInput.read(arguments, requireSchema: true)
         var diagnostics = project.diagnostics
