@@ -110,7 +110,7 @@ let package = Package(
         .plugin(
             name: "RemodelCommand",
             capability: .command(
-                intent: .custom(verb: "remodel", description: "Run remodel validate, check, diff, diagram, generate, migration or test on this package's schemas.")),
+                intent: .custom(verb: "remodel", description: "Run remodel validate, check, diff, diagram, generate, migration, test or json-schema on this package's schemas.")),
             dependencies: ["remodel-package"]
         ),
 

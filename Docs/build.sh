@@ -102,7 +102,7 @@ convert RemodelTesting Sources/RemodelTesting/RemodelTesting.docc --additional-s
     --dependency "$output/RemodelStore.doccarchive" --dependency "$output/RemodelMigrate.doccarchive"
 convert Guides Docs/Guides.docc \
     --dependency "$output/RemodelStore.doccarchive" --dependency "$output/RemodelMigrate.doccarchive" \
-    --dependency "$output/RemodelExample.doccarchive"
+    --dependency "$output/RemodelExample.doccarchive" --dependency "$output/RemodelTesting.doccarchive"
 
 echo "== merge"
 rm -rf "$output/Remodel.doccarchive"

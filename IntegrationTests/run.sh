@@ -185,8 +185,21 @@ readme_file() {
         done <<<"$content"
         ;;
     esac
+    local existed=""
+    [ -e "$file" ] && existed=1
     mkdir -p "$(dirname "$file")"
     printf '%s\n' "$content" >"$file"
+    # A changed schema stops the build until a new version records it, as the README says.
+    case "$1" in Schemas/*)
+        if [ -n "$existed" ]; then
+            if (cd "$app" && swift build) >"$work/changed-schema.log" 2>&1; then cat "$work/changed-schema.log"; fail "the app built with a schema no version records"; fi
+            grep -q "Schemas/Reminders.yaml:[0-9]*:[0-9]*: error: .*\[schema-not-snapshotted\]" "$work/changed-schema.log" \
+                || { cat "$work/changed-schema.log"; fail "the changed schema did not fail the build with schema-not-snapshotted"; }
+            grep -q "schema-not-snapshotted" "$repo/README.md" || fail "the README no longer says the build fails until version 2"
+            echo "the changed schema fails the build until a version records it"
+        fi
+        ;;
+    esac
     if [ "$1" = Package.swift ]; then
         # The README's path form, pointing at this repository.
         grep -q '^        .package(url: ".*remodel.git", from: ".*")$' "$file" || fail "the README's Package.swift has no .package(url:from:) line for remodel"

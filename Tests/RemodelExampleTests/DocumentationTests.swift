@@ -10,12 +10,13 @@ import XCTest
 final class DocumentationTests: XCTestCase {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Files that are compiled and run: by this test target, by `IntegrationTests/run.sh` (the
-    /// outside package) and by `RemodelRealmTests` (the launch path, whose generated manifest is
+    /// Files that are compiled and run: by this test target, by `RemodelPostgresTests` (the
+    /// PostgreSQL article), by `IntegrationTests/run.sh` (the outside package) and by `RemodelRealmTests` (the launch path, whose generated manifest is
     /// named `RealmExampleManifest`; an app's is `RemodelSchemaManifest`).
     static let compiledSources: [(path: String, renaming: [String: String])] = [
         ("Tests/RemodelExampleTests/DocumentationSnippets.swift", [:]),
         ("Tests/RemodelExampleTests/LiveDataSnippets.swift", [:]),
+        ("Tests/RemodelPostgresTests/PostgresDocumentationSnippets.swift", [:]),
         ("IntegrationTests/OutsidePackage/Package.swift", [:]),
         ("IntegrationTests/OutsidePackage/Sources/Zoo/main.swift", [:]),
         ("Tests/RemodelRealmTests/LaunchPathTests.swift", ["RealmExampleManifest": "RemodelSchemaManifest"]),
