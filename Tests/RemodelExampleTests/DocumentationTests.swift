@@ -22,8 +22,12 @@ final class DocumentationTests: XCTestCase {
         ("Tests/RemodelRealmTests/LaunchPathTests.swift", ["RealmExampleManifest": "RemodelSchemaManifest"]),
     ]
 
-    /// Schemas the tools read: the outside package's and this package's.
-    static let yamlSources = ["IntegrationTests/OutsidePackage/Schemas/Zoo.yaml", "Schemas/DoggoDB.yaml", "Schemas/Notes.yaml", "Schemas/Profiles.yaml"]
+    /// Schemas the tools read: the outside package's, this package's, and the manual's examples
+    /// (Docs/Examples, each validated by `ManualExamplesTests`).
+    static let yamlSources = [
+        "Docs/Examples/SchemaLanguage.yaml", "Docs/Examples/RealmNotes.yaml", "IntegrationTests/OutsidePackage/Schemas/Zoo.yaml", "Schemas/DoggoDB.yaml", "Schemas/Notes.yaml",
+        "Schemas/Profiles.yaml",
+    ]
 
     /// The articles the documentation promises.
     static let articles = [
