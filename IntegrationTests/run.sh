@@ -20,7 +20,8 @@
 #      plugin) and `swift run remodel`; each `# prints:` comment is checked, and the CI job's
 #      `swift package remodel check --base` runs against the version before the change. The
 #      first `swift package remodel check` of the clean package is timed, and its tool is built
-#      without RemodelPostgres and the store commands.
+#      without RemodelPostgres and the store commands;
+#  10. the README's commands on the example (`<!-- readme-repo: run -->`), from this repository.
 #
 # Usage: IntegrationTests/run.sh            (REMODEL_INTEGRATION_SCRATCH=DIR to keep builds;
 #        REMODEL_REPO_SCRATCH=DIR: the repository's own build folder for step 7, default .build)
@@ -259,5 +260,24 @@ printf '.build/\n*.sqlite*\n' >"$app/.gitignore"
 [ -n "${first_check:-}" ] || fail "the README's app never ran swift package remodel check"
 [ -f "$app/Migrations/0002-rename-done.yaml" ] && [ -f "$app/Migrations/snapshots/v2.yaml" ] || fail "the README's app has no version 2"
 echo "the README's app built, migrated its store in the app, and passed its CI job"
+
+step "10. the README's commands on the example, in this repository"
+# The block after `<!-- readme-repo: run -->`, line by line, from the repository's folder; the
+# store it names is removed first (and after), so the commands run as on a fresh clone.
+awk '/^<!-- readme-repo: run -->$/ { marked = 1; next } marked && /^```sh$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' "$repo/README.md" >"$work/readme-repo.txt"
+[ "$(grep -c 'swift run remodel' "$work/readme-repo.txt")" -ge 4 ] || fail "the README's example commands are missing (<!-- readme-repo: run -->)"
+rm -f "$repo/.build/example.db" "$repo/.build/example.db"*
+while IFS= read -r line; do
+    command=${line%%#*}
+    command=${command%"${command##*[![:space:]]}"}
+    [ -n "$command" ] || continue
+    echo "+ $command"
+    (cd "$repo" && eval "$command") >"$work/readme-repo.log" 2>&1 || { cat "$work/readme-repo.log"; fail "the README's command failed: $command"; }
+    tail -n 2 "$work/readme-repo.log"
+done <"$work/readme-repo.txt"
+grep -q "classDiagram" "$work/readme-repo.log" || fail "remodel diagram did not print a Mermaid class diagram"
+(cd "$repo" && swift run remodel status --store .build/example.db 2>/dev/null) | grep -qE "^Schema version: +3$" || fail "the README's example store is not at version 3"
+rm -f "$repo/.build/example.db"*
+echo "the README's example commands upgrade a version 1 store to version 3"
 
 printf '\nintegration: all checks passed\n'
