@@ -44,8 +44,11 @@ struct RemodelCommand: CommandPlugin {
 
         let package = context.package.directoryURL
         var toolArguments = words
-        if !asksForHelp, words.first != "json-schema", !words.contains("--schemas"), let schemas = try schemasFolder(context: context, target: targetNames.first) {
-            toolArguments += ["--schemas", relative(schemas.schemas, to: package), "--migrations", relative(schemas.migrations, to: package)]
+        // The folders the user did not name (`--schemas DIR` or `--schemas=DIR`) are the package's.
+        let given = { (option: String) in words.contains { $0 == option || $0.hasPrefix(option + "=") } }
+        if !asksForHelp, words.first != "json-schema", !given("--schemas"), let schemas = try schemasFolder(context: context, target: targetNames.first) {
+            toolArguments += ["--schemas", relative(schemas.schemas, to: package)]
+            if !given("--migrations") { toolArguments += ["--migrations", relative(schemas.migrations, to: package)] }
         }
 
         let process = Process()

@@ -209,15 +209,18 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(dogs, [], "the deleted dog left the list that held it")
     }
 
+    /// A store of version 1 of the example app at `url`, holding the version 1 fixture's objects.
+    private func makeVersion1Store(at url: URL, history: MigrationHistory) throws {
+        let old = try RemodelStore(path: url.path, schema: try XCTUnwrap(history.schema(at: 1)), version: 1)
+        var parser = JSONParser(try Self.read("Tests/RemodelMigrateTests/Resources/fixtures/v1.json"))
+        _ = try StoreJSON.importDocument(try parser.parse(), into: old)
+    }
+
     /// A store written by version 1 of the example app opens, upgraded, in the current one.
     func testMigrationsInTheAppArticle() throws {
         let url = try temporaryStoreURL()
         let history = try XCTUnwrap(RemodelSchemaManifest.history)
-        do {
-            let old = try RemodelStore(path: url.path, schema: try XCTUnwrap(history.schema(at: 1)), version: 1)
-            var parser = JSONParser(try Self.read("Tests/RemodelMigrateTests/Resources/fixtures/v1.json"))
-            _ = try StoreJSON.importDocument(try parser.parse(), into: old)
-        }
+        try makeVersion1Store(at: url, history: history)
         XCTAssertThrowsError(try RemodelStore(path: url.path, manifest: RemodelSchemaManifest.self, options: OpenOptions(migrator: MigrationsInTheAppSnippets.refusing()))) {
             error in
             guard case StoreError.migrationNeeded = error else { return XCTFail("expected migrationNeeded, got \(error)") }
@@ -241,11 +244,7 @@ final class DocumentationTests: XCTestCase {
     func testMigratingStoresArticle() throws {
         let url = try temporaryStoreURL()
         let history = try XCTUnwrap(RemodelSchemaManifest.history)
-        do {
-            let old = try RemodelStore(path: url.path, schema: try XCTUnwrap(history.schema(at: 1)), version: 1)
-            var parser = JSONParser(try Self.read("Tests/RemodelMigrateTests/Resources/fixtures/v1.json"))
-            _ = try StoreJSON.importDocument(try parser.parse(), into: old)
-        }
+        try makeVersion1Store(at: url, history: history)
         let store = try ManualSnippets.openUpgrading(at: url)
         XCTAssertEqual(store.version, RemodelSchemaManifest.version)
         XCTAssertGreaterThan(try store.read { try $0.objects(Person.self).count() }, 0, "the objects of version 1 came along")
